@@ -1,0 +1,13 @@
+//! The board model of the n-puzzle: boards, goals, moves, solvability,
+//! replay, parsing, random boards and the diagonal reflection.
+//!
+//! Everything here works on values and `&str`; files, terminals and search
+//! live in other crates.
+
+mod board;
+mod parse;
+mod random;
+
+pub use board::{Board, BoardError, Goal, Move, Notation, MAX_SIZE, MIN_SIZE};
+pub use parse::{parse_batch, parse_board, BatchItem, ParseError, ParseErrorKind};
+pub use random::{random_board, random_walk, SplitMix64};
