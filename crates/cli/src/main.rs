@@ -1,1 +1,245 @@
-fn main() {}
+//! `npuzzle`: the command line. Argument parsing and output live here; the
+//! work is done by the library crates.
+
+mod input;
+mod solve;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use npuzzle_board::{random_board, Goal, Notation, SplitMix64};
+use npuzzle_search::{Algorithm, HeuristicKind};
+
+/// Exit status: everything answered.
+const EXIT_OK: u8 = 0;
+/// Exit status: a search failed (limit reached) or a board is unsolvable (`check`).
+const EXIT_FAILED: u8 = 1;
+/// Exit status: bad input (a board, a file, an argument).
+const EXIT_BAD_INPUT: u8 = 2;
+
+#[derive(Parser)]
+#[command(name = "npuzzle", version, about = "Solve sliding-tile puzzles optimally.")]
+#[command(long_about = "Solve sliding-tile puzzles (8-puzzle, 15-puzzle, any n x n) optimally.\n\n\
+Boards are n*n numbers, 0 for the blank, separated by spaces, commas or '/' \
+between rows; or the algs4 form: n, then the n*n numbers.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve boards optimally and print the moves.
+    #[command(long_about = "Solve boards optimally and print the moves.\n\n\
+Moves are letters U, D, L, R naming the direction the TILE slides into the blank \
+(the speed-solvers' convention); --notation blank names the blank's direction instead.\n\n\
+Boards come from the arguments (one board), from --file (one board per line, '#' comments \
+and blank lines skipped, algs4 blocks allowed), or from standard input when neither is given.")]
+    Solve(SolveArgs),
+    /// Say whether a board is valid and solvable, and why not.
+    Check(CheckArgs),
+    /// Print uniformly random solvable boards, one per line.
+    Random(RandomArgs),
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// The board: n*n numbers (one argument or several), or a file path.
+    board: Vec<String>,
+    /// Read boards from this file, one per line ('-' for standard input).
+    #[arg(long, short)]
+    file: Option<String>,
+    #[command(flatten)]
+    goal: GoalArg,
+    /// The search algorithm.
+    #[arg(long, short, value_enum, default_value_t = AlgorithmArg::Idastar)]
+    algorithm: AlgorithmArg,
+    /// The heuristic guiding A* and IDA*.
+    #[arg(long = "heuristic", value_enum, default_value_t = HeuristicArg::LinearConflict)]
+    heuristic: HeuristicArg,
+    /// Give up after this many nodes (BFS and A*: boards kept in memory,
+    /// default 10,000,000; IDA*: nodes expanded, default none).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Print every board of the solution (algs4 style).
+    #[arg(long)]
+    boards: bool,
+    /// Write moves by the direction the tile moves (default) or the blank moves.
+    #[arg(long, value_enum, default_value_t = NotationArg::Tile)]
+    notation: NotationArg,
+    /// Print JSON Lines: one record per board, then a summary record.
+    #[arg(long)]
+    json: bool,
+    /// Solve this many boards of a batch at once (default: one per core).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+}
+
+#[derive(Args)]
+struct GoalArg {
+    /// The solved position: blank-last is 1 2 ... 0, blank-first is 0 1 2 ...
+    #[arg(long, value_enum, default_value_t = GoalName::BlankLast)]
+    goal: GoalName,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The board: n*n numbers (one argument or several).
+    #[arg(required = true)]
+    board: Vec<String>,
+    #[command(flatten)]
+    goal: GoalArg,
+}
+
+#[derive(Args)]
+struct RandomArgs {
+    /// The side n of the n x n boards.
+    #[arg(long, short, default_value_t = 4)]
+    size: usize,
+    /// How many boards.
+    #[arg(long, short, default_value_t = 1)]
+    count: usize,
+    /// Seed, for reproducible boards (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    goal: GoalArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GoalName {
+    BlankLast,
+    BlankFirst,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AlgorithmArg {
+    Bfs,
+    Astar,
+    Idastar,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum HeuristicArg {
+    Hamming,
+    Manhattan,
+    LinearConflict,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum NotationArg {
+    Tile,
+    Blank,
+}
+
+impl GoalArg {
+    fn goal(&self) -> Goal {
+        match self.goal {
+            GoalName::BlankLast => Goal::BlankLast,
+            GoalName::BlankFirst => Goal::BlankFirst,
+        }
+    }
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(a: AlgorithmArg) -> Algorithm {
+        match a {
+            AlgorithmArg::Bfs => Algorithm::Bfs,
+            AlgorithmArg::Astar => Algorithm::AStar,
+            AlgorithmArg::Idastar => Algorithm::IdaStar,
+        }
+    }
+}
+
+impl From<HeuristicArg> for HeuristicKind {
+    fn from(h: HeuristicArg) -> HeuristicKind {
+        match h {
+            HeuristicArg::Hamming => HeuristicKind::Hamming,
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+        }
+    }
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Tile => Notation::Tile,
+            NotationArg::Blank => Notation::Blank,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Check(args) => check(&args, &mut out),
+        Command::Random(args) => random(&args, &mut out),
+    };
+    let result = result.and_then(|code| out.flush().map(|_| code));
+    match result {
+        Ok(code) => ExitCode::from(code),
+        // A closed pipe (`| head`) is the reader's choice, not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_OK),
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            ExitCode::from(EXIT_FAILED)
+        }
+    }
+}
+
+fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<u8> {
+    let goal = args.goal.goal();
+    let board = match npuzzle_board::parse_board(&args.board.join(" ")) {
+        Ok(board) => board,
+        Err(e) => {
+            writeln!(out, "invalid: {e}")?;
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    let n = board.size();
+    if board.is_solvable(goal) {
+        writeln!(out, "valid {n}x{n} board, solvable for goal {goal}")?;
+        return Ok(EXIT_OK);
+    }
+    let other = Goal::ALL.into_iter().find(|&g| g != goal && board.is_solvable(g));
+    writeln!(
+        out,
+        "valid {n}x{n} board, not solvable for goal {goal}: every move flips both the \
+         parity of the tile permutation and the parity of the blank's distance to its goal \
+         cell, and here they disagree{}",
+        match other {
+            Some(g) => format!(" (it is solvable for goal {g})"),
+            None => String::new(),
+        }
+    )?;
+    Ok(EXIT_FAILED)
+}
+
+fn random(args: &RandomArgs, out: &mut impl Write) -> io::Result<u8> {
+    if !(npuzzle_board::MIN_SIZE..=npuzzle_board::MAX_SIZE).contains(&args.size) {
+        eprintln!(
+            "npuzzle: --size {} is out of range: n must be from {} to {}",
+            args.size,
+            npuzzle_board::MIN_SIZE,
+            npuzzle_board::MAX_SIZE
+        );
+        return Ok(EXIT_BAD_INPUT);
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..args.count {
+        let board = random_board(args.size, args.goal.goal(), &mut rng);
+        let line: Vec<String> = board.tiles().iter().map(u16::to_string).collect();
+        writeln!(out, "{}", line.join(" "))?;
+    }
+    Ok(EXIT_OK)
+}

@@ -1,1 +1,199 @@
+//! Optimal search for the n-puzzle: IDA* (the default), and BFS and A* as the
+//! classic solvers do them, over the heuristics of [`heuristic`].
 
+mod classic;
+mod grid;
+pub mod heuristic;
+mod ida;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use npuzzle_board::{Board, Goal, Move};
+
+pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
+use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
+
+/// Which search runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Algorithm {
+    Bfs,
+    AStar,
+    #[default]
+    IdaStar,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Bfs => "bfs",
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+        }
+    }
+}
+
+/// Which estimate guides A* and IDA*.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HeuristicKind {
+    Hamming,
+    Manhattan,
+    #[default]
+    LinearConflict,
+}
+
+impl HeuristicKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+        }
+    }
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes whose children were generated.
+    pub expanded: u64,
+    /// Children generated (the figure the literature reports).
+    pub generated: u64,
+    /// IDA* iterations (1 for BFS and A*).
+    pub iterations: u32,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, other: Stats) {
+        self.expanded += other.expanded;
+        self.generated += other.generated;
+        self.iterations = self.iterations.max(other.iterations);
+    }
+}
+
+/// What to run.
+#[derive(Clone, Copy, Debug)]
+pub struct Request {
+    pub goal: Goal,
+    pub algorithm: Algorithm,
+    pub heuristic: HeuristicKind,
+    /// BFS and A*: most boards kept in memory; IDA*: most nodes expanded.
+    pub max_nodes: Option<u64>,
+}
+
+/// Roughly 100 bytes per kept 4x4 board: about 1 GB at this many.
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
+
+impl Default for Request {
+    fn default() -> Request {
+        Request {
+            goal: Goal::BlankLast,
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::LinearConflict,
+            max_nodes: None,
+        }
+    }
+}
+
+/// An optimal solution with the figures of the search that found it.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub moves: Vec<Move>,
+    pub stats: Stats,
+    /// The heuristic's estimate of the start board.
+    pub initial_estimate: u32,
+    pub elapsed: Duration,
+}
+
+/// Why no solution came back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// The parity rule says the goal cannot be reached.
+    Unsolvable,
+    /// Optimal search of boards this large is out of reach.
+    TooLarge { size: usize },
+    /// The search hit its node limit first.
+    NodeLimit { algorithm: Algorithm, limit: u64 },
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Unsolvable => f.write_str("No solution possible"),
+            SearchError::TooLarge { size } => write!(
+                f,
+                "optimal search takes boards up to {MAX_SEARCH_SIZE}x{MAX_SEARCH_SIZE}; \
+                 this one is {size}x{size}"
+            ),
+            SearchError::NodeLimit {
+                algorithm: Algorithm::IdaStar,
+                limit,
+            } => write!(
+                f,
+                "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit \
+                 or use a stronger heuristic"
+            ),
+            SearchError::NodeLimit { algorithm, limit } => write!(
+                f,
+                "{} would need more than {limit} boards in memory (--max-nodes {limit}); \
+                 IDA* (--algorithm idastar) solves it in constant memory",
+                algorithm.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// Solves `board` optimally as `request` says.
+pub fn solve(board: &Board, request: &Request) -> Result<Solution, SearchError> {
+    let n = board.size();
+    if !board.is_solvable(request.goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    if n > MAX_SEARCH_SIZE {
+        return Err(SearchError::TooLarge { size: n });
+    }
+    let grid = Grid::new(n, request.goal);
+    match request.heuristic {
+        HeuristicKind::Hamming => solve_with(&grid, &Hamming::new(&grid), board, request),
+        HeuristicKind::Manhattan => solve_with(&grid, &Manhattan::new(&grid), board, request),
+        HeuristicKind::LinearConflict => {
+            solve_with(&grid, &LinearConflict::new(&grid), board, request)
+        }
+    }
+}
+
+/// Solves a solvable `board` of `grid`'s size with any heuristic.
+pub fn solve_with<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    board: &Board,
+    request: &Request,
+) -> Result<Solution, SearchError> {
+    let started = Instant::now();
+    let position = Position::new(board);
+    let initial_estimate = heuristic.value(&heuristic.init(&position));
+    let limit = match request.algorithm {
+        Algorithm::IdaStar => request.max_nodes.unwrap_or(u64::MAX),
+        _ => request.max_nodes.unwrap_or(DEFAULT_MAX_NODES),
+    };
+    let found = match request.algorithm {
+        Algorithm::Bfs => classic::bfs(grid, position, limit),
+        Algorithm::AStar => classic::astar(grid, heuristic, position, limit),
+        Algorithm::IdaStar => ida::ida_star(grid, heuristic, position, limit),
+    };
+    let (moves, stats) = found.ok_or(SearchError::NodeLimit {
+        algorithm: request.algorithm,
+        limit,
+    })?;
+    Ok(Solution {
+        moves,
+        stats,
+        initial_estimate,
+        elapsed: started.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

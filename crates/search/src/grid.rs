@@ -1,0 +1,113 @@
+use npuzzle_board::{Board, Goal, Move};
+
+/// The largest side optimal search takes: tiles must fit in a `u8`, and far
+/// below this size optimal search is hopeless anyway.
+pub const MAX_SEARCH_SIZE: usize = 15;
+
+/// The fixed geometry of an n x n puzzle with a given goal, computed once per
+/// search so that the inner loop only indexes tables.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub n: usize,
+    pub goal: Goal,
+    /// Goal cell of each tile.
+    pub home: Vec<u8>,
+    /// For each cell of the blank: the cells a tile can come from, with the
+    /// move that brings it, in `Move::ALL` order.
+    neighbors: Vec<Vec<(u8, Move)>>,
+    /// `distance[tile * cells + cell]`: grid distance of `cell` to the tile's home.
+    distance: Vec<u8>,
+}
+
+impl Grid {
+    pub fn new(n: usize, goal: Goal) -> Grid {
+        assert!((2..=MAX_SEARCH_SIZE).contains(&n), "search supports 2..=15, got {n}");
+        let cells = n * n;
+        let home: Vec<u8> = (0..cells).map(|t| goal.cell_of(n, t as u16) as u8).collect();
+        let neighbors = (0..cells)
+            .map(|blank| {
+                Move::ALL
+                    .into_iter()
+                    .filter_map(|m| m.blank_target(n, blank).map(|c| (c as u8, m)))
+                    .collect()
+            })
+            .collect();
+        let mut distance = vec![0; cells * cells];
+        for tile in 1..cells {
+            let h = home[tile] as usize;
+            for cell in 0..cells {
+                distance[tile * cells + cell] =
+                    ((cell / n).abs_diff(h / n) + (cell % n).abs_diff(h % n)) as u8;
+            }
+        }
+        Grid {
+            n,
+            goal,
+            home,
+            neighbors,
+            distance,
+        }
+    }
+
+    pub fn cells(&self) -> usize {
+        self.n * self.n
+    }
+
+    #[inline(always)]
+    pub fn neighbors(&self, blank: u8) -> &[(u8, Move)] {
+        &self.neighbors[blank as usize]
+    }
+
+    #[inline(always)]
+    pub fn distance(&self, tile: u8, cell: u8) -> u32 {
+        self.distance[tile as usize * self.cells() + cell as usize] as u32
+    }
+}
+
+/// A board in the form search mutates in place: both directions of the
+/// tile/cell map, in fixed arrays indexed by `u8` so that no index is checked.
+#[derive(Clone)]
+pub struct Position {
+    /// The tile on each cell (0 = blank).
+    pub tiles: [u8; 256],
+    /// The cell of each tile (entry 0 is the blank's cell).
+    pub cells: [u8; 256],
+}
+
+impl Position {
+    pub fn new(board: &Board) -> Position {
+        let mut tiles = [0u8; 256];
+        let mut cells = [0u8; 256];
+        for (cell, &tile) in board.tiles().iter().enumerate() {
+            tiles[cell] = tile as u8;
+            cells[tile as usize] = cell as u8;
+        }
+        Position { tiles, cells }
+    }
+
+    #[inline(always)]
+    pub fn blank(&self) -> u8 {
+        self.cells[0]
+    }
+
+    /// Slides the tile on `from` into the blank; returns the tile.
+    #[inline(always)]
+    pub fn slide(&mut self, from: u8) -> u8 {
+        let blank = self.cells[0];
+        let tile = self.tiles[from as usize];
+        self.tiles[blank as usize] = tile;
+        self.tiles[from as usize] = 0;
+        self.cells[tile as usize] = blank;
+        self.cells[0] = from;
+        tile
+    }
+
+    pub fn is_goal(&self, grid: &Grid) -> bool {
+        (0..grid.cells()).all(|t| self.cells[t] == grid.home[t])
+    }
+
+    pub fn to_board(&self, n: usize) -> Board {
+        let tiles = self.tiles[..n * n].iter().map(|&t| t as u16).collect();
+        Board::new(n, tiles).expect("a position is a permutation")
+    }
+}

@@ -1,0 +1,231 @@
+//! Admissible estimates of the distance to the goal, behind one trait that
+//! lets search update them move by move instead of recomputing them.
+
+use crate::grid::{Grid, Position};
+
+/// An admissible heuristic that search can update incrementally. `State` is
+/// whatever the heuristic keeps between moves; search copies it on its stack,
+/// so undoing a move costs nothing.
+pub trait Heuristic: Sync {
+    type State: Copy;
+
+    /// The name used on the command line and in reports.
+    fn name(&self) -> &'static str;
+
+    /// Evaluates a position from scratch.
+    fn init(&self, position: &Position) -> Self::State;
+
+    /// The estimate in `state`.
+    fn value(&self, state: &Self::State) -> u32;
+
+    /// The state after `tile` slid from `from` to `to`; `position` already
+    /// shows the move.
+    fn update(
+        &self,
+        state: &Self::State,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> Self::State;
+
+    /// Asks the memory system for whatever `update` will read for this move,
+    /// so that the lookups of several children overlap. Most heuristics read
+    /// nothing large and leave this empty.
+    #[inline(always)]
+    fn prefetch(&self, _state: &Self::State, _position: &Position, _tile: u8, _to: u8) {}
+}
+
+/// The number of tiles off their goal cell: the weakest classic estimate.
+pub struct Hamming {
+    grid: Grid,
+}
+
+impl Hamming {
+    pub fn new(grid: &Grid) -> Hamming {
+        Hamming { grid: grid.clone() }
+    }
+}
+
+impl Heuristic for Hamming {
+    type State = u32;
+
+    fn name(&self) -> &'static str {
+        "hamming"
+    }
+
+    fn init(&self, position: &Position) -> u32 {
+        (1..self.grid.cells())
+            .filter(|&t| position.cells[t] != self.grid.home[t])
+            .count() as u32
+    }
+
+    fn value(&self, state: &u32) -> u32 {
+        *state
+    }
+
+    #[inline(always)]
+    fn update(&self, state: &u32, _: &Position, tile: u8, from: u8, to: u8) -> u32 {
+        let home = self.grid.home[tile as usize];
+        *state + (from == home) as u32 - (to == home) as u32
+    }
+}
+
+/// The sum of the tiles' grid distances to their goal cells.
+pub struct Manhattan {
+    grid: Grid,
+}
+
+impl Manhattan {
+    pub fn new(grid: &Grid) -> Manhattan {
+        Manhattan { grid: grid.clone() }
+    }
+}
+
+impl Heuristic for Manhattan {
+    type State = u32;
+
+    fn name(&self) -> &'static str {
+        "manhattan"
+    }
+
+    fn init(&self, position: &Position) -> u32 {
+        (1..self.grid.cells())
+            .map(|t| self.grid.distance(t as u8, position.cells[t]))
+            .sum()
+    }
+
+    fn value(&self, state: &u32) -> u32 {
+        *state
+    }
+
+    #[inline(always)]
+    fn update(&self, state: &u32, _: &Position, tile: u8, from: u8, to: u8) -> u32 {
+        *state + self.grid.distance(tile, to) - self.grid.distance(tile, from)
+    }
+}
+
+/// Manhattan distance plus linear conflicts (Hansson, Mayer and Yung 1992):
+/// tiles that are in their goal row (column) but in the wrong order must
+/// leave it, two extra moves each. Per line we count the fewest tiles whose
+/// removal leaves the rest in order (line length minus the longest increasing
+/// run), which keeps the sum admissible.
+pub struct LinearConflict {
+    grid: Grid,
+}
+
+/// Manhattan distance and the conflict count of every row and column.
+#[derive(Clone, Copy)]
+pub struct LinearConflictState {
+    manhattan: u32,
+    conflicts: u32,
+    rows: [u8; 16],
+    columns: [u8; 16],
+}
+
+impl LinearConflict {
+    pub fn new(grid: &Grid) -> LinearConflict {
+        LinearConflict { grid: grid.clone() }
+    }
+
+    /// Tiles to remove from line `line` (a row when `row`, else a column) so
+    /// that the tiles at home in it are in goal order.
+    fn line_conflicts(&self, position: &Position, line: usize, row: bool) -> u8 {
+        let n = self.grid.n;
+        // Goal positions along the line of the tiles that belong to it, in
+        // their current order along the line.
+        let mut keys = [0u8; 16];
+        let mut len = 0;
+        for i in 0..n {
+            let cell = if row { line * n + i } else { i * n + line };
+            let tile = position.tiles[cell];
+            if tile == 0 {
+                continue;
+            }
+            let home = self.grid.home[tile as usize] as usize;
+            let (home_line, along) = if row {
+                (home / n, home % n)
+            } else {
+                (home % n, home / n)
+            };
+            if home_line == line {
+                keys[len] = along as u8;
+                len += 1;
+            }
+        }
+        if len < 2 {
+            return 0;
+        }
+        // Longest increasing subsequence, quadratic: lines are short.
+        let mut best = [1u8; 16];
+        let mut longest = 1;
+        for i in 1..len {
+            for j in 0..i {
+                if keys[j] < keys[i] && best[j] + 1 > best[i] {
+                    best[i] = best[j] + 1;
+                }
+            }
+            longest = longest.max(best[i]);
+        }
+        len as u8 - longest
+    }
+}
+
+impl Heuristic for LinearConflict {
+    type State = LinearConflictState;
+
+    fn name(&self) -> &'static str {
+        "linear-conflict"
+    }
+
+    fn init(&self, position: &Position) -> LinearConflictState {
+        let n = self.grid.n;
+        let mut state = LinearConflictState {
+            manhattan: Manhattan::new(&self.grid).init(position),
+            conflicts: 0,
+            rows: [0; 16],
+            columns: [0; 16],
+        };
+        for line in 0..n {
+            state.rows[line] = self.line_conflicts(position, line, true);
+            state.columns[line] = self.line_conflicts(position, line, false);
+            state.conflicts += (state.rows[line] + state.columns[line]) as u32;
+        }
+        state
+    }
+
+    #[inline(always)]
+    fn value(&self, state: &LinearConflictState) -> u32 {
+        state.manhattan + 2 * state.conflicts
+    }
+
+    #[inline(always)]
+    fn update(
+        &self,
+        state: &LinearConflictState,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> LinearConflictState {
+        let n = self.grid.n;
+        let mut next = *state;
+        next.manhattan = state.manhattan + self.grid.distance(tile, to) - self.grid.distance(tile, from);
+        let (from, to) = (from as usize, to as usize);
+        // A tile moving along a column keeps its order in that column but
+        // leaves one row for another: only those two rows change (and the
+        // same for columns under a sideways move).
+        let (lines, a, b) = if from % n == to % n {
+            (&mut next.rows, from / n, to / n)
+        } else {
+            (&mut next.columns, from % n, to % n)
+        };
+        let is_row = from % n == to % n;
+        for line in [a, b] {
+            let fresh = self.line_conflicts(position, line, is_row);
+            next.conflicts = next.conflicts + fresh as u32 - lines[line] as u32;
+            lines[line] = fresh;
+        }
+        next
+    }
+}

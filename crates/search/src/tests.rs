@@ -1,0 +1,173 @@
+use std::collections::HashMap;
+use std::collections::VecDeque;
+
+use npuzzle_board::{random_board, random_walk, Board, Goal, SplitMix64};
+use proptest::prelude::*;
+
+use super::*;
+
+/// True distances of every solvable board of side `n`, by BFS from the goal.
+fn all_distances(n: usize, goal: Goal) -> HashMap<Vec<u16>, u32> {
+    let start = goal.board(n);
+    let mut distance = HashMap::from([(start.tiles().to_vec(), 0)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(board) = queue.pop_front() {
+        let d = distance[board.tiles()];
+        for m in board.legal_moves().collect::<Vec<_>>() {
+            let mut next = board.clone();
+            next.apply(m);
+            distance.entry(next.tiles().to_vec()).or_insert_with(|| {
+                queue.push_back(next.clone());
+                d + 1
+            });
+        }
+    }
+    distance
+}
+
+fn request(algorithm: Algorithm, heuristic: HeuristicKind, goal: Goal) -> Request {
+    Request {
+        goal,
+        algorithm,
+        heuristic,
+        max_nodes: None,
+    }
+}
+
+const ALL_COMBINATIONS: [(Algorithm, HeuristicKind); 7] = [
+    (Algorithm::Bfs, HeuristicKind::Manhattan),
+    (Algorithm::AStar, HeuristicKind::Hamming),
+    (Algorithm::AStar, HeuristicKind::Manhattan),
+    (Algorithm::AStar, HeuristicKind::LinearConflict),
+    (Algorithm::IdaStar, HeuristicKind::Hamming),
+    (Algorithm::IdaStar, HeuristicKind::Manhattan),
+    (Algorithm::IdaStar, HeuristicKind::LinearConflict),
+];
+
+#[test]
+fn every_heuristic_is_admissible_on_every_3x3_board() {
+    for goal in Goal::ALL {
+        let grid = Grid::new(3, goal);
+        let (h, m, lc) = (
+            Hamming::new(&grid),
+            Manhattan::new(&grid),
+            LinearConflict::new(&grid),
+        );
+        let distances = all_distances(3, goal);
+        assert_eq!(distances.len(), 181_440);
+        let mut lc_beats_manhattan = 0;
+        for (tiles, &d) in &distances {
+            let p = Position::new(&Board::from_tiles(tiles.clone()).unwrap());
+            let (hv, mv, lv) = (h.value(&h.init(&p)), m.value(&m.init(&p)), lc.value(&lc.init(&p)));
+            assert!(hv <= d && mv <= d && lv <= d, "{tiles:?}: {hv} {mv} {lv} > {d}");
+            assert!(hv <= mv && mv <= lv);
+            lc_beats_manhattan += (lv > mv) as u32;
+        }
+        assert!(lc_beats_manhattan > 50_000, "linear conflict adds little: {lc_beats_manhattan}");
+    }
+}
+
+#[test]
+fn incremental_updates_match_fresh_evaluation() {
+    let mut rng = SplitMix64::new(3);
+    for n in [3, 4, 5] {
+        let grid = Grid::new(n, Goal::BlankLast);
+        let lc = LinearConflict::new(&grid);
+        let mut p = Position::new(&random_board(n, Goal::BlankLast, &mut rng));
+        let mut state = lc.init(&p);
+        for _ in 0..2000 {
+            let blank = p.blank();
+            let options = grid.neighbors(blank);
+            let (from, _) = options[rng.below(options.len() as u64) as usize];
+            let tile = p.slide(from);
+            state = lc.update(&state, &p, tile, from, blank);
+            assert_eq!(lc.value(&state), lc.value(&lc.init(&p)));
+        }
+    }
+}
+
+#[test]
+fn all_algorithms_find_optimal_lengths_on_random_3x3_boards() {
+    for goal in Goal::ALL {
+        let distances = all_distances(3, goal);
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..30 {
+            let board = random_board(3, goal, &mut rng);
+            let truth = distances[board.tiles()];
+            for (algorithm, heuristic) in ALL_COMBINATIONS {
+                let s = solve(&board, &request(algorithm, heuristic, goal)).unwrap();
+                assert_eq!(s.moves.len() as u32, truth, "{board} {algorithm:?} {heuristic:?}");
+                assert!(board.solves(&s.moves, goal));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_hardest_8_puzzles_take_31_moves() {
+    for (goal, boards) in [
+        (Goal::BlankLast, [[6, 4, 7, 8, 5, 0, 3, 2, 1], [8, 6, 7, 2, 5, 4, 3, 0, 1]]),
+        (Goal::BlankFirst, [[8, 0, 6, 5, 4, 7, 2, 3, 1], [8, 7, 6, 0, 4, 1, 2, 5, 3]]),
+    ] {
+        for tiles in boards {
+            let board = Board::from_tiles(tiles.to_vec()).unwrap();
+            for (algorithm, heuristic) in ALL_COMBINATIONS {
+                let s = solve(&board, &request(algorithm, heuristic, goal)).unwrap();
+                assert_eq!(s.moves.len(), 31);
+                assert!(board.solves(&s.moves, goal));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_2x2_board_is_solved_or_refused_correctly() {
+    for goal in Goal::ALL {
+        let distances = all_distances(2, goal);
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..200 {
+            let mut tiles: Vec<u16> = vec![0, 1, 2, 3];
+            for i in (1..4).rev() {
+                tiles.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let board = Board::from_tiles(tiles.clone()).unwrap();
+            let result = solve(&board, &request(Algorithm::IdaStar, HeuristicKind::Manhattan, goal));
+            match distances.get(&tiles) {
+                Some(&d) => assert_eq!(result.unwrap().moves.len() as u32, d),
+                None => assert_eq!(result.unwrap_err(), SearchError::Unsolvable),
+            }
+        }
+    }
+}
+
+#[test]
+fn classic_searches_refuse_past_their_node_limit() {
+    let board = Board::from_tiles(vec![0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1]).unwrap();
+    for algorithm in [Algorithm::Bfs, Algorithm::AStar] {
+        let mut r = request(algorithm, HeuristicKind::Manhattan, Goal::BlankLast);
+        r.max_nodes = Some(10_000);
+        let err = solve(&board, &r).unwrap_err();
+        assert_eq!(err, SearchError::NodeLimit { algorithm, limit: 10_000 });
+        assert!(err.to_string().contains("--max-nodes"));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A board `steps` random moves from the goal is solved in at most
+    /// `steps` moves, and the solution replays to the goal.
+    #[test]
+    fn random_walks_are_solved_within_their_length(
+        seed in any::<u64>(), steps in 0usize..40, n in 3usize..5, first in any::<bool>()
+    ) {
+        let goal = if first { Goal::BlankFirst } else { Goal::BlankLast };
+        let board = random_walk(n, goal, steps, &mut SplitMix64::new(seed));
+        let s = solve(&board, &request(Algorithm::IdaStar, HeuristicKind::LinearConflict, goal)).unwrap();
+        prop_assert!(s.moves.len() <= steps);
+        prop_assert_eq!(s.moves.len() % 2, steps % 2);
+        prop_assert!(board.solves(&s.moves, goal));
+        let m = solve(&board, &request(Algorithm::IdaStar, HeuristicKind::Manhattan, goal)).unwrap();
+        prop_assert_eq!(m.moves.len(), s.moves.len());
+    }
+}
