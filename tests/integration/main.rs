@@ -1,1 +1,5 @@
-fn main() {}
+//! The one integration-test binary: drives the real `npuzzle` binary as a
+//! user would, in a temporary directory.
+
+mod harness;
+mod solve_cli;

@@ -166,13 +166,30 @@ impl Move {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardError {
     /// The number count is not n*n for any allowed n.
-    NotSquare { count: usize },
-    SizeOutOfRange { size: usize },
-    TileOutOfRange { value: u64, max: usize },
-    DuplicateTile { value: u16 },
-    MissingTile { value: u16 },
-    IllegalMove { step: usize, letter: char },
-    BadMoveLetter { letter: char, index: usize },
+    NotSquare {
+        count: usize,
+    },
+    SizeOutOfRange {
+        size: usize,
+    },
+    TileOutOfRange {
+        value: u64,
+        max: usize,
+    },
+    DuplicateTile {
+        value: u16,
+    },
+    MissingTile {
+        value: u16,
+    },
+    IllegalMove {
+        step: usize,
+        letter: char,
+    },
+    BadMoveLetter {
+        letter: char,
+        index: usize,
+    },
 }
 
 impl fmt::Display for BoardError {
@@ -188,7 +205,10 @@ impl fmt::Display for BoardError {
                 "board size {size}x{size} is out of range: n must be from {MIN_SIZE} to {MAX_SIZE}"
             ),
             BoardError::TileOutOfRange { value, max } => {
-                write!(f, "tile {value} is out of range: tiles are 0 (the blank) to {max}")
+                write!(
+                    f,
+                    "tile {value} is out of range: tiles are 0 (the blank) to {max}"
+                )
             }
             BoardError::DuplicateTile { value } => write!(f, "tile {value} appears more than once"),
             BoardError::MissingTile { value } => write!(f, "tile {value} is missing"),
@@ -266,11 +286,17 @@ impl Board {
 
     /// The cell of the blank.
     pub fn blank(&self) -> usize {
-        self.tiles.iter().position(|&t| t == 0).expect("a board always has a blank")
+        self.tiles
+            .iter()
+            .position(|&t| t == 0)
+            .expect("a board always has a blank")
     }
 
     pub fn is_goal(&self, goal: Goal) -> bool {
-        self.tiles.iter().enumerate().all(|(cell, &t)| t == goal.tile_at(self.size, cell))
+        self.tiles
+            .iter()
+            .enumerate()
+            .all(|(cell, &t)| t == goal.tile_at(self.size, cell))
     }
 
     /// Whether `goal` can be reached, by the parity rule: every move swaps the
@@ -426,7 +452,10 @@ mod tests {
 
     #[test]
     fn goals_place_tiles_as_documented() {
-        assert_eq!(Goal::BlankLast.board(3).tiles(), &[1, 2, 3, 4, 5, 6, 7, 8, 0]);
+        assert_eq!(
+            Goal::BlankLast.board(3).tiles(),
+            &[1, 2, 3, 4, 5, 6, 7, 8, 0]
+        );
         assert_eq!(Goal::BlankFirst.board(2).tiles(), &[0, 1, 2, 3]);
         for goal in Goal::ALL {
             for t in 0..16 {
@@ -464,7 +493,10 @@ mod tests {
         assert!(b.apply(Move::Up));
         assert!(b.is_goal(Goal::BlankLast));
         assert!(!b.apply(Move::Up), "nothing below the blank in the corner");
-        assert_eq!(Move::format_sequence(&[Move::Left, Move::Up], Notation::Blank), "RD");
+        assert_eq!(
+            Move::format_sequence(&[Move::Left, Move::Up], Notation::Blank),
+            "RD"
+        );
     }
 
     /// The parity rule must agree with what is reachable, for every board of
@@ -524,7 +556,10 @@ mod tests {
         assert_eq!(c.converted_goal(), b);
         assert!(b.is_solvable(Goal::BlankLast) && c.is_solvable(Goal::BlankFirst));
         assert!(!b.is_solvable(Goal::BlankFirst));
-        assert_eq!(Goal::BlankLast.board(4).converted_goal(), Goal::BlankFirst.board(4));
+        assert_eq!(
+            Goal::BlankLast.board(4).converted_goal(),
+            Goal::BlankFirst.board(4)
+        );
     }
 
     #[test]

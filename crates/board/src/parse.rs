@@ -19,11 +19,20 @@ pub struct ParseError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseErrorKind {
     Empty,
-    NotANumber { token: String },
+    NotANumber {
+        token: String,
+    },
     Board(BoardError),
     /// An algs4 header promised more rows than the text holds.
-    MissingRows { size: usize, found: usize },
-    BadRow { row: usize, size: usize, found: usize },
+    MissingRows {
+        size: usize,
+        found: usize,
+    },
+    BadRow {
+        row: usize,
+        size: usize,
+        found: usize,
+    },
 }
 
 impl ParseError {
@@ -221,7 +230,10 @@ mod tests {
         assert_eq!(err("1 2 -3 0"), "'-3' is not a tile number");
         assert!(err("1 2 3 4 5 6 7 0").contains("8 numbers do not make a square"));
         assert_eq!(err("1 2 2 0"), "tile 2 appears more than once");
-        assert_eq!(err("1 2 9 0"), "tile 9 is out of range: tiles are 0 (the blank) to 3");
+        assert_eq!(
+            err("1 2 9 0"),
+            "tile 9 is out of range: tiles are 0 (the blank) to 3"
+        );
         assert_eq!(err(""), "no board given");
     }
 

@@ -101,6 +101,9 @@ mod tests {
                 .or_insert(0) += 1;
         }
         assert_eq!(counts.len(), 12);
-        assert!(counts.values().all(|&c| (800..1200).contains(&c)), "{counts:?}");
+        assert!(
+            counts.values().all(|&c| (800..1200).contains(&c)),
+            "{counts:?}"
+        );
     }
 }

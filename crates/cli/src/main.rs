@@ -19,10 +19,16 @@ const EXIT_FAILED: u8 = 1;
 const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser)]
-#[command(name = "npuzzle", version, about = "Solve sliding-tile puzzles optimally.")]
-#[command(long_about = "Solve sliding-tile puzzles (8-puzzle, 15-puzzle, any n x n) optimally.\n\n\
+#[command(
+    name = "npuzzle",
+    version,
+    about = "Solve sliding-tile puzzles optimally."
+)]
+#[command(
+    long_about = "Solve sliding-tile puzzles (8-puzzle, 15-puzzle, any n x n) optimally.\n\n\
 Boards are n*n numbers, 0 for the blank, separated by spaces, commas or '/' \
-between rows; or the algs4 form: n, then the n*n numbers.")]
+between rows; or the algs4 form: n, then the n*n numbers."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -205,7 +211,9 @@ fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<u8> {
         writeln!(out, "valid {n}x{n} board, solvable for goal {goal}")?;
         return Ok(EXIT_OK);
     }
-    let other = Goal::ALL.into_iter().find(|&g| g != goal && board.is_solvable(g));
+    let other = Goal::ALL
+        .into_iter()
+        .find(|&g| g != goal && board.is_solvable(g));
     writeln!(
         out,
         "valid {n}x{n} board, not solvable for goal {goal}: every move flips both the \

@@ -102,7 +102,13 @@ impl Printer<'_> {
         self.args.notation.into()
     }
 
-    fn print(&self, out: &mut impl Write, number: usize, item: &BatchItem, answer: &Answer) -> io::Result<()> {
+    fn print(
+        &self,
+        out: &mut impl Write,
+        number: usize,
+        item: &BatchItem,
+        answer: &Answer,
+    ) -> io::Result<()> {
         if let Answer::BadInput(message) = answer {
             eprintln!("npuzzle: {message}");
         }
@@ -120,7 +126,11 @@ impl Printer<'_> {
             (Err(_), _) => unreachable!("a board that did not parse is bad input"),
         };
         if self.batch {
-            let place = if item.line > 0 { format!(" (line {})", item.line) } else { String::new() };
+            let place = if item.line > 0 {
+                format!(" (line {})", item.line)
+            } else {
+                String::new()
+            };
             writeln!(out, "Board {number}{place}: {board}")?;
         }
         match answer {
@@ -144,7 +154,11 @@ impl Printer<'_> {
             Notation::Tile => "tile",
             Notation::Blank => "blank",
         };
-        writeln!(out, "Moves ({who} direction): {}", Move::format_sequence(&s.moves, self.notation()))?;
+        writeln!(
+            out,
+            "Moves ({who} direction): {}",
+            Move::format_sequence(&s.moves, self.notation())
+        )?;
         if self.args.boards {
             let boards = board.replay(&s.moves).expect("a solution replays");
             for b in boards {
@@ -171,7 +185,12 @@ impl Printer<'_> {
         npuzzle_search::Algorithm::from(self.args.algorithm).name()
     }
 
-    fn print_json(&self, out: &mut impl Write, item: &BatchItem, answer: &Answer) -> io::Result<()> {
+    fn print_json(
+        &self,
+        out: &mut impl Write,
+        item: &BatchItem,
+        answer: &Answer,
+    ) -> io::Result<()> {
         let line = (item.line > 0).then_some(item.line);
         let record = match (&item.board, answer) {
             (_, Answer::BadInput(message)) => json!({

@@ -21,9 +21,14 @@ pub struct Grid {
 
 impl Grid {
     pub fn new(n: usize, goal: Goal) -> Grid {
-        assert!((2..=MAX_SEARCH_SIZE).contains(&n), "search supports 2..=15, got {n}");
+        assert!(
+            (2..=MAX_SEARCH_SIZE).contains(&n),
+            "search supports 2..=15, got {n}"
+        );
         let cells = n * n;
-        let home: Vec<u8> = (0..cells).map(|t| goal.cell_of(n, t as u16) as u8).collect();
+        let home: Vec<u8> = (0..cells)
+            .map(|t| goal.cell_of(n, t as u16) as u8)
+            .collect();
         let neighbors = (0..cells)
             .map(|blank| {
                 Move::ALL

@@ -210,7 +210,8 @@ impl Heuristic for LinearConflict {
     ) -> LinearConflictState {
         let n = self.grid.n;
         let mut next = *state;
-        next.manhattan = state.manhattan + self.grid.distance(tile, to) - self.grid.distance(tile, from);
+        next.manhattan =
+            state.manhattan + self.grid.distance(tile, to) - self.grid.distance(tile, from);
         let (from, to) = (from as usize, to as usize);
         // A tile moving along a column keeps its order in that column but
         // leaves one row for another: only those two rows change (and the

@@ -93,7 +93,9 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 continue;
             }
             let tile = self.position.slide(from);
-            let child = self.heuristic.update(state, &self.position, tile, from, blank);
+            let child = self
+                .heuristic
+                .update(state, &self.position, tile, from, blank);
             self.stats.generated += 1;
             let f = g + 1 + self.heuristic.value(&child);
             if f <= self.bound {

@@ -58,12 +58,22 @@ fn every_heuristic_is_admissible_on_every_3x3_board() {
         let mut lc_beats_manhattan = 0;
         for (tiles, &d) in &distances {
             let p = Position::new(&Board::from_tiles(tiles.clone()).unwrap());
-            let (hv, mv, lv) = (h.value(&h.init(&p)), m.value(&m.init(&p)), lc.value(&lc.init(&p)));
-            assert!(hv <= d && mv <= d && lv <= d, "{tiles:?}: {hv} {mv} {lv} > {d}");
+            let (hv, mv, lv) = (
+                h.value(&h.init(&p)),
+                m.value(&m.init(&p)),
+                lc.value(&lc.init(&p)),
+            );
+            assert!(
+                hv <= d && mv <= d && lv <= d,
+                "{tiles:?}: {hv} {mv} {lv} > {d}"
+            );
             assert!(hv <= mv && mv <= lv);
             lc_beats_manhattan += (lv > mv) as u32;
         }
-        assert!(lc_beats_manhattan > 50_000, "linear conflict adds little: {lc_beats_manhattan}");
+        assert!(
+            lc_beats_manhattan > 50_000,
+            "linear conflict adds little: {lc_beats_manhattan}"
+        );
     }
 }
 
@@ -96,7 +106,11 @@ fn all_algorithms_find_optimal_lengths_on_random_3x3_boards() {
             let truth = distances[board.tiles()];
             for (algorithm, heuristic) in ALL_COMBINATIONS {
                 let s = solve(&board, &request(algorithm, heuristic, goal)).unwrap();
-                assert_eq!(s.moves.len() as u32, truth, "{board} {algorithm:?} {heuristic:?}");
+                assert_eq!(
+                    s.moves.len() as u32,
+                    truth,
+                    "{board} {algorithm:?} {heuristic:?}"
+                );
                 assert!(board.solves(&s.moves, goal));
             }
         }
@@ -106,8 +120,14 @@ fn all_algorithms_find_optimal_lengths_on_random_3x3_boards() {
 #[test]
 fn the_hardest_8_puzzles_take_31_moves() {
     for (goal, boards) in [
-        (Goal::BlankLast, [[6, 4, 7, 8, 5, 0, 3, 2, 1], [8, 6, 7, 2, 5, 4, 3, 0, 1]]),
-        (Goal::BlankFirst, [[8, 0, 6, 5, 4, 7, 2, 3, 1], [8, 7, 6, 0, 4, 1, 2, 5, 3]]),
+        (
+            Goal::BlankLast,
+            [[6, 4, 7, 8, 5, 0, 3, 2, 1], [8, 6, 7, 2, 5, 4, 3, 0, 1]],
+        ),
+        (
+            Goal::BlankFirst,
+            [[8, 0, 6, 5, 4, 7, 2, 3, 1], [8, 7, 6, 0, 4, 1, 2, 5, 3]],
+        ),
     ] {
         for tiles in boards {
             let board = Board::from_tiles(tiles.to_vec()).unwrap();
@@ -131,7 +151,10 @@ fn every_2x2_board_is_solved_or_refused_correctly() {
                 tiles.swap(i, rng.below(i as u64 + 1) as usize);
             }
             let board = Board::from_tiles(tiles.clone()).unwrap();
-            let result = solve(&board, &request(Algorithm::IdaStar, HeuristicKind::Manhattan, goal));
+            let result = solve(
+                &board,
+                &request(Algorithm::IdaStar, HeuristicKind::Manhattan, goal),
+            );
             match distances.get(&tiles) {
                 Some(&d) => assert_eq!(result.unwrap().moves.len() as u32, d),
                 None => assert_eq!(result.unwrap_err(), SearchError::Unsolvable),
@@ -142,12 +165,19 @@ fn every_2x2_board_is_solved_or_refused_correctly() {
 
 #[test]
 fn classic_searches_refuse_past_their_node_limit() {
-    let board = Board::from_tiles(vec![0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1]).unwrap();
+    let board =
+        Board::from_tiles(vec![0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1]).unwrap();
     for algorithm in [Algorithm::Bfs, Algorithm::AStar] {
         let mut r = request(algorithm, HeuristicKind::Manhattan, Goal::BlankLast);
         r.max_nodes = Some(10_000);
         let err = solve(&board, &r).unwrap_err();
-        assert_eq!(err, SearchError::NodeLimit { algorithm, limit: 10_000 });
+        assert_eq!(
+            err,
+            SearchError::NodeLimit {
+                algorithm,
+                limit: 10_000
+            }
+        );
         assert!(err.to_string().contains("--max-nodes"));
     }
 }

@@ -1,0 +1,350 @@
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use npuzzle_board::{parse_board, Board, Goal, Notation};
+
+use crate::harness::*;
+
+#[test]
+fn solves_a_board_and_prints_replayable_moves_and_boards() {
+    let run = npuzzle(&["solve", "8 1 3 4 0 2 7 6 5", "--boards"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("Minimum number of moves = 14\n"),
+        "{}",
+        run.stdout
+    );
+    let moves = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Moves (tile direction): "))
+        .unwrap();
+    let board = parse_board("8 1 3 4 0 2 7 6 5").unwrap();
+    assert_replays(&board, moves, Notation::Tile, Goal::BlankLast);
+    // 15 boards in algs4 form, the last one the goal.
+    assert_eq!(run.stdout.matches("\n3\n").count(), 15);
+    assert!(run.stdout.contains(&Goal::BlankLast.board(3).to_grid()));
+}
+
+#[test]
+fn all_board_forms_give_the_same_answer() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("p.txt"), "3\n 8 1 3\n 4 0 2\n 7 6 5\n").unwrap();
+    for args in [
+        vec!["solve", "8 1 3 4 0 2 7 6 5"],
+        vec!["solve", "8", "1", "3", "4", "0", "2", "7", "6", "5"],
+        vec!["solve", "8,1,3,4,0,2,7,6,5"],
+        vec!["solve", "8 1 3/4 0 2/7 6 5"],
+        vec!["solve", "3 8 1 3 4 0 2 7 6 5"],
+        vec!["solve", "p.txt"],
+        vec!["solve", "--file", "p.txt"],
+    ] {
+        let run = npuzzle_in(dir.path(), &args, "");
+        assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("Minimum number of moves = 14\n"),
+            "{args:?}"
+        );
+    }
+    let run = npuzzle_in(dir.path(), &["solve"], "8 1 3 4 0 2 7 6 5\n");
+    assert!(run.stdout.starts_with("Minimum number of moves = 14\n"));
+}
+
+/// Every Princeton test file of side 2 or 3, in its own algs4 file, gives
+/// exactly the expected answer.
+#[test]
+fn princeton_files_give_their_expected_answers() {
+    let dir = scratch();
+    let text = std::fs::read_to_string(repo_root().join("bench/princeton_8puzzle.txt")).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (name, n, expected) = (words[0], words[1].parse::<usize>().unwrap(), words[2]);
+        if n > 3 {
+            continue;
+        }
+        let tiles: Vec<u16> = words[4..].iter().map(|t| t.parse().unwrap()).collect();
+        let board = Board::new(n, tiles).unwrap();
+        std::fs::write(dir.path().join(name), board.to_grid()).unwrap();
+        let run = npuzzle_in(dir.path(), &["solve", "--json", name], "");
+        let record = &run.json_records()[0];
+        if expected == "-1" {
+            assert_eq!(record["solvable"], false, "{name}");
+            assert!(record["length"].is_null());
+        } else {
+            assert_eq!(record["length"].to_string(), expected, "{name}");
+            assert_replays(
+                &board,
+                record["moves"].as_str().unwrap(),
+                Notation::Tile,
+                Goal::BlankLast,
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 40, "only {checked} files of side <= 3");
+}
+
+#[test]
+fn the_hardest_8_puzzles_take_31_moves_for_both_goals() {
+    let root = repo_root();
+    for (set, goal) in [
+        ("bench/puzzle8_hardest.txt", "blank-last"),
+        ("bench/puzzle8_hardest_goal_blank_first.txt", "blank-first"),
+    ] {
+        let text = std::fs::read_to_string(root.join(set)).unwrap();
+        let boards: String = text
+            .lines()
+            .map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" ") + "\n")
+            .collect();
+        let run = npuzzle_in(&root, &["solve", "--json", "--goal", goal], &boards);
+        let records = run.json_records();
+        assert_eq!(records.len(), 3);
+        for r in &records[..2] {
+            assert_eq!(r["length"], 31);
+            assert_eq!(r["goal"], goal);
+        }
+        assert_eq!(records[2]["type"], "summary");
+        assert_eq!(records[2]["solved"], 2);
+    }
+}
+
+#[test]
+fn json_records_carry_the_documented_fields() {
+    let run = npuzzle(&["solve", "--json", "1 2 3 4 5 6 0 7 8"]);
+    let records = run.json_records();
+    let r = &records[0];
+    for field in [
+        "board",
+        "size",
+        "solvable",
+        "length",
+        "moves",
+        "nodes",
+        "seconds",
+        "heuristic",
+        "algorithm",
+        "h0",
+    ] {
+        assert!(!r[field].is_null(), "missing {field}: {r}");
+    }
+    assert_eq!(r["moves"], "LL");
+    assert_eq!(r["size"], 3);
+    assert_eq!(r["algorithm"], "idastar");
+    assert_eq!(r["heuristic"], "linear-conflict");
+    let s = &records[1];
+    assert_eq!(s["type"], "summary");
+    assert_eq!(
+        (s["boards"].as_u64(), s["solved"].as_u64()),
+        (Some(1), Some(1))
+    );
+}
+
+#[test]
+fn blank_notation_names_the_blank_moves() {
+    let run = npuzzle(&[
+        "solve",
+        "--json",
+        "--notation",
+        "blank",
+        "1 2 3 4 5 6 0 7 8",
+    ]);
+    assert_eq!(run.json_records()[0]["moves"], "RR");
+}
+
+#[test]
+fn unsolvable_boards_are_detected_at_once() {
+    // An unsolvable 4x4 board: IDA* would never end on it.
+    let run = npuzzle(&["solve", "--json", "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0"]);
+    assert_eq!(run.status, 0);
+    let r = &run.json_records()[0];
+    assert_eq!(r["solvable"], false);
+    assert!(r["length"].is_null());
+    let text = npuzzle(&["solve", "1 2 3 4 5 6 8 7 0"]);
+    assert_eq!(text.stdout, "No solution possible\n");
+}
+
+#[test]
+fn blank_first_goal_is_honoured() {
+    let run = npuzzle(&[
+        "solve",
+        "--json",
+        "--goal",
+        "blank-first",
+        "1 0 2 3 4 5 6 7 8",
+    ]);
+    let r = &run.json_records()[0];
+    assert_eq!(r["length"], 1);
+    assert_eq!(r["moves"], "R");
+}
+
+#[test]
+fn every_algorithm_and_heuristic_agrees() {
+    let board = "0 1 3 4 2 5 7 8 6";
+    let mut lengths = Vec::new();
+    for (algorithm, heuristic) in [
+        ("bfs", "manhattan"),
+        ("astar", "hamming"),
+        ("astar", "manhattan"),
+        ("astar", "linear-conflict"),
+        ("idastar", "hamming"),
+        ("idastar", "manhattan"),
+        ("idastar", "linear-conflict"),
+    ] {
+        let run = npuzzle(&[
+            "solve",
+            "--json",
+            "-a",
+            algorithm,
+            "--heuristic",
+            heuristic,
+            board,
+        ]);
+        let r = &run.json_records()[0];
+        assert_eq!(r["algorithm"], algorithm);
+        lengths.push(r["length"].as_u64().unwrap());
+    }
+    assert!(lengths.iter().all(|&l| l == 4), "{lengths:?}");
+}
+
+#[test]
+fn bad_input_is_named_and_the_batch_goes_on() {
+    let input = "# boards\n1 2 3 0\n1 2 2 0\n\n1 2 3 4 5 x 7 8 0\n1 2 3 4 5\n3 1 2 0\n";
+    let dir = scratch();
+    let run = npuzzle_in(dir.path(), &["solve", "--json"], input);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("line 3: tile 2 appears more than once"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("line 5: 'x' is not a tile number"));
+    assert!(run
+        .stderr
+        .contains("line 6: 5 numbers do not make a square board"));
+    let records = run.json_records();
+    assert_eq!(records.len(), 6);
+    assert_eq!(records[0]["length"], 0);
+    assert_eq!(records[1]["type"], "error");
+    assert_eq!(records[1]["line"], 3);
+    assert_eq!(records[4]["length"], 4);
+    assert_eq!(records[5]["errors"], 3);
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    for (args, message) in [
+        (
+            vec!["solve", "1 2 3"],
+            "3 numbers do not make a square board",
+        ),
+        (
+            vec!["solve", "--file", "no/such/file.txt"],
+            "cannot read no/such/file.txt",
+        ),
+        (
+            vec!["solve", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 99"],
+            "tile 99 is out of range",
+        ),
+        (vec!["solve", "1 0"], "board size 1x1 is out of range"),
+        (vec!["random", "--size", "1"], "--size 1 is out of range"),
+    ] {
+        let run = npuzzle(&args);
+        assert_eq!(run.status, 2, "{args:?}");
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+    }
+    let run = npuzzle(&["solve", "--algorithm", "dfs", "1 2 3 0"]);
+    assert_eq!(run.status, 2);
+}
+
+#[test]
+fn classic_searches_refuse_boards_beyond_their_limit() {
+    let run = npuzzle(&[
+        "solve",
+        "-a",
+        "bfs",
+        "--max-nodes",
+        "20000",
+        "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+    ]);
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("more than 20000 boards in memory"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn check_explains_solvability() {
+    let ok = npuzzle(&["check", "1 2 3 4 5 6 7 0 8"]);
+    assert_eq!(
+        (ok.status, ok.stdout.as_str()),
+        (0, "valid 3x3 board, solvable for goal blank-last\n")
+    );
+    let no = npuzzle(&[
+        "check",
+        "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+        "--goal",
+        "blank-first",
+    ]);
+    assert_eq!(no.status, 1);
+    assert!(no.stdout.contains("not solvable for goal blank-first"));
+    assert!(no.stdout.contains("solvable for goal blank-last"));
+    let bad = npuzzle(&["check", "1 1 2 0"]);
+    assert_eq!(bad.status, 2);
+    assert!(bad.stdout.contains("tile 1 appears more than once"));
+}
+
+#[test]
+fn random_boards_are_reproducible_and_pipe_into_solve() {
+    let a = npuzzle(&["random", "--size", "3", "--count", "20", "--seed", "42"]);
+    let b = npuzzle(&["random", "--size", "3", "--count", "20", "--seed", "42"]);
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(a.stdout.lines().count(), 20);
+    let dir = scratch();
+    let solved = npuzzle_in(dir.path(), &["solve", "--json"], &a.stdout);
+    let records = solved.json_records();
+    let summary = records.last().unwrap();
+    assert_eq!(summary["solved"], 20, "{summary}");
+    for r in &records[..20] {
+        let board = Board::from_tiles(
+            r["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u16)
+                .collect(),
+        )
+        .unwrap();
+        assert_replays(
+            &board,
+            r["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["random", "--size", "4", "--count", "1000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is gone now, like `| head -1`.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(first.split_whitespace().count(), 16);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
