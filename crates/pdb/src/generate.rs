@@ -1,0 +1,560 @@
+//! Building a table: breadth-first search backwards from the goal over the
+//! abstract space of a pattern.
+//!
+//! An abstract state is a placement of the pattern tiles plus the region of
+//! free cells the blank is in. Moving the blank within its region moves only
+//! non-pattern tiles, which cost nothing (Korf and Felner's additive rule), so
+//! a whole region is one state, named by its lowest cell. A move of a pattern
+//! tile into the blank's region costs one and leaves the blank on the tile's
+//! old cell. Moves are reversible, so searching from the goal outward gives
+//! every state's distance to it; a placement's value is the least over its
+//! regions, which is the first time breadth-first search meets it.
+//!
+//! Visited, current and next levels are bit sets over (placement rank,
+//! region), shared by the threads: a state is claimed with an atomic
+//! test-and-set, so each is expanded once, with no lock and no per-state
+//! allocation.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::pattern::Pattern;
+
+/// A table entry never reached: no placement of a solvable board has it.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// Fixed bit sets with atomic test-and-set.
+struct AtomicBits {
+    words: Vec<AtomicU64>,
+}
+
+impl AtomicBits {
+    fn new(bits: u64) -> AtomicBits {
+        let words = bits.div_ceil(64) as usize;
+        let mut words: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+        // The allocator hands out lazily mapped zero pages; writing each page
+        // once now spares a copy-on-write fault (and a cross-core TLB flush)
+        // the first time a level writes it.
+        words.par_chunks_mut(512).for_each(|page| *page[0].get_mut() = 0);
+        AtomicBits { words }
+    }
+
+    /// Sets the bit; true if it was clear.
+    #[inline(always)]
+    fn insert(&self, bit: u64) -> bool {
+        let mask = 1 << (bit % 64);
+        self.words[(bit / 64) as usize].fetch_or(mask, Ordering::Relaxed) & mask == 0
+    }
+
+    fn clear(&mut self) {
+        self.words.par_iter_mut().for_each(|w| *w.get_mut() = 0);
+    }
+}
+
+/// Cell masks of an n x n board for region filling.
+struct Geometry {
+    n: usize,
+    all: u64,
+    not_first_column: u64,
+    not_last_column: u64,
+    adjacent: Vec<u64>,
+}
+
+impl Geometry {
+    fn new(n: usize) -> Geometry {
+        let cells = n * n;
+        let all = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+        let column = |col: usize| (0..n).fold(0u64, |m, row| m | 1 << (row * n + col));
+        let adjacent = (0..cells)
+            .map(|c| {
+                let (row, col) = (c / n, c % n);
+                let mut m = 0u64;
+                if row > 0 {
+                    m |= 1 << (c - n);
+                }
+                if row + 1 < n {
+                    m |= 1 << (c + n);
+                }
+                if col > 0 {
+                    m |= 1 << (c - 1);
+                }
+                if col + 1 < n {
+                    m |= 1 << (c + 1);
+                }
+                m
+            })
+            .collect();
+        Geometry {
+            n,
+            all,
+            not_first_column: all & !column(0),
+            not_last_column: all & !column(n - 1),
+            adjacent,
+        }
+    }
+
+    /// The cells of `free` connected to `seed`.
+    #[inline(always)]
+    fn region(&self, free: u64, seed: u32) -> u64 {
+        let mut region = 1u64 << seed;
+        loop {
+            let grown = (region
+                | ((region << 1) & self.not_first_column)
+                | ((region >> 1) & self.not_last_column)
+                | (region << self.n)
+                | (region >> self.n))
+                & free;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+}
+
+/// States per bucket, as a power of two: 2^24 bits are 2 MiB of each bit
+/// set, which phase 2 keeps in cache while it marks a bucket.
+const BUCKET_BITS: u32 = 24;
+/// Frontier states expanded per batch: at about five successors each and
+/// twelve bytes per successor, some 120 MB of buckets.
+const BATCH_STATES: u64 = 2 << 20;
+/// Bit-set words counted at a time while cutting batches.
+const SCAN_WORDS: usize = 1 << 12;
+/// Phase-1 tasks per batch: several per core, for balance over an uneven
+/// frontier.
+const PHASE1_TASKS: usize = 16;
+
+/// One phase-1 task's successors: appended as found, then grouped by
+/// bucket (a counting sort) as offsets within the bucket. Kept from batch to
+/// batch, so memory is allocated once and stays bounded by the batch size.
+struct Buckets {
+    found: Vec<u64>,
+    grouped: Vec<u32>,
+    /// `grouped[starts[b]..starts[b + 1]]` belong to bucket b.
+    starts: Vec<usize>,
+}
+
+impl Buckets {
+    fn new(buckets: usize) -> Buckets {
+        Buckets {
+            found: Vec::new(),
+            grouped: Vec::new(),
+            starts: vec![0; buckets + 1],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.found.clear();
+    }
+
+    #[inline(always)]
+    fn push(&mut self, state: u64) {
+        self.found.push(state);
+    }
+
+    fn group(&mut self) {
+        let buckets = self.starts.len() - 1;
+        self.starts.iter_mut().for_each(|s| *s = 0);
+        for &state in &self.found {
+            self.starts[(state >> BUCKET_BITS) as usize + 1] += 1;
+        }
+        for b in 0..buckets {
+            self.starts[b + 1] += self.starts[b];
+        }
+        self.grouped.resize(self.found.len(), 0);
+        let mut fill = self.starts.clone();
+        for &state in &self.found {
+            let b = (state >> BUCKET_BITS) as usize;
+            self.grouped[fill[b]] = state as u32 & ((1 << BUCKET_BITS) - 1);
+            fill[b] += 1;
+        }
+    }
+
+    fn bucket(&self, b: usize) -> &[u32] {
+        &self.grouped[self.starts[b]..self.starts[b + 1]]
+    }
+
+    fn len(&self) -> u64 {
+        self.found.len() as u64
+    }
+}
+
+/// For boards of at most 16 cells: for every set of free cells, the lowest
+/// cell of each cell's region, four bits per cell (512 KiB, cache-resident),
+/// replacing a flood fill per successor by one load.
+struct CanonicalTable {
+    lowest: Vec<u64>,
+}
+
+impl CanonicalTable {
+    fn new(geometry: &Geometry) -> CanonicalTable {
+        let free_sets = 1usize << (geometry.n * geometry.n);
+        let lowest = (0..free_sets as u64)
+            .into_par_iter()
+            .map(|free| {
+                let mut packed = 0u64;
+                let mut left = free;
+                while left != 0 {
+                    let region = geometry.region(free, left.trailing_zeros());
+                    let low = region.trailing_zeros() as u64;
+                    let mut cells = region;
+                    while cells != 0 {
+                        packed |= low << (4 * cells.trailing_zeros());
+                        cells &= cells - 1;
+                    }
+                    left &= !region;
+                }
+                packed
+            })
+            .collect();
+        CanonicalTable { lowest }
+    }
+
+    #[inline(always)]
+    fn lowest(&self, free: u64, seed: u8) -> u32 {
+        ((self.lowest[free as usize] >> (4 * seed)) & 0xF) as u32
+    }
+}
+
+/// Generates the successors of frontier states.
+struct Expander<'a> {
+    geometry: &'a Geometry,
+    table: Option<CanonicalTable>,
+    pattern: &'a Pattern,
+    slot_bits: u32,
+}
+
+impl Expander<'_> {
+    /// The lowest cell of the region of `free` that holds `seed`.
+    #[inline(always)]
+    fn lowest(&self, free: u64, seed: u8) -> u32 {
+        match &self.table {
+            Some(t) => t.lowest(free, seed),
+            None => self.geometry.region(free, seed as u32).trailing_zeros(),
+        }
+    }
+
+    /// Files the successors of the states set in `words` (which start at
+    /// word `first_word` of the bit set) into `out`.
+    fn expand(&self, first_word: usize, words: &[AtomicU64], out: &mut Buckets) {
+        let ranker = self.pattern.ranker();
+        let k = self.pattern.tiles().len();
+        let slots = 1u64 << self.slot_bits;
+        let mut placement = [0u8; 64];
+        let placement = &mut placement[..k];
+        // Per placement: the cells of the tiles before each tile, and each
+        // cell's digit weight (0 where no pattern tile stands).
+        let mut before = [0u64; 64];
+        let mut weight_at = [0u64; 64];
+        let mut occupied = 0u64;
+        let mut last_rank = u64::MAX;
+        for (w, word) in words.iter().enumerate() {
+            let mut bits = word.load(Ordering::Relaxed);
+            while bits != 0 {
+                let state = (first_word + w) as u64 * 64 + bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                let placement_rank = state >> self.slot_bits;
+                if placement_rank != last_rank {
+                    last_rank = placement_rank;
+                    for &c in placement.iter() {
+                        weight_at[c as usize] = 0;
+                    }
+                    ranker.unrank(placement_rank, placement);
+                    occupied = 0;
+                    for (i, &c) in placement.iter().enumerate() {
+                        before[i] = occupied;
+                        occupied |= 1 << c;
+                        weight_at[c as usize] = ranker.weight(i);
+                    }
+                }
+                let free = self.geometry.all & !occupied;
+                let mut seed = free;
+                for _ in 0..(state & (slots - 1)) {
+                    seed &= seed - 1;
+                }
+                let region = self.geometry.region(free, seed.trailing_zeros());
+                for (i, &from) in placement.iter().enumerate() {
+                    let mut targets = self.geometry.adjacent[from as usize] & region;
+                    while targets != 0 {
+                        let to = targets.trailing_zeros() as u8;
+                        targets &= targets - 1;
+                        let child_free = free ^ (1u64 << to) ^ (1u64 << from);
+                        let lowest = self.lowest(child_free, from);
+                        let slot = (child_free & ((1u64 << lowest) - 1)).count_ones() as u64;
+                        let child_rank = placement_rank.wrapping_add(rank_change(
+                            from,
+                            to,
+                            before[i],
+                            occupied,
+                            ranker.weight(i),
+                            &weight_at,
+                        ));
+                        out.push((child_rank << self.slot_bits) + slot);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How a placement's rank changes when the tile with digit weight `weight`,
+/// whose predecessors stand on `before`, moves from `from` to the adjacent
+/// cell `to` (as a wrapping difference). Its own digit changes by the cells
+/// crossed that earlier tiles do not hold; each later tile standing between
+/// the two cells sees one more (or one fewer) earlier tile below it.
+#[inline(always)]
+fn rank_change(from: u8, to: u8, before: u64, occupied: u64, weight: u64, weight_at: &[u64; 64]) -> u64 {
+    let (low, high) = if to > from { (from, to) } else { (to, from) };
+    let between = ((1u64 << high) - 1) & !((2u64 << low) - 1);
+    let own = (high - low) as u64 - (before & between).count_ones() as u64;
+    let mut later = occupied & between & !before;
+    let mut later_weights = 0u64;
+    while later != 0 {
+        later_weights += weight_at[later.trailing_zeros() as usize];
+        later &= later - 1;
+    }
+    let change = own * weight + later_weights;
+    if to > from {
+        change
+    } else {
+        change.wrapping_neg()
+    }
+}
+
+/// One finished breadth-first level, for progress reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Level {
+    pub depth: u32,
+    /// States first reached at this depth.
+    pub states: u64,
+    /// States reached so far.
+    pub total: u64,
+    /// The size of the abstract space (placements x free cells).
+    pub space: u64,
+    pub elapsed: Duration,
+}
+
+/// A finished table: one value per placement rank.
+pub struct Built {
+    pub values: Vec<u8>,
+    /// Abstract states reached (placement and blank region).
+    pub states: u64,
+    pub max_value: u8,
+    /// Successors generated over the whole search.
+    pub successors: u64,
+    pub elapsed: Duration,
+}
+
+/// Runs the search for `pattern` on the current rayon pool, calling
+/// `on_level` after each level.
+pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Built {
+    let started = Instant::now();
+    let n = pattern.size();
+    let cells = n * n;
+    let k = pattern.tiles().len();
+    let ranker = pattern.ranker();
+    // A state is (placement rank, index of its region's lowest cell among the
+    // free cells); the index gets a power-of-two field so that splitting a
+    // state needs no division.
+    let slot_bits = ((cells - k) as u64).next_power_of_two().trailing_zeros();
+    let free_cells = 1u64 << slot_bits;
+    let placements = pattern.placements();
+    let space = placements * free_cells;
+    let geometry = Geometry::new(n);
+
+    let values: Vec<AtomicU8> = (0..placements).map(|_| AtomicU8::new(UNREACHED)).collect();
+    let visited = AtomicBits::new(space);
+    let mut current = AtomicBits::new(space);
+    let mut next = AtomicBits::new(space);
+
+    let goal = pattern.goal_placement();
+    let occupied = goal.iter().fold(0u64, |m, &c| m | 1 << c);
+    let free = geometry.all & !occupied;
+    let blank = pattern.goal().cell_of(n, 0) as u32;
+    let region = geometry.region(free, blank);
+    let start = (ranker.rank(&goal) << slot_bits)
+        + (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones() as u64;
+    visited.insert(start);
+    current.insert(start);
+    values[ranker.rank(&goal) as usize].store(0, Ordering::Relaxed);
+
+    let mut total = 1u64;
+    let mut depth = 0u32;
+    on_level(&Level {
+        depth,
+        states: 1,
+        total,
+        space,
+        elapsed: started.elapsed(),
+    });
+    let expander = Expander {
+        geometry: &geometry,
+        table: (cells <= 16).then(|| CanonicalTable::new(&geometry)),
+        pattern,
+        slot_bits,
+    };
+    let buckets = space.div_ceil(1 << BUCKET_BITS) as usize;
+    // One bucket set per phase-1 task, kept from batch to batch so that
+    // their memory is allocated (and faulted in) once.
+    let mut pool: Vec<Buckets> = (0..PHASE1_TASKS).map(|_| Buckets::new(buckets)).collect();
+    let mut successors = 0u64;
+    loop {
+        let next_depth = (depth + 1) as u8;
+        let mut reached = 0u64;
+        let mut start = 0;
+        while start < current.words.len() {
+            // A batch holds about BATCH_STATES frontier states, so that the
+            // buckets stay around a hundred megabytes.
+            let mut end = start;
+            let mut in_batch = 0u64;
+            while end < current.words.len() && in_batch < BATCH_STATES {
+                let stop = (end + SCAN_WORDS).min(current.words.len());
+                in_batch += current.words[end..stop]
+                    .iter()
+                    .map(|w| w.load(Ordering::Relaxed).count_ones() as u64)
+                    .sum::<u64>();
+                end = stop;
+            }
+            if in_batch == 0 {
+                start = end;
+                continue;
+            }
+            // Phase 1 reads the frontier and files each successor under the
+            // bucket of its range; phase 2 gives each bucket to one thread,
+            // which marks its states with plain loads and stores. No locked
+            // read-modify-write touches memory at random, and a bucket's slice
+            // of the bit sets stays in cache while it is worked on.
+            let words = &current.words[start..end];
+            let per_task = words.len().div_ceil(PHASE1_TASKS).max(1);
+            pool.par_iter_mut().enumerate().for_each(|(task, out)| {
+                out.clear();
+                let first = (task * per_task).min(words.len());
+                let last = ((task + 1) * per_task).min(words.len());
+                expander.expand(start + first, &words[first..last], out);
+                out.group();
+            });
+            successors += pool.iter().map(Buckets::len).sum::<u64>();
+            reached += (0..buckets)
+                .into_par_iter()
+                .map(|b| {
+                    let base = (b as u64) << BUCKET_BITS;
+                    let mut fresh = 0u64;
+                    for list in pool.iter().map(|f| f.bucket(b)) {
+                        for &offset in list {
+                            let state = base + offset as u64;
+                            let word = (state / 64) as usize;
+                            let mask = 1u64 << (state % 64);
+                            let seen = visited.words[word].load(Ordering::Relaxed);
+                            if seen & mask == 0 {
+                                visited.words[word].store(seen | mask, Ordering::Relaxed);
+                                let n = next.words[word].load(Ordering::Relaxed);
+                                next.words[word].store(n | mask, Ordering::Relaxed);
+                                fresh += 1;
+                                // Breadth-first order: the first region of a
+                                // placement reached gives its value.
+                                let value = &values[(state >> slot_bits) as usize];
+                                if value.load(Ordering::Relaxed) == UNREACHED {
+                                    value.store(next_depth, Ordering::Relaxed);
+                                }
+                            }
+                        }
+                    }
+                    fresh
+                })
+                .sum::<u64>();
+            start = end;
+        }
+        if reached == 0 {
+            break;
+        }
+        depth += 1;
+        total += reached;
+        on_level(&Level {
+            depth,
+            states: reached,
+            total,
+            space,
+            elapsed: started.elapsed(),
+        });
+        std::mem::swap(&mut current, &mut next);
+        next.clear();
+    }
+    drop((visited, current, next));
+    let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
+    Built {
+        values,
+        states: total,
+        max_value: depth as u8,
+        successors,
+        elapsed: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_board::Goal;
+    use std::collections::{HashMap, VecDeque};
+
+    /// Dijkstra-free check: 0-1 BFS over the full concrete abstract space
+    /// (placement and exact blank cell, blank moves cost 0, tile moves 1).
+    fn brute_force(pattern: &Pattern) -> Vec<u8> {
+        let n = pattern.size();
+        let cells = n * n;
+        let k = pattern.tiles().len();
+        let goal = pattern.goal_placement();
+        let blank = pattern.goal().cell_of(n, 0) as u8;
+        let mut dist: HashMap<(Vec<u8>, u8), u8> = HashMap::new();
+        let mut deque = VecDeque::from([(goal.clone(), blank, 0u8)]);
+        while let Some((placement, blank, d)) = deque.pop_front() {
+            if dist.contains_key(&(placement.clone(), blank)) {
+                continue;
+            }
+            dist.insert((placement.clone(), blank), d);
+            let (row, col) = (blank as usize / n, blank as usize % n);
+            let mut neighbours = Vec::new();
+            if row > 0 { neighbours.push(blank - n as u8); }
+            if row + 1 < n { neighbours.push(blank + n as u8); }
+            if col > 0 { neighbours.push(blank - 1); }
+            if col + 1 < n { neighbours.push(blank + 1); }
+            for cell in neighbours {
+                let mut p = placement.clone();
+                match p.iter().position(|&c| c == cell) {
+                    Some(i) => {
+                        p[i] = blank;
+                        deque.push_back((p, cell, d + 1));
+                    }
+                    None => deque.push_front((p, cell, d)),
+                }
+            }
+        }
+        let mut values = vec![UNREACHED; pattern.placements() as usize];
+        for ((placement, _), d) in dist {
+            let r = pattern.rank(&placement) as usize;
+            values[r] = values[r].min(d);
+        }
+        assert_eq!(k, pattern.tiles().len());
+        values
+    }
+
+    #[test]
+    fn tables_equal_brute_force_on_small_patterns() {
+        for (size, tiles) in [
+            (2, vec![1, 2]),
+            (2, vec![1, 2, 3]),
+            (3, vec![1, 2, 3]),
+            (3, vec![8, 5]),
+            (3, vec![1, 2, 3, 4, 5, 6, 7, 8]),
+            (4, vec![1, 2, 3]),
+            (4, vec![15, 11]),
+        ] {
+            for goal in Goal::ALL {
+                let pattern = Pattern::new(size, goal, tiles.clone()).unwrap();
+                let built = build(&pattern, |_| {});
+                assert_eq!(built.values, brute_force(&pattern), "{pattern} {goal}");
+            }
+        }
+    }
+}

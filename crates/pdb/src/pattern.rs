@@ -1,0 +1,457 @@
+//! Patterns (the tiles one table abstracts over), partitions (disjoint
+//! patterns whose values add up) and the dense ranking of tile placements.
+
+use std::fmt;
+
+use npuzzle_board::Goal;
+
+/// Cell sets are `u64` bit masks, so boards up to 8x8.
+pub const MAX_PDB_SIZE: usize = 8;
+
+/// Why a pattern or partition is not acceptable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatternError {
+    Size { size: usize },
+    Tile { tile: u64, max: usize },
+    Repeated { tile: u8 },
+    Empty,
+    UnknownPartition { name: String, size: usize },
+    BadList { text: String },
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatternError::Size { size } => write!(
+                f,
+                "pattern databases are built for boards from 2x2 to {MAX_PDB_SIZE}x{MAX_PDB_SIZE}, not {size}x{size}"
+            ),
+            PatternError::Tile { tile, max } => {
+                write!(f, "tile {tile} is not a tile of this board (1 to {max})")
+            }
+            PatternError::Repeated { tile } => {
+                write!(f, "tile {tile} is in more than one pattern (patterns must be disjoint)")
+            }
+            PatternError::Empty => f.write_str("a pattern needs at least one tile"),
+            PatternError::UnknownPartition { name, size } => write!(
+                f,
+                "no partition named '{name}' for {size}x{size}: use {}, or list the tiles \
+                 as \"1,2,3;4,5,6\"",
+                known_partitions(*size).join(", ")
+            ),
+            PatternError::BadList { text } => write!(
+                f,
+                "'{text}' is not a tile list: write tiles separated by commas, patterns by ';'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+/// The tiles one table tracks, in the order their cells are ranked.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pattern {
+    size: usize,
+    goal: Goal,
+    tiles: Vec<u8>,
+    ranker: Ranker,
+}
+
+impl Pattern {
+    pub fn new(size: usize, goal: Goal, tiles: Vec<u8>) -> Result<Pattern, PatternError> {
+        if !(2..=MAX_PDB_SIZE).contains(&size) {
+            return Err(PatternError::Size { size });
+        }
+        if tiles.is_empty() {
+            return Err(PatternError::Empty);
+        }
+        let max = size * size - 1;
+        let mut seen = 0u64;
+        for &t in &tiles {
+            if t == 0 || t as usize > max {
+                return Err(PatternError::Tile { tile: t.into(), max });
+            }
+            if seen & (1 << t) != 0 {
+                return Err(PatternError::Repeated { tile: t });
+            }
+            seen |= 1 << t;
+        }
+        let ranker = Ranker::new(size * size, tiles.len());
+        Ok(Pattern {
+            size,
+            goal,
+            tiles,
+            ranker,
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn cells(&self) -> usize {
+        self.size * self.size
+    }
+
+    pub fn goal(&self) -> Goal {
+        self.goal
+    }
+
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles
+    }
+
+    /// The tiles joined by dots, as in file names: `1.2.3`.
+    pub fn label(&self) -> String {
+        let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
+        tiles.join(".")
+    }
+
+    /// The number of placements: cells!/(cells-k)!.
+    pub fn placements(&self) -> u64 {
+        let cells = self.cells() as u64;
+        (0..self.tiles.len() as u64).map(|i| cells - i).product()
+    }
+
+    /// The dense rank of a placement (the cells of the pattern tiles, in tile
+    /// order) in `0..placements()`. Each tile's cell is counted among the
+    /// cells the earlier tiles left free, and the digits are combined in a
+    /// mixed radix with the last tile least significant: a move of the last
+    /// tiles then stays near in memory.
+    #[inline(always)]
+    pub fn rank(&self, placement: &[u8]) -> u64 {
+        self.ranker.rank(placement)
+    }
+
+    /// The inverse of `rank`: writes the cells of the tiles into `placement`.
+    pub fn unrank(&self, rank: u64, placement: &mut [u8]) {
+        self.ranker.unrank(rank, placement)
+    }
+
+    pub fn ranker(&self) -> &Ranker {
+        &self.ranker
+    }
+
+    /// Sum of the pattern tiles' grid distances to their goal cells (of the
+    /// first `placement.len()` tiles).
+    pub fn manhattan(&self, placement: &[u8]) -> u32 {
+        let n = self.size;
+        self.tiles
+            .iter()
+            .zip(placement)
+            .map(|(&t, &c)| {
+                let home = self.goal.cell_of(n, t as u16);
+                let c = c as usize;
+                ((c / n).abs_diff(home / n) + (c % n).abs_diff(home % n)) as u32
+            })
+            .sum()
+    }
+
+    /// The goal cells of the pattern tiles.
+    pub fn goal_placement(&self) -> Vec<u8> {
+        self.tiles
+            .iter()
+            .map(|&t| self.goal.cell_of(self.size, t as u16) as u8)
+            .collect()
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
+        write!(f, "{{{}}}", tiles.join(","))
+    }
+}
+
+/// Ranking and unranking for k tiles on a board of `cells` cells, with the
+/// arithmetic precomputed: ranking sums independent products (no multiply
+/// chain) and unranking divides by multiplying with reciprocals, because the
+/// generator does both billions of times.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ranker {
+    k: usize,
+    /// Place value of each digit in the mixed radix.
+    weights: [u64; 64],
+    /// ceil(2^64 / radix) for digit i's radix `cells - i` (Lemire's fastdiv,
+    /// exact for 32-bit dividends).
+    reciprocals: [u64; 64],
+    radices: [u64; 64],
+    /// All ranks fit in 32 bits, so the reciprocals apply.
+    small: bool,
+}
+
+impl Ranker {
+    pub fn new(cells: usize, k: usize) -> Ranker {
+        let mut weights = [0u64; 64];
+        let mut reciprocals = [0u64; 64];
+        let mut radices = [0u64; 64];
+        let mut weight = 1u64;
+        for i in (0..k).rev() {
+            weights[i] = weight;
+            radices[i] = (cells - i) as u64;
+            reciprocals[i] = (u64::MAX / radices[i]).wrapping_add(1);
+            weight *= radices[i];
+        }
+        Ranker {
+            k,
+            weights,
+            reciprocals,
+            radices,
+            small: weight <= 1 << 32,
+        }
+    }
+
+    /// The place value of tile `i`'s digit.
+    #[inline(always)]
+    pub fn weight(&self, i: usize) -> u64 {
+        self.weights[i]
+    }
+
+    /// The rank of `placement`: each tile's cell counted among the cells the
+    /// earlier tiles left free, as digits of a mixed radix.
+    #[inline(always)]
+    pub fn rank(&self, placement: &[u8]) -> u64 {
+        let mut used = 0u64;
+        let mut rank = 0u64;
+        for (i, &c) in placement.iter().enumerate().take(self.k) {
+            let below = (used & ((1u64 << c) - 1)).count_ones() as u64;
+            rank += (c as u64 - below) * self.weights[i];
+            used |= 1u64 << c;
+        }
+        rank
+    }
+
+    pub fn unrank(&self, mut rank: u64, placement: &mut [u8]) {
+        let mut digits = [0u8; 64];
+        for i in (0..self.k).rev() {
+            let radix = self.radices[i];
+            let quotient = if self.small {
+                ((self.reciprocals[i] as u128 * rank as u128) >> 64) as u64
+            } else {
+                rank / radix
+            };
+            digits[i] = (rank - quotient * radix) as u8;
+            rank = quotient;
+        }
+        let mut used = 0u64;
+        for i in 0..self.k {
+            let c = select(!used, digits[i] as u32);
+            placement[i] = c;
+            used |= 1u64 << c;
+        }
+    }
+}
+
+/// `SELECT_IN_BYTE[byte][j]`: the position of the j-th set bit of `byte`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut j = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The position of the `j`-th (from 0) set bit of `bits`, a byte at a time:
+/// a bit-by-bit loop mispredicts on every placement.
+#[inline(always)]
+fn select(bits: u64, mut j: u32) -> u8 {
+    let mut base = 0;
+    loop {
+        let byte = (bits >> base) as u8;
+        let ones = byte.count_ones();
+        if j < ones {
+            return base as u8 + SELECT_IN_BYTE[byte as usize][j as usize];
+        }
+        j -= ones;
+        base += 8;
+    }
+}
+
+/// Disjoint patterns of one board whose table values add up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    name: String,
+    patterns: Vec<Pattern>,
+}
+
+/// Named partitions, as cell sets of the blank-first goal (Korf and Felner's
+/// convention); for blank-last the board is turned half round, which maps
+/// the blank-first partition onto the equivalent one.
+fn named_cells(name: &str, size: usize) -> Option<Vec<Vec<u8>>> {
+    let cells: Vec<Vec<u8>> = match (size, name) {
+        (2, "3") => vec![vec![1, 2, 3]],
+        (3, "8") => vec![(1..9).collect()],
+        (3, "4-4") => vec![vec![1, 2, 3, 5], vec![4, 6, 7, 8]],
+        (4, "7-8") => vec![(1..8).collect(), (8..16).collect()],
+        (4, "6-6-3") => vec![vec![1, 4, 5, 8, 9, 12], vec![2, 3, 6, 7, 10, 11], vec![13, 14, 15]],
+        (4, "5-5-5") => vec![vec![1, 2, 3, 6, 7], vec![4, 5, 8, 9, 12], vec![10, 11, 13, 14, 15]],
+        (5, "6-6-6-6") => vec![
+            vec![1, 2, 5, 6, 7, 12],
+            vec![3, 4, 8, 9, 13, 14],
+            vec![10, 11, 15, 16, 20, 21],
+            vec![17, 18, 19, 22, 23, 24],
+        ],
+        _ => return None,
+    };
+    Some(cells)
+}
+
+/// The partition names known for boards of side `size`.
+pub fn known_partitions(size: usize) -> Vec<&'static str> {
+    ["3", "8", "4-4", "7-8", "6-6-3", "5-5-5", "6-6-6-6"]
+        .into_iter()
+        .filter(|name| named_cells(name, size).is_some())
+        .collect()
+}
+
+impl Partition {
+    /// The partition used when none is named.
+    pub fn default_name(size: usize) -> &'static str {
+        match size {
+            2 => "3",
+            3 => "8",
+            5 => "6-6-6-6",
+            _ => "7-8",
+        }
+    }
+
+    /// A named partition (`7-8`, `6-6-3`, ...) or a list of tile sets
+    /// (`"1,2,3;4,5,6"`).
+    pub fn parse(name: &str, size: usize, goal: Goal) -> Result<Partition, PatternError> {
+        if !(2..=MAX_PDB_SIZE).contains(&size) {
+            return Err(PatternError::Size { size });
+        }
+        let tile_sets: Vec<Vec<u8>> = if name.contains(',') || name.contains(';') {
+            parse_tile_lists(name)?
+        } else {
+            let cells = named_cells(name, size).ok_or_else(|| PatternError::UnknownPartition {
+                name: name.to_string(),
+                size,
+            })?;
+            let last = (size * size - 1) as u8;
+            cells
+                .into_iter()
+                .map(|set| match goal {
+                    Goal::BlankFirst => set,
+                    // Half a turn: cell c goes to last - c, where blank-last has tile last - c + 1.
+                    Goal::BlankLast => set.into_iter().map(|c| last - c + 1).rev().collect(),
+                })
+                .collect()
+        };
+        let mut all = 0u64;
+        let mut patterns = Vec::new();
+        for tiles in tile_sets {
+            let pattern = Pattern::new(size, goal, tiles)?;
+            for &t in pattern.tiles() {
+                if all & (1 << t) != 0 {
+                    return Err(PatternError::Repeated { tile: t });
+                }
+                all |= 1 << t;
+            }
+            patterns.push(pattern);
+        }
+        if patterns.is_empty() {
+            return Err(PatternError::Empty);
+        }
+        Ok(Partition {
+            name: name.to_string(),
+            patterns,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn patterns(&self) -> &[Pattern] {
+        &self.patterns
+    }
+
+    /// Whether every tile is in some pattern, so that the sum of the
+    /// patterns' Manhattan distances is the board's.
+    pub fn covers_all_tiles(&self) -> bool {
+        let cells = self.patterns[0].cells();
+        self.patterns.iter().map(|p| p.tiles.len()).sum::<usize>() == cells - 1
+    }
+}
+
+fn parse_tile_lists(text: &str) -> Result<Vec<Vec<u8>>, PatternError> {
+    text.split(';')
+        .filter(|set| !set.trim().is_empty())
+        .map(|set| {
+            set.split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|t| !t.is_empty())
+                .map(|t| {
+                    t.parse::<u8>().map_err(|_| PatternError::BadList {
+                        text: t.to_string(),
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn named_partitions_cover_the_board_for_both_goals() {
+        for (size, name) in [(3, "8"), (3, "4-4"), (4, "7-8"), (4, "6-6-3"), (4, "5-5-5"), (5, "6-6-6-6")] {
+            for goal in Goal::ALL {
+                let p = Partition::parse(name, size, goal).unwrap();
+                assert!(p.covers_all_tiles(), "{name} {goal}");
+            }
+        }
+        let p = Partition::parse("7-8", 4, Goal::BlankLast).unwrap();
+        assert_eq!(p.patterns()[0].tiles(), &[9, 10, 11, 12, 13, 14, 15]);
+        assert_eq!(p.patterns()[1].tiles(), &[1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn partition_errors_are_named() {
+        let err = |s: &str| Partition::parse(s, 4, Goal::BlankLast).unwrap_err().to_string();
+        assert!(err("9-9").contains("no partition named '9-9' for 4x4: use 7-8, 6-6-3, 5-5-5"));
+        assert!(err("1,2;2,3").contains("tile 2 is in more than one pattern"));
+        assert!(err("1,16").contains("tile 16 is not a tile of this board"));
+        assert!(err("1,x").contains("'x' is not a tile list"));
+    }
+
+    #[test]
+    fn ranks_are_dense_and_invertible_for_small_patterns() {
+        let p = Pattern::new(3, Goal::BlankLast, vec![3, 1, 8]).unwrap();
+        assert_eq!(p.placements(), 9 * 8 * 7);
+        let mut seen = vec![false; p.placements() as usize];
+        let mut placement = [0u8; 3];
+        for r in 0..p.placements() {
+            p.unrank(r, &mut placement);
+            assert_eq!(p.rank(&placement), r);
+            assert!(!std::mem::replace(&mut seen[r as usize], true));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn rank_inverts_unrank_on_big_patterns(rank in 0u64..518_918_400) {
+            let p = Partition::parse("7-8", 4, Goal::BlankLast).unwrap().patterns()[1].clone();
+            let mut placement = [0u8; 8];
+            p.unrank(rank, &mut placement);
+            let mut sorted = placement;
+            sorted.sort();
+            prop_assert!(sorted.windows(2).all(|w| w[0] < w[1]) && sorted[7] < 16);
+            prop_assert_eq!(p.rank(&placement), rank);
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! A table ready for lookups, over any bytes: a `Vec<u8>`, a static slice or
+//! a memory map. Files and maps are the caller's business (see `file`).
+
+use npuzzle_board::{Board, Goal};
+use rayon::prelude::*;
+
+use crate::format::{table_crc, Encoding, Header, PdbError, HEADER_LEN};
+use crate::pattern::Pattern;
+
+/// A pattern database: header plus table, checked in O(1) on construction.
+///
+/// ```
+/// use npuzzle_board::{Board, Goal};
+/// use npuzzle_pdb::{build_file, Pattern, Pdb};
+///
+/// // Tiles 1 to 3 of the 8-puzzle: a table small enough to build here.
+/// let pattern = Pattern::new(3, Goal::BlankLast, vec![1, 2, 3]).unwrap();
+/// let bytes = build_file(&pattern, 1, |_| {});
+/// let pdb = Pdb::from_bytes(bytes).unwrap();
+/// pdb.verify().unwrap();
+/// let board = Board::from_tiles(vec![2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+/// // Tiles 1 and 2 must pass each other: more than their Manhattan distance of 2.
+/// assert!(pdb.lookup(&board).unwrap() > 2);
+/// ```
+pub struct Pdb<D> {
+    bytes: D,
+    header: Header,
+}
+
+impl<D: AsRef<[u8]> + Sync> Pdb<D> {
+    /// Checks the header (label, version, CRC, fields) and the length; the
+    /// table's own CRC is left to `verify`.
+    pub fn from_bytes(bytes: D) -> Result<Pdb<D>, PdbError> {
+        let header = Header::parse(bytes.as_ref())?;
+        let len = bytes.as_ref().len() as u64;
+        if len != header.file_len() {
+            return Err(PdbError::Truncated {
+                len,
+                needed: header.file_len(),
+            });
+        }
+        Ok(Pdb { bytes, header })
+    }
+
+    /// Checks the table against the CRC in the header (reads all of it).
+    pub fn verify(&self) -> Result<(), PdbError> {
+        let computed = table_crc(self.table());
+        if computed != self.header.table_crc {
+            return Err(PdbError::TableChecksum {
+                stored: self.header.table_crc,
+                computed,
+            });
+        }
+        Ok(())
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn pattern(&self) -> &Pattern {
+        &self.header.pattern
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.header.encoding
+    }
+
+    /// The whole file image: header, then table.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+
+    /// The table bytes, after the header.
+    pub fn table(&self) -> &[u8] {
+        &self.bytes.as_ref()[HEADER_LEN..]
+    }
+
+    /// The stored entry at `rank`: the value (byte encoding) or the excess
+    /// (nibble encoding).
+    #[inline(always)]
+    pub fn entry(&self, rank: u64) -> u8 {
+        let table = self.table();
+        match self.header.encoding {
+            Encoding::Byte => table[rank as usize],
+            Encoding::NibbleExcess => (table[(rank / 2) as usize] >> (4 * (rank % 2))) & 0xF,
+        }
+    }
+
+    /// The value of a placement (cells of the pattern tiles in tile order),
+    /// given the Manhattan distance of those tiles, which search keeps anyway.
+    #[inline(always)]
+    pub fn value_with_manhattan(&self, rank: u64, manhattan: u32) -> u32 {
+        match self.header.encoding {
+            Encoding::Byte => self.entry(rank) as u32,
+            Encoding::NibbleExcess => manhattan + 2 * self.entry(rank) as u32,
+        }
+    }
+
+    /// The value of a placement of the pattern tiles.
+    pub fn value(&self, placement: &[u8]) -> u32 {
+        let pattern = self.pattern();
+        self.value_with_manhattan(pattern.rank(placement), pattern.manhattan(placement))
+    }
+
+    /// The table's lower bound on the moves that `board` needs.
+    pub fn lookup(&self, board: &Board) -> Result<u32, PdbError> {
+        let pattern = self.pattern();
+        if board.size() != pattern.size() {
+            return Err(PdbError::Mismatch {
+                what: format!(
+                    "the table is for {n}x{n} boards, the board is {m}x{m}",
+                    n = pattern.size(),
+                    m = board.size()
+                ),
+            });
+        }
+        let mut cell_of = vec![0u8; board.tiles().len()];
+        for (cell, &tile) in board.tiles().iter().enumerate() {
+            cell_of[tile as usize] = cell as u8;
+        }
+        let placement: Vec<u8> = pattern.tiles().iter().map(|&t| cell_of[t as usize]).collect();
+        Ok(self.value(&placement))
+    }
+
+    /// Checks that this is the table for `pattern`.
+    pub fn expect_pattern(&self, pattern: &Pattern) -> Result<(), PdbError> {
+        let found = self.pattern();
+        if found == pattern {
+            return Ok(());
+        }
+        Err(PdbError::Mismatch {
+            what: format!(
+                "it holds pattern {found} of {n}x{n} for goal {}, wanted {pattern} for goal {}",
+                found.goal(),
+                pattern.goal(),
+                n = found.size()
+            ),
+        })
+    }
+
+    /// How many placements have each value (0..=255). Reads the whole table.
+    pub fn histogram(&self) -> Vec<u64> {
+        let pattern = self.pattern();
+        let k = pattern.tiles().len();
+        (0..self.header.entries)
+            .into_par_iter()
+            .fold(
+                || (vec![0u64; 256], vec![0u8; k]),
+                |(mut counts, mut placement), rank| {
+                    let value = match self.header.encoding {
+                        Encoding::Byte => self.entry(rank) as u32,
+                        Encoding::NibbleExcess => {
+                            pattern.unrank(rank, &mut placement);
+                            self.value(&placement)
+                        }
+                    };
+                    counts[value.min(255) as usize] += 1;
+                    (counts, placement)
+                },
+            )
+            .map(|(counts, _)| counts)
+            .reduce(
+                || vec![0u64; 256],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            )
+    }
+}
+
+impl<D> Pdb<D> {
+    pub fn goal(&self) -> Goal {
+        self.header.pattern.goal()
+    }
+}
