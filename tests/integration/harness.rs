@@ -39,7 +39,8 @@ pub fn npuzzle_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(args)
         .current_dir(dir)
-        .env_remove("NPUZZLE_PDB_DIR")
+        // Hermetic: no tables unless a test builds them and passes --pdb-dir.
+        .env("NPUZZLE_PDB_DIR", dir.join("no-tables-here"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -2,6 +2,7 @@
 //! work is done by the library crates.
 
 mod input;
+mod pdb;
 mod solve;
 
 use std::io::{self, Write};
@@ -47,6 +48,11 @@ and blank lines skipped, algs4 blocks allowed), or from standard input when neit
     Check(CheckArgs),
     /// Print uniformly random solvable boards, one per line.
     Random(RandomArgs),
+    /// Build, inspect, verify and query pattern databases.
+    Pdb {
+        #[command(subcommand)]
+        command: pdb::PdbCommand,
+    },
 }
 
 #[derive(Args)]
@@ -61,9 +67,22 @@ struct SolveArgs {
     /// The search algorithm.
     #[arg(long, short, value_enum, default_value_t = AlgorithmArg::Idastar)]
     algorithm: AlgorithmArg,
-    /// The heuristic guiding A* and IDA*.
-    #[arg(long = "heuristic", value_enum, default_value_t = HeuristicArg::LinearConflict)]
-    heuristic: HeuristicArg,
+    /// The heuristic guiding A* and IDA* [default: pdb for 4x4 boards (the
+    /// tables must be built: cargo xtask build-pdb), linear-conflict otherwise].
+    #[arg(long = "heuristic", value_enum)]
+    heuristic: Option<HeuristicArg>,
+    /// With --heuristic pdb: the partition whose tables to use (7-8, 6-6-3,
+    /// 5-5-5 for 4x4; 8 for 3x3; tile lists such as "1,2,3;4,5,6").
+    #[arg(long)]
+    partition: Option<String>,
+    /// Directory of the pattern databases [default: $NPUZZLE_PDB_DIR, else
+    /// ./data, else the workspace's data/].
+    #[arg(long)]
+    pdb_dir: Option<std::path::PathBuf>,
+    /// With --heuristic pdb: skip the second lookup of the board mirrored
+    /// about its main diagonal (for comparisons; it only costs nodes).
+    #[arg(long)]
+    no_reflection: bool,
     /// Give up after this many nodes (BFS and A*: boards kept in memory,
     /// default 10,000,000; IDA*: nodes expanded, default none).
     #[arg(long)]
@@ -77,7 +96,8 @@ struct SolveArgs {
     /// Print JSON Lines: one record per board, then a summary record.
     #[arg(long)]
     json: bool,
-    /// Solve this many boards of a batch at once (default: one per core).
+    /// Threads: boards of a batch solved at once, or the threads sharing the
+    /// search of a single board (default: one per core).
     #[arg(long, short)]
     jobs: Option<usize>,
 }
@@ -126,11 +146,12 @@ enum AlgorithmArg {
     Idastar,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum HeuristicArg {
     Hamming,
     Manhattan,
     LinearConflict,
+    Pdb,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -164,6 +185,7 @@ impl From<HeuristicArg> for HeuristicKind {
             HeuristicArg::Hamming => HeuristicKind::Hamming,
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+            HeuristicArg::Pdb => HeuristicKind::Pdb,
         }
     }
 }
@@ -184,6 +206,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Check(args) => check(&args, &mut out),
         Command::Random(args) => random(&args, &mut out),
+        Command::Pdb { command } => pdb::run(&command, &mut out),
     };
     let result = result.and_then(|code| out.flush().map(|_| code));
     match result {

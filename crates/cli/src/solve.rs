@@ -4,18 +4,46 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use npuzzle_board::{BatchItem, Board, Move, Notation};
-use npuzzle_search::{Request, SearchError, Solution};
+use std::collections::HashMap;
+
+use npuzzle_board::{BatchItem, Board, Goal, Move, Notation};
+use npuzzle_pdb::file::{self, Mmap};
+use npuzzle_pdb::{Partition, Pdb};
+use npuzzle_search::additive::MAX_PATTERNS;
+use npuzzle_search::{Algorithm, HeuristicKind, Request, SearchError, Solution};
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::{input, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::{input, pdb, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// What became of one input board.
 enum Answer {
-    Solved(Solution),
+    Solved(Solution, HeuristicLabel),
     Failed(SearchError),
+    /// The tables the board needs cannot be opened.
+    NoTables(String),
     BadInput(String),
+}
+
+/// The heuristic a board was solved with, as reported.
+#[derive(Clone)]
+struct HeuristicLabel {
+    kind: HeuristicKind,
+    partition: Option<String>,
+    reflection: bool,
+}
+
+impl HeuristicLabel {
+    fn text(&self, algorithm: Algorithm) -> String {
+        if algorithm == Algorithm::Bfs {
+            return "no heuristic".to_string();
+        }
+        match &self.partition {
+            Some(p) if self.reflection => format!("pdb {p} + reflection"),
+            Some(p) => format!("pdb {p}"),
+            None => self.kind.name().to_string(),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -29,6 +57,67 @@ struct Summary {
     seconds: f64,
 }
 
+/// A partition's tables, mapped.
+type OpenTables = (Partition, Vec<Pdb<Mmap>>);
+
+/// The tables of each board size the batch needs, opened once up front and
+/// shared by the threads.
+struct Tables {
+    by_size: HashMap<usize, Result<OpenTables, String>>,
+}
+
+impl Tables {
+    fn open(args: &SolveArgs, goal: Goal, sizes: impl Iterator<Item = usize>) -> Tables {
+        let mut by_size = HashMap::new();
+        for size in sizes {
+            by_size
+                .entry(size)
+                .or_insert_with(|| open_tables(args, goal, size));
+        }
+        Tables { by_size }
+    }
+}
+
+fn open_tables(
+    args: &SolveArgs,
+    goal: Goal,
+    size: usize,
+) -> Result<(Partition, Vec<Pdb<Mmap>>), String> {
+    let name = args
+        .partition
+        .clone()
+        .unwrap_or_else(|| Partition::default_name(size).to_string());
+    let partition = Partition::parse(&name, size, goal).map_err(|e| e.to_string())?;
+    if partition.patterns().len() > MAX_PATTERNS {
+        return Err(format!(
+            "the pdb heuristic takes at most {MAX_PATTERNS} patterns"
+        ));
+    }
+    let dirs = pdb::search_dirs(args.pdb_dir.as_deref());
+    let Some(dir) = pdb::find_dir(&dirs, &partition) else {
+        let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        return Err(format!(
+            "no pattern databases for {size}x{size} (partition {name}, goal {goal}): looked for {} in {}. \
+             Build them with: {}; or solve without them: --heuristic linear-conflict",
+            file::file_name(&partition.patterns()[0]),
+            looked.join(", "),
+            file::rebuild_command(&partition, size, goal).replace(" --force", ""),
+        ));
+    };
+    let tables = file::open_partition(&dir, &partition).map_err(|e| e.to_string())?;
+    Ok((partition, tables))
+}
+
+/// The heuristic for a board of side `size`: the one asked for, else the
+/// pattern databases for 4x4 and linear conflict for other sizes.
+fn heuristic_for(args: &SolveArgs, size: usize) -> HeuristicKind {
+    match args.heuristic {
+        Some(h) => h.into(),
+        None if size == 4 => HeuristicKind::Pdb,
+        None => HeuristicKind::LinearConflict,
+    }
+}
+
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     let items = match input::read_boards(&args.board, args.file.as_deref()) {
         Ok(items) => items,
@@ -37,51 +126,93 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    let request = Request {
-        goal: args.goal.goal(),
-        algorithm: args.algorithm.into(),
-        heuristic: args.heuristic.into(),
-        max_nodes: args.max_nodes,
+    let goal = args.goal.goal();
+    let algorithm: Algorithm = args.algorithm.into();
+    let needs_tables = |board: &Board| {
+        algorithm != Algorithm::Bfs
+            && heuristic_for(args, board.size()) == HeuristicKind::Pdb
+            && board.is_solvable(goal)
     };
+    let tables = Tables::open(
+        args,
+        goal,
+        items
+            .iter()
+            .filter_map(|i| i.board.as_ref().ok())
+            .filter(|b| needs_tables(b))
+            .map(Board::size),
+    );
     let started = Instant::now();
-    let answer = |item: &BatchItem| match &item.board {
-        Ok(board) => match npuzzle_search::solve(board, &request) {
-            Ok(solution) => Answer::Solved(solution),
+    let answer = |item: &BatchItem| -> Answer {
+        let board = match &item.board {
+            Ok(board) => board,
+            Err(e) => return Answer::BadInput(e.to_string()),
+        };
+        let kind = heuristic_for(args, board.size());
+        let request = Request {
+            goal,
+            algorithm,
+            heuristic: kind,
+            max_nodes: args.max_nodes,
+            // One board: split its search across the threads; a batch:
+            // one board per thread.
+            parallel: items.len() == 1,
+        };
+        let mut label = HeuristicLabel {
+            kind,
+            partition: None,
+            reflection: false,
+        };
+        let result = if needs_tables(board) {
+            match &tables.by_size[&board.size()] {
+                Ok((partition, pdbs)) => {
+                    label.partition = Some(partition.name().to_string());
+                    label.reflection = !args.no_reflection;
+                    npuzzle_search::solve_additive(board, &request, pdbs, label.reflection)
+                }
+                Err(message) => return Answer::NoTables(message.clone()),
+            }
+        } else {
+            npuzzle_search::solve(board, &request)
+        };
+        match result {
+            Ok(solution) => Answer::Solved(solution, label),
             Err(e) => Answer::Failed(e),
-        },
-        Err(e) => Answer::BadInput(e.to_string()),
+        }
     };
     let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads).max(1);
-    let answers: Vec<Answer> = if jobs > 1 && items.len() > 1 {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .build()
-            .map_err(io::Error::other)?;
-        pool.install(|| items.par_iter().map(answer).collect())
-    } else {
-        items.iter().map(answer).collect()
-    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(io::Error::other)?;
+    let answers: Vec<Answer> = pool.install(|| items.par_iter().map(answer).collect());
 
     let printer = Printer {
         args,
         batch: items.len() > 1,
     };
     let mut summary = Summary::default();
+    let mut reported_tables = false;
     for (index, (item, answer)) in items.iter().zip(&answers).enumerate() {
         summary.boards += 1;
         match answer {
-            Answer::Solved(s) => {
+            Answer::Solved(s, _) => {
                 summary.solved += 1;
                 summary.nodes += s.stats.expanded;
                 summary.seconds += s.elapsed.as_secs_f64();
             }
             Answer::Failed(SearchError::Unsolvable) => summary.unsolvable += 1,
             Answer::Failed(_) => summary.failed += 1,
+            Answer::NoTables(message) => {
+                summary.failed += 1;
+                if !std::mem::replace(&mut reported_tables, true) {
+                    eprintln!("npuzzle: {message}");
+                }
+            }
             Answer::BadInput(_) => summary.bad_input += 1,
         }
         printer.print(out, index + 1, item, answer)?;
     }
-    summary.seconds = summary.seconds.max(0.0);
     printer.print_summary(out, &summary, started.elapsed().as_secs_f64())?;
     Ok(if summary.bad_input > 0 {
         EXIT_BAD_INPUT
@@ -134,12 +265,13 @@ impl Printer<'_> {
             writeln!(out, "Board {number}{place}: {board}")?;
         }
         match answer {
-            Answer::Solved(s) => self.print_solution(out, board, s)?,
+            Answer::Solved(s, label) => self.print_solution(out, board, s, label)?,
             Answer::Failed(SearchError::Unsolvable) => writeln!(out, "No solution possible")?,
             Answer::Failed(e) => {
                 writeln!(out, "No answer: {e}")?;
                 eprintln!("npuzzle: {e}");
             }
+            Answer::NoTables(_) => writeln!(out, "No answer: pattern databases missing")?,
             Answer::BadInput(_) => unreachable!(),
         }
         if self.batch {
@@ -148,7 +280,13 @@ impl Printer<'_> {
         Ok(())
     }
 
-    fn print_solution(&self, out: &mut impl Write, board: &Board, s: &Solution) -> io::Result<()> {
+    fn print_solution(
+        &self,
+        out: &mut impl Write,
+        board: &Board,
+        s: &Solution,
+        label: &HeuristicLabel,
+    ) -> io::Result<()> {
         writeln!(out, "Minimum number of moves = {}", s.moves.len())?;
         let who = match self.notation() {
             Notation::Tile => "tile",
@@ -171,14 +309,10 @@ impl Printer<'_> {
             s.stats.expanded,
             s.stats.generated,
             s.initial_estimate,
-            self.heuristic_name(),
+            label.text(self.args.algorithm.into()),
             self.algorithm_name(),
             s.elapsed.as_secs_f64()
         )
-    }
-
-    fn heuristic_name(&self) -> &'static str {
-        npuzzle_search::HeuristicKind::from(self.args.heuristic).name()
     }
 
     fn algorithm_name(&self) -> &'static str {
@@ -205,12 +339,19 @@ impl Printer<'_> {
                     "goal": self.args.goal.goal().name(),
                     "solvable": !matches!(answer, Answer::Failed(SearchError::Unsolvable)),
                     "algorithm": self.algorithm_name(),
-                    "heuristic": self.heuristic_name(),
+                    "heuristic": match self.args.algorithm {
+                        crate::AlgorithmArg::Bfs => "none",
+                        _ => heuristic_for(self.args, board.size()).name(),
+                    },
                     "length": null, "moves": null, "nodes": null, "generated": null,
                     "h0": null, "seconds": null,
                 });
                 match answer {
-                    Answer::Solved(s) => {
+                    Answer::Solved(s, label) => {
+                        if let Some(partition) = &label.partition {
+                            record["partition"] = json!(partition);
+                            record["reflection"] = json!(label.reflection);
+                        }
                         record["length"] = json!(s.moves.len());
                         record["moves"] = json!(Move::format_sequence(&s.moves, self.notation()));
                         record["notation"] = json!(match self.notation() {
@@ -225,6 +366,7 @@ impl Printer<'_> {
                     }
                     Answer::Failed(SearchError::Unsolvable) => {}
                     Answer::Failed(e) => record["error"] = json!(e.to_string()),
+                    Answer::NoTables(message) => record["error"] = json!(message),
                     Answer::BadInput(_) => unreachable!(),
                 }
                 record

@@ -7,6 +7,11 @@ fn main() {
     let pattern = &p.patterns()[idx];
     let b = generate::build(pattern, |l| eprintln!("{:?}", l));
     let mut hist = [0u64; 256];
-    for &v in &b.values { hist[v as usize] += 1; }
-    println!("{} states {} max {} {:?}", pattern, b.states, b.max_value, b.elapsed);
+    for &v in &b.values {
+        hist[v as usize] += 1;
+    }
+    println!(
+        "{} states {} max {} {:?}",
+        pattern, b.states, b.max_value, b.elapsed
+    );
 }

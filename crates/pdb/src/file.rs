@@ -14,10 +14,12 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+pub use memmap2::Mmap;
 
 use crate::format::{Header, PdbError, HEADER_LEN};
-use crate::pattern::Pattern;
+use npuzzle_board::Goal;
+
+use crate::pattern::{Partition, Pattern};
 use crate::table::Pdb;
 
 /// The compressed file's name for `pattern`.
@@ -32,7 +34,10 @@ pub fn file_name(pattern: &Pattern) -> String {
 
 /// Where the unpacked copy of `packed` lives.
 pub fn cache_path(packed: &Path) -> PathBuf {
-    let name = packed.file_name().and_then(|n| n.to_str()).unwrap_or("table.pdb.zst");
+    let name = packed
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("table.pdb.zst");
     let raw = name.strip_suffix(".zst").unwrap_or(name);
     packed.with_file_name("cache").join(raw)
 }
@@ -58,8 +63,16 @@ impl fmt::Display for OpenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.path.display();
         match &self.problem {
-            Problem::Missing => write!(f, "{path}: no such pattern database; build it with: {}", self.rebuild),
-            Problem::Io(e) => write!(f, "{path}: {e}; if the file is damaged, rebuild it with: {}", self.rebuild),
+            Problem::Missing => write!(
+                f,
+                "{path}: no such pattern database; build it with: {}",
+                self.rebuild
+            ),
+            Problem::Io(e) => write!(
+                f,
+                "{path}: {e}; if the file is damaged, rebuild it with: {}",
+                self.rebuild
+            ),
             Problem::NotZstd(e) => write!(
                 f,
                 "{path}: not a zstd-compressed pattern database ({e}); rebuild it with: {}",
@@ -83,8 +96,14 @@ fn fail(path: &Path, problem: Problem, rebuild: &str) -> OpenError {
 /// Writes through a temporary file in the same directory, synced and renamed
 /// into place: readers see the old file or the whole new one, never a part,
 /// and an interrupted write leaves only a `.tmp` file that nothing opens.
-pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let temporary = dir.join(format!(".{name}.tmp-{}", std::process::id()));
@@ -120,7 +139,11 @@ pub fn save_raw(path: &Path, image: &[u8]) -> io::Result<()> {
 /// Reads the header of a packed file, unpacking only its first page.
 pub fn read_packed_header(path: &Path, rebuild: &str) -> Result<(Header, Vec<u8>), OpenError> {
     let file = File::open(path).map_err(|e| {
-        let problem = if e.kind() == io::ErrorKind::NotFound { Problem::Missing } else { Problem::Io(e) };
+        let problem = if e.kind() == io::ErrorKind::NotFound {
+            Problem::Missing
+        } else {
+            Problem::Io(e)
+        };
         fail(path, problem, rebuild)
     })?;
     let mut decoder = zstd::Decoder::new(file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
@@ -151,7 +174,11 @@ fn map(file: &File) -> io::Result<Mmap> {
 /// Opens a raw (unpacked) table file by mapping it; O(1) checks only.
 pub fn open_raw(path: &Path, rebuild: &str) -> Result<Pdb<Mmap>, OpenError> {
     let file = File::open(path).map_err(|e| {
-        let problem = if e.kind() == io::ErrorKind::NotFound { Problem::Missing } else { Problem::Io(e) };
+        let problem = if e.kind() == io::ErrorKind::NotFound {
+            Problem::Missing
+        } else {
+            Problem::Io(e)
+        };
         fail(path, problem, rebuild)
     })?;
     let bytes = map(&file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
@@ -161,7 +188,8 @@ pub fn open_raw(path: &Path, rebuild: &str) -> Result<Pdb<Mmap>, OpenError> {
 /// Unpacks `packed` into its cache file, checking the table CRC on the way.
 fn unpack(packed: &Path, cache: &Path, header: &Header, rebuild: &str) -> Result<(), OpenError> {
     let file = File::open(packed).map_err(|e| fail(packed, Problem::Io(e), rebuild))?;
-    let mut decoder = zstd::Decoder::new(file).map_err(|e| fail(packed, Problem::Io(e), rebuild))?;
+    let mut decoder =
+        zstd::Decoder::new(file).map_err(|e| fail(packed, Problem::Io(e), rebuild))?;
     let mut crc = crc32fast::Hasher::new();
     let mut total = 0u64;
     let mut written_len = 0u64;
@@ -201,12 +229,19 @@ fn unpack(packed: &Path, cache: &Path, header: &Header, rebuild: &str) -> Result
         }
         Ok(())
     });
-    result.map_err(|e| match e.get_ref().and_then(|inner| inner.downcast_ref::<PdbError>()) {
-        Some(pdb) => fail(packed, Problem::Pdb(pdb.clone()), rebuild),
-        None if e.kind() == io::ErrorKind::Other || e.kind() == io::ErrorKind::UnexpectedEof => {
-            fail(packed, Problem::NotZstd(e.to_string()), rebuild)
+    result.map_err(|e| {
+        match e
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<PdbError>())
+        {
+            Some(pdb) => fail(packed, Problem::Pdb(pdb.clone()), rebuild),
+            None if e.kind() == io::ErrorKind::Other
+                || e.kind() == io::ErrorKind::UnexpectedEof =>
+            {
+                fail(packed, Problem::NotZstd(e.to_string()), rebuild)
+            }
+            None => fail(packed, Problem::Io(e), rebuild),
         }
-        None => fail(packed, Problem::Io(e), rebuild),
     })
 }
 
@@ -231,17 +266,20 @@ pub fn verify(path: &Path, rebuild: &str) -> Result<Header, OpenError> {
     if is_packed(path) {
         let (header, _) = read_packed_header(path, rebuild)?;
         let file = File::open(path).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
-        let mut decoder = zstd::Decoder::new(file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
+        let mut decoder =
+            zstd::Decoder::new(file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
         let mut image = Vec::with_capacity(header.file_len() as usize);
         decoder
             .read_to_end(&mut image)
             .map_err(|e| fail(path, Problem::NotZstd(e.to_string()), rebuild))?;
         let pdb = Pdb::from_bytes(image).map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
-        pdb.verify().map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
+        pdb.verify()
+            .map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
         Ok(pdb.header().clone())
     } else {
         let pdb = open_raw(path, rebuild)?;
-        pdb.verify().map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
+        pdb.verify()
+            .map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
         Ok(pdb.header().clone())
     }
 }
@@ -253,4 +291,41 @@ pub fn is_packed(path: &Path) -> bool {
         .and_then(|mut f| f.read_exact(&mut magic))
         .map(|_| magic == [0x28, 0xB5, 0x2F, 0xFD])
         .unwrap_or(false)
+}
+
+/// The rebuild command for a partition, for error messages.
+pub fn rebuild_command(partition: &Partition, size: usize, goal: Goal) -> String {
+    format!(
+        "cargo xtask build-pdb --size {size} --goal {goal} --partition {} --force",
+        shell_word(partition.name())
+    )
+}
+
+fn shell_word(word: &str) -> String {
+    if word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{word}'")
+    }
+}
+
+/// Opens every table of `partition` from `dir`, checking that each holds the
+/// pattern its name promises.
+pub fn open_partition(dir: &Path, partition: &Partition) -> Result<Vec<Pdb<Mmap>>, OpenError> {
+    let first = &partition.patterns()[0];
+    let rebuild = rebuild_command(partition, first.size(), first.goal());
+    partition
+        .patterns()
+        .iter()
+        .map(|pattern| {
+            let path = dir.join(file_name(pattern));
+            let pdb = open(&path, &rebuild)?;
+            pdb.expect_pattern(pattern)
+                .map_err(|e| fail(&path, Problem::Pdb(e), &rebuild))?;
+            Ok(pdb)
+        })
+        .collect()
 }

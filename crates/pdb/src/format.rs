@@ -26,15 +26,19 @@ pub const HEADER_LEN: usize = 4096;
 /// last tile least significant; value = least cost over the blank's regions.
 pub const INDEX_RANK_MIN_REGION: u8 = 1;
 
+/// The nibble of a placement never reached (it cannot occur on a board that
+/// can reach the goal); the byte encoding uses 255.
+pub const NIBBLE_UNREACHED: u8 = 15;
+
 /// How a table entry holds a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
     /// One byte per placement: the value itself (255: never reached).
     Byte,
     /// Four bits per placement, low nibble first: (value - Manhattan distance
-    /// of the pattern tiles) / 2. The two always have the same parity, and the
-    /// excess is small, so this halves the table at the cost of a Manhattan
-    /// sum that search keeps anyway.
+    /// of the pattern tiles) / 2, 15 for never reached. The two always have
+    /// the same parity, and the excess is small, so this halves the table at
+    /// the cost of a Manhattan sum that search keeps anyway.
     NibbleExcess,
 }
 
@@ -113,7 +117,9 @@ impl fmt::Display for PdbError {
                 f,
                 "the file is truncated: {len} bytes where the header promises {needed}"
             ),
-            PdbError::Foreign => f.write_str("not an npuzzle pattern database (no npuzzle-pdb label)"),
+            PdbError::Foreign => {
+                f.write_str("not an npuzzle pattern database (no npuzzle-pdb label)")
+            }
             PdbError::Endianness => f.write_str("the file was written with another byte order"),
             PdbError::Version { found, supported } => write!(
                 f,
@@ -251,7 +257,9 @@ impl Header {
             )));
         }
         if table_len != encoding.table_len(entries) {
-            return Err(malformed(format!("table length {table_len} for {entries} entries")));
+            return Err(malformed(format!(
+                "table length {table_len} for {entries} entries"
+            )));
         }
         if table_offset != HEADER_LEN as u64 {
             return Err(malformed(format!("table offset {table_offset}")));
@@ -287,7 +295,7 @@ impl Header {
 /// smallest encoding that holds them: returns the encoding and the bytes.
 pub fn encode_table(pattern: &Pattern, values: Vec<u8>) -> (Encoding, Vec<u8>) {
     let excesses = excesses(pattern, &values);
-    if excesses.par_iter().any(|&e| e > 15) {
+    if excesses.par_iter().any(|&e| e > NIBBLE_UNREACHED) {
         return (Encoding::Byte, values);
     }
     let packed = excesses
@@ -298,7 +306,7 @@ pub fn encode_table(pattern: &Pattern, values: Vec<u8>) -> (Encoding, Vec<u8>) {
 }
 
 /// (value - Manhattan distance) / 2 per placement; 255 where that is not a
-/// small whole number, 0 where the value was never reached.
+/// small whole number, `NIBBLE_UNREACHED` where the value was never reached.
 fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
     let k = pattern.tiles().len();
     // Ranks sharing all digits but the last form a group: the last tile runs
@@ -322,11 +330,18 @@ fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
                     let cell = free.trailing_zeros() as usize;
                     free &= free - 1;
                     if value == UNREACHED {
+                        *excess = NIBBLE_UNREACHED;
                         continue;
                     }
-                    let last = ((cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n)) as u32;
+                    let last =
+                        ((cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n)) as u32;
                     let twice = (value as u32).wrapping_sub(prefix + last);
-                    *excess = if twice % 2 == 0 && twice / 2 < 255 { (twice / 2) as u8 } else { 255 };
+                    // 15 is the unreached mark, so a reached excess must be below it.
+                    *excess = if twice % 2 == 0 && twice / 2 < NIBBLE_UNREACHED as u32 {
+                        (twice / 2) as u8
+                    } else {
+                        255
+                    };
                 }
             }
         });

@@ -37,7 +37,9 @@ impl AtomicBits {
         // The allocator hands out lazily mapped zero pages; writing each page
         // once now spares a copy-on-write fault (and a cross-core TLB flush)
         // the first time a level writes it.
-        words.par_chunks_mut(512).for_each(|page| *page[0].get_mut() = 0);
+        words
+            .par_chunks_mut(512)
+            .for_each(|page| *page[0].get_mut() = 0);
         AtomicBits { words }
     }
 
@@ -65,7 +67,11 @@ struct Geometry {
 impl Geometry {
     fn new(n: usize) -> Geometry {
         let cells = n * n;
-        let all = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+        let all = if cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cells) - 1
+        };
         let column = |col: usize| (0..n).fold(0u64, |m, row| m | 1 << (row * n + col));
         let adjacent = (0..cells)
             .map(|c| {
@@ -305,7 +311,14 @@ impl Expander<'_> {
 /// crossed that earlier tiles do not hold; each later tile standing between
 /// the two cells sees one more (or one fewer) earlier tile below it.
 #[inline(always)]
-fn rank_change(from: u8, to: u8, before: u64, occupied: u64, weight: u64, weight_at: &[u64; 64]) -> u64 {
+fn rank_change(
+    from: u8,
+    to: u8,
+    before: u64,
+    occupied: u64,
+    weight: u64,
+    weight_at: &[u64; 64],
+) -> u64 {
     let (low, high) = if to > from { (from, to) } else { (to, from) };
     let between = ((1u64 << high) - 1) & !((2u64 << low) - 1);
     let own = (high - low) as u64 - (before & between).count_ones() as u64;
@@ -498,12 +511,10 @@ mod tests {
     use npuzzle_board::Goal;
     use std::collections::{HashMap, VecDeque};
 
-    /// Dijkstra-free check: 0-1 BFS over the full concrete abstract space
+    /// Independent truth: 0-1 BFS over the full concrete abstract space
     /// (placement and exact blank cell, blank moves cost 0, tile moves 1).
     fn brute_force(pattern: &Pattern) -> Vec<u8> {
         let n = pattern.size();
-        let cells = n * n;
-        let k = pattern.tiles().len();
         let goal = pattern.goal_placement();
         let blank = pattern.goal().cell_of(n, 0) as u8;
         let mut dist: HashMap<(Vec<u8>, u8), u8> = HashMap::new();
@@ -515,10 +526,18 @@ mod tests {
             dist.insert((placement.clone(), blank), d);
             let (row, col) = (blank as usize / n, blank as usize % n);
             let mut neighbours = Vec::new();
-            if row > 0 { neighbours.push(blank - n as u8); }
-            if row + 1 < n { neighbours.push(blank + n as u8); }
-            if col > 0 { neighbours.push(blank - 1); }
-            if col + 1 < n { neighbours.push(blank + 1); }
+            if row > 0 {
+                neighbours.push(blank - n as u8);
+            }
+            if row + 1 < n {
+                neighbours.push(blank + n as u8);
+            }
+            if col > 0 {
+                neighbours.push(blank - 1);
+            }
+            if col + 1 < n {
+                neighbours.push(blank + 1);
+            }
             for cell in neighbours {
                 let mut p = placement.clone();
                 match p.iter().position(|&c| c == cell) {
@@ -535,7 +554,6 @@ mod tests {
             let r = pattern.rank(&placement) as usize;
             values[r] = values[r].min(d);
         }
-        assert_eq!(k, pattern.tiles().len());
         values
     }
 

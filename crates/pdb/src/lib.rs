@@ -19,7 +19,11 @@ pub use table::Pdb;
 
 /// Builds the table of `pattern` on the current rayon pool and returns the
 /// whole file image (header and table), ready to be written or used.
-pub fn build_file(pattern: &Pattern, threads: u32, on_level: impl Fn(&generate::Level) + Sync) -> Vec<u8> {
+pub fn build_file(
+    pattern: &Pattern,
+    threads: u32,
+    on_level: impl Fn(&generate::Level) + Sync,
+) -> Vec<u8> {
     let started = Instant::now();
     let built = generate::build(pattern, on_level);
     let (encoding, table) = format::encode_table(pattern, built.values);

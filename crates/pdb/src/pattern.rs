@@ -70,7 +70,10 @@ impl Pattern {
         let mut seen = 0u64;
         for &t in &tiles {
             if t == 0 || t as usize > max {
-                return Err(PatternError::Tile { tile: t.into(), max });
+                return Err(PatternError::Tile {
+                    tile: t.into(),
+                    max,
+                });
             }
             if seen & (1 << t) != 0 {
                 return Err(PatternError::Repeated { tile: t });
@@ -294,8 +297,16 @@ fn named_cells(name: &str, size: usize) -> Option<Vec<Vec<u8>>> {
         (3, "8") => vec![(1..9).collect()],
         (3, "4-4") => vec![vec![1, 2, 3, 5], vec![4, 6, 7, 8]],
         (4, "7-8") => vec![(1..8).collect(), (8..16).collect()],
-        (4, "6-6-3") => vec![vec![1, 4, 5, 8, 9, 12], vec![2, 3, 6, 7, 10, 11], vec![13, 14, 15]],
-        (4, "5-5-5") => vec![vec![1, 2, 3, 6, 7], vec![4, 5, 8, 9, 12], vec![10, 11, 13, 14, 15]],
+        (4, "6-6-3") => vec![
+            vec![1, 4, 5, 8, 9, 12],
+            vec![2, 3, 6, 7, 10, 11],
+            vec![13, 14, 15],
+        ],
+        (4, "5-5-5") => vec![
+            vec![1, 2, 3, 6, 7],
+            vec![4, 5, 8, 9, 12],
+            vec![10, 11, 13, 14, 15],
+        ],
         (5, "6-6-6-6") => vec![
             vec![1, 2, 5, 6, 7, 12],
             vec![3, 4, 8, 9, 13, 14],
@@ -409,7 +420,14 @@ mod tests {
 
     #[test]
     fn named_partitions_cover_the_board_for_both_goals() {
-        for (size, name) in [(3, "8"), (3, "4-4"), (4, "7-8"), (4, "6-6-3"), (4, "5-5-5"), (5, "6-6-6-6")] {
+        for (size, name) in [
+            (3, "8"),
+            (3, "4-4"),
+            (4, "7-8"),
+            (4, "6-6-3"),
+            (4, "5-5-5"),
+            (5, "6-6-6-6"),
+        ] {
             for goal in Goal::ALL {
                 let p = Partition::parse(name, size, goal).unwrap();
                 assert!(p.covers_all_tiles(), "{name} {goal}");
@@ -422,7 +440,11 @@ mod tests {
 
     #[test]
     fn partition_errors_are_named() {
-        let err = |s: &str| Partition::parse(s, 4, Goal::BlankLast).unwrap_err().to_string();
+        let err = |s: &str| {
+            Partition::parse(s, 4, Goal::BlankLast)
+                .unwrap_err()
+                .to_string()
+        };
         assert!(err("9-9").contains("no partition named '9-9' for 4x4: use 7-8, 6-6-3, 5-5-5"));
         assert!(err("1,2;2,3").contains("tile 2 is in more than one pattern"));
         assert!(err("1,16").contains("tile 16 is not a tile of this board"));

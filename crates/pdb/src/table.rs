@@ -4,7 +4,8 @@
 use npuzzle_board::{Board, Goal};
 use rayon::prelude::*;
 
-use crate::format::{table_crc, Encoding, Header, PdbError, HEADER_LEN};
+use crate::format::{table_crc, Encoding, Header, PdbError, HEADER_LEN, NIBBLE_UNREACHED};
+use crate::generate::UNREACHED;
 use crate::pattern::Pattern;
 
 /// A pattern database: header plus table, checked in O(1) on construction.
@@ -119,7 +120,11 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         for (cell, &tile) in board.tiles().iter().enumerate() {
             cell_of[tile as usize] = cell as u8;
         }
-        let placement: Vec<u8> = pattern.tiles().iter().map(|&t| cell_of[t as usize]).collect();
+        let placement: Vec<u8> = pattern
+            .tiles()
+            .iter()
+            .map(|&t| cell_of[t as usize])
+            .collect();
         Ok(self.value(&placement))
     }
 
@@ -139,7 +144,16 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         })
     }
 
-    /// How many placements have each value (0..=255). Reads the whole table.
+    /// Whether the entry at `rank` marks a placement never reached.
+    pub fn is_unreached(&self, rank: u64) -> bool {
+        match self.header.encoding {
+            Encoding::Byte => self.entry(rank) == UNREACHED,
+            Encoding::NibbleExcess => self.entry(rank) == NIBBLE_UNREACHED,
+        }
+    }
+
+    /// How many placements have each value (0..=254); index 255 counts the
+    /// placements never reached. Reads the whole table.
     pub fn histogram(&self) -> Vec<u64> {
         let pattern = self.pattern();
         let k = pattern.tiles().len();
@@ -149,6 +163,7 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
                 || (vec![0u64; 256], vec![0u8; k]),
                 |(mut counts, mut placement), rank| {
                     let value = match self.header.encoding {
+                        _ if self.is_unreached(rank) => 255,
                         Encoding::Byte => self.entry(rank) as u32,
                         Encoding::NibbleExcess => {
                             pattern.unrank(rank, &mut placement);

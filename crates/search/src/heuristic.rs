@@ -7,7 +7,7 @@ use crate::grid::{Grid, Position};
 /// whatever the heuristic keeps between moves; search copies it on its stack,
 /// so undoing a move costs nothing.
 pub trait Heuristic: Sync {
-    type State: Copy;
+    type State: Copy + Send + Sync;
 
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;

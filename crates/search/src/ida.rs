@@ -134,3 +134,143 @@ pub(crate) fn ida_star<H: Heuristic>(
         }
     }
 }
+
+/// A node below the root where a parallel task starts.
+struct Subtree<S> {
+    position: Position,
+    moves: Vec<Move>,
+    parent_blank: Option<u8>,
+    state: S,
+}
+
+/// The nodes at `depth` below the root with f within `bound`, in the order
+/// a sequential search would meet them, and the least f cut off above them.
+fn frontier<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    root: &Subtree<H::State>,
+    depth: u32,
+    bound: u32,
+) -> (Vec<Subtree<H::State>>, u32) {
+    let mut least_cut = u32::MAX;
+    let mut level = vec![Subtree {
+        position: root.position.clone(),
+        moves: Vec::new(),
+        parent_blank: None,
+        state: root.state,
+    }];
+    for g in 0..depth {
+        let mut next = Vec::with_capacity(level.len() * 3);
+        for node in &level {
+            let blank = node.position.blank();
+            for &(from, mv) in grid.neighbors(blank) {
+                if Some(from) == node.parent_blank {
+                    continue;
+                }
+                let mut position = node.position.clone();
+                let tile = position.slide(from);
+                let state = heuristic.update(&node.state, &position, tile, from, blank);
+                let f = g + 1 + heuristic.value(&state);
+                if f > bound {
+                    least_cut = least_cut.min(f);
+                } else {
+                    let mut moves = node.moves.clone();
+                    moves.push(mv);
+                    next.push(Subtree {
+                        position,
+                        moves,
+                        parent_blank: Some(blank),
+                        state,
+                    });
+                }
+            }
+        }
+        level = next;
+    }
+    (level, least_cut)
+}
+
+/// IDA* with each iteration split below the root across the rayon pool.
+/// Subtrees are searched in parallel; the solution kept is the one in the
+/// first subtree (in sequential order) that has one, so the answer does not
+/// depend on timing. `None` when the node limit stopped it.
+pub(crate) fn parallel_ida_star<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    position: Position,
+    node_limit: u64,
+) -> Option<(Vec<Move>, Stats)> {
+    use rayon::prelude::*;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Mutex;
+
+    const SPLIT_DEPTH: u32 = 12;
+    let state = heuristic.init(&position);
+    let mut bound = heuristic.value(&state);
+    if bound <= SPLIT_DEPTH + 2 {
+        return ida_star(grid, heuristic, position, node_limit);
+    }
+    let root = Subtree {
+        position,
+        moves: Vec::new(),
+        parent_blank: None,
+        state,
+    };
+    let mut stats = Stats::default();
+    loop {
+        stats.iterations += 1;
+        // Nodes above the split depth are counted once per iteration here.
+        let (subtrees, least_cut) = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound);
+        let first_found = AtomicUsize::new(usize::MAX);
+        let stopped = AtomicBool::new(false);
+        let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
+        let (iteration_stats, next_bound) = subtrees
+            .par_iter()
+            .enumerate()
+            .map(|(index, subtree)| {
+                // A later subtree cannot change the answer once an earlier one has one.
+                if index > first_found.load(Ordering::Relaxed) {
+                    return (Stats::default(), u32::MAX);
+                }
+                let never = AtomicBool::new(false);
+                let mut dfs = Dfs::new(
+                    grid,
+                    heuristic,
+                    subtree.position.clone(),
+                    node_limit,
+                    &never,
+                );
+                let flow = dfs.run(bound, SPLIT_DEPTH, subtree.parent_blank, &subtree.state);
+                match flow {
+                    Flow::Found => {
+                        first_found.fetch_min(index, Ordering::Relaxed);
+                        let mut moves = subtree.moves.clone();
+                        moves.extend_from_slice(&dfs.path);
+                        let mut best = found.lock().expect("no panics while held");
+                        if best.as_ref().is_none_or(|(i, _)| index < *i) {
+                            *best = Some((index, moves));
+                        }
+                    }
+                    Flow::Stopped => stopped.store(true, Ordering::Relaxed),
+                    Flow::Exhausted => {}
+                }
+                (dfs.stats, dfs.next_bound)
+            })
+            .reduce(
+                || (Stats::default(), u32::MAX),
+                |(mut a, x), (b, y)| {
+                    a += b;
+                    (a, x.min(y))
+                },
+            );
+        stats.expanded += iteration_stats.expanded;
+        stats.generated += iteration_stats.generated;
+        if let Some((_, moves)) = found.into_inner().expect("no panics while held") {
+            return Some((moves, stats));
+        }
+        if stopped.load(Ordering::Relaxed) || stats.expanded >= node_limit {
+            return None;
+        }
+        bound = next_bound.min(least_cut);
+    }
+}

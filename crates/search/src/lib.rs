@@ -1,6 +1,7 @@
 //! Optimal search for the n-puzzle: IDA* (the default), and BFS and A* as the
 //! classic solvers do them, over the heuristics of [`heuristic`].
 
+pub mod additive;
 mod classic;
 mod grid;
 pub mod heuristic;
@@ -40,6 +41,8 @@ pub enum HeuristicKind {
     Manhattan,
     #[default]
     LinearConflict,
+    /// Additive pattern databases (tables given by the caller).
+    Pdb,
 }
 
 impl HeuristicKind {
@@ -48,6 +51,7 @@ impl HeuristicKind {
             HeuristicKind::Hamming => "hamming",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::Pdb => "pdb",
         }
     }
 }
@@ -79,6 +83,8 @@ pub struct Request {
     pub heuristic: HeuristicKind,
     /// BFS and A*: most boards kept in memory; IDA*: most nodes expanded.
     pub max_nodes: Option<u64>,
+    /// IDA*: split each iteration across the current rayon pool.
+    pub parallel: bool,
 }
 
 /// Roughly 100 bytes per kept 4x4 board: about 1 GB at this many.
@@ -91,6 +97,7 @@ impl Default for Request {
             algorithm: Algorithm::IdaStar,
             heuristic: HeuristicKind::LinearConflict,
             max_nodes: None,
+            parallel: false,
         }
     }
 }
@@ -114,6 +121,8 @@ pub enum SearchError {
     TooLarge { size: usize },
     /// The search hit its node limit first.
     NodeLimit { algorithm: Algorithm, limit: u64 },
+    /// The PDB heuristic was asked for without tables.
+    NoTables,
 }
 
 impl fmt::Display for SearchError {
@@ -133,6 +142,7 @@ impl fmt::Display for SearchError {
                 "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit \
                  or use a stronger heuristic"
             ),
+            SearchError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
             SearchError::NodeLimit { algorithm, limit } => write!(
                 f,
                 "{} would need more than {limit} boards in memory (--max-nodes {limit}); \
@@ -155,13 +165,35 @@ pub fn solve(board: &Board, request: &Request) -> Result<Solution, SearchError> 
         return Err(SearchError::TooLarge { size: n });
     }
     let grid = Grid::new(n, request.goal);
+    if request.algorithm == Algorithm::Bfs {
+        // Breadth-first search needs no estimate.
+        return solve_with(&grid, &Manhattan::new(&grid), board, request);
+    }
     match request.heuristic {
         HeuristicKind::Hamming => solve_with(&grid, &Hamming::new(&grid), board, request),
         HeuristicKind::Manhattan => solve_with(&grid, &Manhattan::new(&grid), board, request),
         HeuristicKind::LinearConflict => {
             solve_with(&grid, &LinearConflict::new(&grid), board, request)
         }
+        HeuristicKind::Pdb => Err(SearchError::NoTables),
     }
+}
+
+/// Solves `board` optimally over additive pattern databases (their patterns
+/// disjoint, for the board's size and `request.goal`), maxed with the
+/// reflected lookup when `reflect`.
+pub fn solve_additive<D: AsRef<[u8]> + Sync>(
+    board: &Board,
+    request: &Request,
+    tables: &[npuzzle_pdb::Pdb<D>],
+    reflect: bool,
+) -> Result<Solution, SearchError> {
+    if !board.is_solvable(request.goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    let grid = Grid::new(board.size(), request.goal);
+    let heuristic = additive::Additive::new(&grid, tables, reflect);
+    solve_with(&grid, &heuristic, board, request)
 }
 
 /// Solves a solvable `board` of `grid`'s size with any heuristic.
@@ -181,6 +213,9 @@ pub fn solve_with<H: Heuristic>(
     let found = match request.algorithm {
         Algorithm::Bfs => classic::bfs(grid, position, limit),
         Algorithm::AStar => classic::astar(grid, heuristic, position, limit),
+        Algorithm::IdaStar if request.parallel && rayon::current_num_threads() > 1 => {
+            ida::parallel_ida_star(grid, heuristic, position, limit)
+        }
         Algorithm::IdaStar => ida::ida_star(grid, heuristic, position, limit),
     };
     let (moves, stats) = found.ok_or(SearchError::NodeLimit {

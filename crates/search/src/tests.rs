@@ -31,6 +31,7 @@ fn request(algorithm: Algorithm, heuristic: HeuristicKind, goal: Goal) -> Reques
         algorithm,
         heuristic,
         max_nodes: None,
+        parallel: false,
     }
 }
 

@@ -1,0 +1,404 @@
+//! `npuzzle pdb ...`: build, inspect, verify and query pattern databases.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use npuzzle_board::{parse_board, Goal};
+use npuzzle_pdb::file::{self, Mmap};
+use npuzzle_pdb::{build_file, Partition, Pdb};
+
+use crate::{GoalArg, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+
+#[derive(Subcommand)]
+pub enum PdbCommand {
+    /// Build the tables of a partition into a directory (what `cargo xtask build-pdb` runs).
+    Build(BuildArgs),
+    /// Print a table's header and its value histogram.
+    Info {
+        /// A table file (.pdb.zst, or an unpacked .pdb).
+        file: PathBuf,
+    },
+    /// Check tables completely: header, length and the CRC of the table.
+    Verify {
+        /// Table files (.pdb.zst or .pdb).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print a board's value in each table of a partition, and their sum.
+    Lookup(LookupArgs),
+}
+
+#[derive(Args)]
+pub struct PartitionArgs {
+    /// Board side the tables are for.
+    #[arg(long, default_value_t = 4)]
+    pub size: usize,
+    #[command(flatten)]
+    pub goal: GoalArg,
+    /// 7-8, 6-6-3 or 5-5-5 (4x4), 8 (3x3), 6-6-6-6 (5x5), or tile lists
+    /// such as "1,2,3,4;5,6,7" (default: 7-8 for 4x4, 8 for 3x3, 6-6-6-6 for 5x5).
+    #[arg(long)]
+    pub partition: Option<String>,
+}
+
+impl PartitionArgs {
+    pub fn partition(&self) -> Result<Partition, String> {
+        let name = self
+            .partition
+            .clone()
+            .unwrap_or_else(|| Partition::default_name(self.size).to_string());
+        Partition::parse(&name, self.size, self.goal.goal()).map_err(|e| e.to_string())
+    }
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub which: PartitionArgs,
+    /// Directory for the tables (default: $NPUZZLE_PDB_DIR, else the workspace's data/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Rebuild even when valid files exist.
+    #[arg(long)]
+    pub force: bool,
+    /// zstd compression level for the files on disk.
+    #[arg(long, default_value_t = 9)]
+    pub level: i32,
+}
+
+#[derive(Args)]
+pub struct LookupArgs {
+    /// The board: n*n numbers.
+    #[arg(required = true)]
+    pub board: Vec<String>,
+    #[command(flatten)]
+    pub which: PartitionArgs,
+    /// Directory holding the tables.
+    #[arg(long)]
+    pub pdb_dir: Option<PathBuf>,
+}
+
+/// The workspace's data directory, as seen when this binary was built.
+fn workspace_data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data")
+}
+
+/// Where tables are looked for, in order: the explicit directory, else
+/// $NPUZZLE_PDB_DIR, else ./data and the workspace's data/.
+pub fn search_dirs(explicit: Option<&Path>) -> Vec<PathBuf> {
+    if let Some(dir) = explicit {
+        return vec![dir.to_path_buf()];
+    }
+    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR") {
+        return vec![PathBuf::from(dir)];
+    }
+    let mut dirs = vec![PathBuf::from("data")];
+    let workspace = workspace_data_dir();
+    if workspace.canonicalize().ok() != Path::new("data").canonicalize().ok() {
+        dirs.push(workspace);
+    }
+    dirs
+}
+
+/// The directory among `dirs` that holds the first table of `partition`.
+pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
+    let name = file::file_name(&partition.patterns()[0]);
+    dirs.iter().find(|d| d.join(&name).is_file()).cloned()
+}
+
+pub fn run(command: &PdbCommand, out: &mut impl Write) -> io::Result<u8> {
+    match command {
+        PdbCommand::Build(args) => build(args, out),
+        PdbCommand::Info { file } => info(file, out),
+        PdbCommand::Verify { files } => verify(files, out),
+        PdbCommand::Lookup(args) => lookup(args, out),
+    }
+}
+
+fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
+    let partition = match args.which.partition() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    let dir = args.out.clone().unwrap_or_else(|| {
+        std::env::var_os("NPUZZLE_PDB_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(workspace_data_dir)
+    });
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(io::Error::other)?;
+    let goal = args.which.goal.goal();
+    let rebuild = file::rebuild_command(&partition, args.which.size, goal);
+    let started = Instant::now();
+    let terminal = io::stderr().is_terminal();
+    let (mut built, mut states, mut disk, mut memory) = (0, 0u64, 0u64, 0u64);
+    for pattern in partition.patterns() {
+        let path = dir.join(file::file_name(pattern));
+        if !args.force && path.is_file() {
+            match file::verify(&path, &rebuild) {
+                Ok(header) if &header.pattern == pattern => {
+                    writeln!(
+                        out,
+                        "{}: up to date (verified); --force rebuilds it",
+                        path.display()
+                    )?;
+                    disk += std::fs::metadata(&path)?.len();
+                    memory += header.file_len();
+                    continue;
+                }
+                Ok(_) => writeln!(out, "{}: holds another pattern; rebuilding", path.display())?,
+                Err(e) => writeln!(out, "{e}\nrebuilding it")?,
+            }
+        }
+        let progress = if terminal {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix} {wide_msg}")
+                    .expect("a valid template"),
+            );
+            bar.set_prefix(format!("pattern {pattern}"));
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let pattern_started = Instant::now();
+        let image = pool.install(|| {
+            build_file(pattern, threads as u32, |level| {
+                progress.set_message(format!(
+                    "depth {}: {} new states, {} of at most {} reached",
+                    level.depth,
+                    group_digits(level.states),
+                    group_digits(level.total),
+                    group_digits(level.space)
+                ));
+            })
+        });
+        progress.set_message("compressing");
+        pool.install(|| file::save_packed(&path, &image, args.level))?;
+        file::save_raw(&file::cache_path(&path), &image)?;
+        progress.finish_and_clear();
+        let pdb = Pdb::from_bytes(&image[..]).map_err(io::Error::other)?;
+        let header = pdb.header();
+        let packed = std::fs::metadata(&path)?.len();
+        writeln!(
+            out,
+            "{}: pattern {pattern}, {} states, {} entries ({}), max value {}, {:.1} s, {} on disk, {} unpacked",
+            path.display(),
+            group_digits(header.build.states),
+            group_digits(header.entries),
+            header.encoding.name(),
+            header.max_value,
+            pattern_started.elapsed().as_secs_f64(),
+            megabytes(packed),
+            megabytes(header.file_len()),
+        )?;
+        out.flush()?;
+        built += 1;
+        states += header.build.states;
+        disk += packed;
+        memory += header.file_len();
+    }
+    writeln!(
+        out,
+        "built {built} of {} tables for {} ({}x{}, goal {goal}) in {:.1} s with {threads} threads: \
+         {} states; {} on disk, {} to map",
+        partition.patterns().len(),
+        partition.name(),
+        args.which.size,
+        args.which.size,
+        started.elapsed().as_secs_f64(),
+        group_digits(states),
+        megabytes(disk),
+        megabytes(memory)
+    )?;
+    Ok(EXIT_OK)
+}
+
+fn open_any(path: &Path) -> Result<Pdb<Mmap>, file::OpenError> {
+    let rebuild =
+        "cargo xtask build-pdb --force (with the --size, --goal and --partition it was built with)";
+    if file::is_packed(path) {
+        file::open(path, rebuild)
+    } else {
+        file::open_raw(path, rebuild)
+    }
+}
+
+fn info(path: &Path, out: &mut impl Write) -> io::Result<u8> {
+    let pdb = match open_any(path) {
+        Ok(pdb) => pdb,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            return Ok(EXIT_FAILED);
+        }
+    };
+    let h = pdb.header();
+    let p = &h.pattern;
+    writeln!(out, "file:        {}", path.display())?;
+    writeln!(
+        out,
+        "format:      npuzzle-pdb version {}, little-endian",
+        h.version
+    )?;
+    writeln!(out, "puzzle:      {n}x{n}, goal {}", p.goal(), n = p.size())?;
+    writeln!(out, "pattern:     {} ({} tiles)", p, p.tiles().len())?;
+    writeln!(
+        out,
+        "index:       placement rank (k-permutation), least value over blank regions"
+    )?;
+    writeln!(
+        out,
+        "entries:     {} ({})",
+        group_digits(h.entries),
+        h.encoding.name()
+    )?;
+    writeln!(
+        out,
+        "table:       {} at offset {}, CRC-32 {:08x}",
+        megabytes(h.table_len),
+        h.table_offset,
+        h.table_crc
+    )?;
+    writeln!(out, "max value:   {}", h.max_value)?;
+    writeln!(
+        out,
+        "built by:    {}, {} threads, {:.1} s, {} states, {} successors",
+        h.build.generator,
+        h.build.threads,
+        h.build.milliseconds as f64 / 1000.0,
+        group_digits(h.build.states),
+        group_digits(h.build.successors)
+    )?;
+    writeln!(out, "histogram (value: placements):")?;
+    let histogram = pdb.histogram();
+    let mut weighted = 0u64;
+    let mut counted = 0u64;
+    for (value, &count) in histogram
+        .iter()
+        .enumerate()
+        .take(255)
+        .filter(|(_, &c)| c > 0)
+    {
+        writeln!(out, "  {value:>3}: {count}")?;
+        weighted += value as u64 * count;
+        counted += count;
+    }
+    if histogram[255] > 0 {
+        writeln!(
+            out,
+            "  never reached: {} (impossible on boards that reach the goal)",
+            histogram[255]
+        )?;
+    }
+    writeln!(
+        out,
+        "mean value:  {:.3}",
+        weighted as f64 / counted.max(1) as f64
+    )?;
+    Ok(EXIT_OK)
+}
+
+fn verify(paths: &[PathBuf], out: &mut impl Write) -> io::Result<u8> {
+    let mut code = EXIT_OK;
+    for path in paths {
+        let rebuild = "cargo xtask build-pdb --force (with the --size, --goal and --partition it was built with)";
+        match file::verify(path, rebuild) {
+            Ok(header) => writeln!(
+                out,
+                "{}: ok (pattern {}, {} entries, CRC-32 {:08x})",
+                path.display(),
+                header.pattern,
+                group_digits(header.entries),
+                header.table_crc
+            )?,
+            Err(e) => {
+                eprintln!("npuzzle: {e}");
+                code = EXIT_FAILED;
+            }
+        }
+    }
+    Ok(code)
+}
+
+fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
+    let board = match parse_board(&args.board.join(" ")) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    let which = PartitionArgs {
+        size: board.size(),
+        goal: GoalArg {
+            goal: args.which.goal.goal,
+        },
+        partition: args.which.partition.clone(),
+    };
+    let partition = match which.partition() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    let dirs = search_dirs(args.pdb_dir.as_deref());
+    let dir = find_dir(&dirs, &partition).unwrap_or_else(|| dirs[0].clone());
+    let tables = match file::open_partition(&dir, &partition) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            return Ok(EXIT_FAILED);
+        }
+    };
+    let goal: Goal = which.goal.goal();
+    let mut sum = 0;
+    for pdb in &tables {
+        let value = pdb.lookup(&board).map_err(io::Error::other)?;
+        writeln!(out, "{}: {value}", pdb.pattern())?;
+        sum += value;
+    }
+    writeln!(out, "sum: {sum}")?;
+    let mirrored = board.transposed(goal);
+    let mirror_sum: u32 = tables
+        .iter()
+        .map(|pdb| pdb.lookup(&mirrored).unwrap_or(0))
+        .sum();
+    writeln!(out, "reflected sum: {mirror_sum}")?;
+    writeln!(out, "heuristic: {}", sum.max(mirror_sum))?;
+    Ok(EXIT_OK)
+}
+
+/// 1234567 -> "1,234,567".
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
