@@ -2,4 +2,5 @@
 //! user would, in a temporary directory.
 
 mod harness;
+mod pdb_cli;
 mod solve_cli;

@@ -161,14 +161,16 @@ pub fn read_packed_header(path: &Path, rebuild: &str) -> Result<(Header, Vec<u8>
     Ok((header, bytes))
 }
 
-/// Maps a file read-only.
+/// Maps a file read-only, with its pages mapped up front: one call that
+/// costs some 20 ms for the 260 MB table from the page cache, where faulting
+/// the pages in one by one during search costs ten times that.
 fn map(file: &File) -> io::Result<Mmap> {
     // SAFETY: the map is only read. Table files are written once under a
     // temporary name and renamed into place, never modified in place, so
     // the bytes cannot change under us unless another program truncates or
     // rewrites the file in place, which nothing in npuzzle does; a rebuild
     // replaces the file by rename and leaves this mapping on the old inode.
-    unsafe { Mmap::map(file) }
+    unsafe { memmap2::MmapOptions::new().populate().map(file) }
 }
 
 /// Opens a raw (unpacked) table file by mapping it; O(1) checks only.

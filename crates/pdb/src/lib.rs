@@ -48,3 +48,83 @@ pub fn build_file(
     file.extend_from_slice(&table);
     file
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_board::{Board, Goal};
+    use std::collections::{HashMap, VecDeque};
+
+    /// The complete 8-puzzle table holds every board's true distance.
+    #[test]
+    fn complete_3x3_table_equals_true_distances() {
+        for goal in Goal::ALL {
+            let pattern = Pattern::new(3, goal, (1..9).collect()).unwrap();
+            let pdb = Pdb::from_bytes(build_file(&pattern, 1, |_| {})).unwrap();
+            pdb.verify().unwrap();
+            let start = goal.board(3);
+            let mut distance = HashMap::from([(start.clone(), 0u32)]);
+            let mut queue = VecDeque::from([start]);
+            while let Some(board) = queue.pop_front() {
+                let d = distance[&board];
+                assert_eq!(pdb.lookup(&board).unwrap(), d, "{board}");
+                for m in board.legal_moves().collect::<Vec<_>>() {
+                    let mut next = board.clone();
+                    next.apply(m);
+                    distance.entry(next.clone()).or_insert_with(|| {
+                        queue.push_back(next);
+                        d + 1
+                    });
+                }
+            }
+            assert_eq!(distance.len(), 181_440);
+            assert_eq!(pdb.header().max_value, 31);
+            // The other half of the permutations is never reached.
+            let unsolvable = Board::from_tiles(vec![2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+            let pattern_cells: Vec<u8> = (1..9u16)
+                .map(|t| unsolvable.tiles().iter().position(|&x| x == t).unwrap() as u8)
+                .collect();
+            assert!(pdb.is_unreached(pattern.rank(&pattern_cells)) != unsolvable.is_solvable(goal));
+        }
+    }
+
+    #[test]
+    fn damaged_images_are_refused() {
+        let pattern = Pattern::new(3, Goal::BlankLast, vec![1, 2, 3, 4]).unwrap();
+        let image = build_file(&pattern, 1, |_| {});
+        assert!(Pdb::from_bytes(&image[..]).is_ok());
+
+        let short = &image[..image.len() - 1];
+        assert!(matches!(
+            Pdb::from_bytes(short),
+            Err(PdbError::Truncated { .. })
+        ));
+
+        let mut foreign = image.clone();
+        foreign[0] = b'N';
+        assert_eq!(Pdb::from_bytes(&foreign[..]).err(), Some(PdbError::Foreign));
+
+        let mut header = image.clone();
+        header[24] = 4; // claims 4x4: the header CRC no longer matches
+        assert!(matches!(
+            Pdb::from_bytes(&header[..]),
+            Err(PdbError::HeaderChecksum { .. })
+        ));
+
+        let mut newer = image.clone();
+        newer[20] = 2;
+        assert_eq!(
+            Pdb::from_bytes(&newer[..]).err(),
+            Some(PdbError::Version {
+                found: 2,
+                supported: 1
+            })
+        );
+
+        let mut table = image.clone();
+        let last = table.len() - 1;
+        table[last] ^= 0x10;
+        let pdb = Pdb::from_bytes(&table[..]).unwrap();
+        assert!(matches!(pdb.verify(), Err(PdbError::TableChecksum { .. })));
+    }
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Read an npuzzle pattern database (format version 1, docs/pdb-format.md)
+and look boards up in it. Standard library only.
+
+Usage:
+    read_pdb.py TABLE.pdb                      print the header
+    read_pdb.py TABLE.pdb BOARD [BOARD ...]    print the table's value for each
+                                               board (n*n numbers, 0 = blank,
+                                               separated by spaces or commas)
+
+TABLE.pdb is an unpacked table: the cache/ file next to a .pdb.zst, which
+`npuzzle` writes on the first open (Python's standard library has no zstd).
+"""
+
+import struct
+import sys
+import zlib
+
+MAGIC = b"npuzzle-pdb\0\0\0\0\0"
+HEADER_LEN = 4096
+
+
+class PdbError(Exception):
+    pass
+
+
+class Pdb:
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:16] != MAGIC:
+            raise PdbError(f"{path}: not an npuzzle pattern database")
+        if len(data) < HEADER_LEN:
+            raise PdbError(f"{path}: truncated header")
+        (marker, version) = struct.unpack_from("<IH", data, 16)
+        if marker != 0x0A0B0C0D:
+            raise PdbError(f"{path}: unknown byte order")
+        if version != 1:
+            raise PdbError(f"{path}: format version {version}; this reader reads 1")
+        header = bytearray(data[:HEADER_LEN])
+        (stored_crc,) = struct.unpack_from("<I", header, 60)
+        header[60:64] = b"\0\0\0\0"
+        if zlib.crc32(bytes(header)) != stored_crc:
+            raise PdbError(f"{path}: header CRC mismatch")
+        self.n, goal, k, scheme, encoding, self.max_value = struct.unpack_from("<6B", data, 24)
+        if scheme != 1 or encoding not in (1, 2):
+            raise PdbError(f"{path}: unknown index scheme {scheme} or encoding {encoding}")
+        self.goal = ("blank-last", "blank-first")[goal]
+        self.encoding = encoding
+        self.entries, table_len, offset, self.table_crc = struct.unpack_from("<QQQI", data, 32)
+        self.tiles = list(data[64:64 + k])
+        if len(data) != offset + table_len:
+            raise PdbError(f"{path}: {len(data)} bytes, header promises {offset + table_len}")
+        self.table = memoryview(data)[offset:]
+        cells = self.n * self.n
+        self.radix = [cells - i for i in range(k)]
+
+    def verify(self):
+        if zlib.crc32(self.table) != self.table_crc:
+            raise PdbError("table CRC mismatch")
+
+    def goal_cell(self, tile):
+        cells = self.n * self.n
+        if self.goal == "blank-last":
+            return cells - 1 if tile == 0 else tile - 1
+        return tile
+
+    def rank(self, placement):
+        rank = 0
+        for i, c in enumerate(placement):
+            digit = c - sum(1 for earlier in placement[:i] if earlier < c)
+            rank = rank * self.radix[i] + digit
+        return rank
+
+    def value(self, placement):
+        rank = self.rank(placement)
+        if self.encoding == 1:
+            return self.table[rank]
+        nibble = (self.table[rank // 2] >> (4 * (rank % 2))) & 0xF
+        n = self.n
+        manhattan = 0
+        for tile, cell in zip(self.tiles, placement):
+            home = self.goal_cell(tile)
+            manhattan += abs(cell // n - home // n) + abs(cell % n - home % n)
+        return manhattan + 2 * nibble
+
+    def lookup(self, board):
+        if len(board) != self.n * self.n:
+            raise PdbError(f"the table is for {self.n}x{self.n} boards")
+        cell_of = {tile: cell for cell, tile in enumerate(board)}
+        return self.value([cell_of[t] for t in self.tiles])
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        pdb = Pdb(argv[1])
+    except (OSError, PdbError) as e:
+        print(f"read_pdb: {e}", file=sys.stderr)
+        return 1
+    if len(argv) == 2:
+        print(f"{pdb.n}x{pdb.n} goal {pdb.goal}, tiles {pdb.tiles}, "
+              f"{pdb.entries} entries, encoding {pdb.encoding}, max value {pdb.max_value}")
+        return 0
+    for text in argv[2:]:
+        board = [int(t) for t in text.replace(",", " ").split()]
+        print(pdb.lookup(board))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,592 @@
+//! Pattern databases as a user meets them: built with `npuzzle pdb build`,
+//! inspected, verified, damaged, and used by `npuzzle solve`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use npuzzle_board::{random_board, random_walk, Board, Goal, Notation, SplitMix64};
+use npuzzle_pdb::file;
+use npuzzle_pdb::Partition;
+use npuzzle_search::{Algorithm, HeuristicKind, Request};
+
+use crate::harness::*;
+
+/// Tables built once for the whole test binary: 6-6-3 and 5-5-5 for the
+/// blank-last goal, 5-5-5 for blank-first.
+fn tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch();
+        for (partition, goal) in [
+            ("6-6-3", "blank-last"),
+            ("5-5-5", "blank-last"),
+            ("5-5-5", "blank-first"),
+        ] {
+            let run = npuzzle_in(
+                dir.path(),
+                &[
+                    "pdb",
+                    "build",
+                    "--partition",
+                    partition,
+                    "--goal",
+                    goal,
+                    "--out",
+                    ".",
+                ],
+                "",
+            );
+            assert_eq!(run.status, 0, "{}", run.stderr);
+        }
+        dir
+    })
+    .path()
+}
+
+/// A private copy of the tables, for tests that damage them.
+fn copy_of_tables(into: &Path) -> PathBuf {
+    let target = into.join("data");
+    std::fs::create_dir_all(target.join("cache")).unwrap();
+    for sub in ["", "cache"] {
+        for entry in std::fs::read_dir(tables().join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                std::fs::copy(&path, target.join(sub).join(path.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    target
+}
+
+fn dir_arg(dir: &Path) -> String {
+    dir.to_str().unwrap().to_string()
+}
+
+fn blank_last_pattern_file(dir: &Path, partition: &str, index: usize) -> PathBuf {
+    let partition = Partition::parse(partition, 4, Goal::BlankLast).unwrap();
+    dir.join(file::file_name(&partition.patterns()[index]))
+}
+
+#[test]
+fn building_again_keeps_valid_tables() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let run = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--partition",
+            "6-6-3",
+            "--out",
+            &dir_arg(&data),
+        ],
+        "",
+    );
+    assert_eq!(run.status, 0);
+    assert_eq!(
+        run.stdout.matches("up to date").count(),
+        3,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("built 0 of 3 tables"));
+}
+
+#[test]
+fn info_prints_the_header_and_histogram() {
+    let path = blank_last_pattern_file(tables(), "5-5-5", 0);
+    let run = npuzzle_in(tables(), &["pdb", "info", path.to_str().unwrap()], "");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    for needle in [
+        "npuzzle-pdb version 1",
+        "4x4, goal blank-last",
+        "524,160 (u4 excess over Manhattan / 2)",
+        "histogram",
+        "mean value",
+    ] {
+        assert!(run.stdout.contains(needle), "no {needle}: {}", run.stdout);
+    }
+    // Every placement has a value; none is left unreached on 4x4.
+    let total: u64 = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.trim().split_once(": "))
+        .filter(|(v, _)| v.parse::<u32>().is_ok())
+        .map(|(_, c)| c.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 524_160);
+}
+
+#[test]
+fn verify_accepts_good_tables_and_refuses_damaged_ones() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = blank_last_pattern_file(&data, "5-5-5", 1);
+    let raw = file::cache_path(&packed);
+    let ok = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "verify",
+            packed.to_str().unwrap(),
+            raw.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(ok.status, 0, "{}", ok.stderr);
+    assert_eq!(ok.stdout.matches(": ok").count(), 2);
+
+    let mut bytes = std::fs::read(&raw).unwrap();
+    let middle = bytes.len() - 1000;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&raw, bytes).unwrap();
+    let bad = npuzzle_in(dir.path(), &["pdb", "verify", raw.to_str().unwrap()], "");
+    assert_eq!(bad.status, 1);
+    assert!(
+        bad.stderr.contains("the table is corrupt"),
+        "{}",
+        bad.stderr
+    );
+    assert!(bad.stderr.contains("rebuild"), "{}", bad.stderr);
+}
+
+/// Boards from Korf's 100 (converted to blank-last) that 6-6-3 solves quickly.
+fn some_korf_boards(count: usize) -> Vec<(u32, Board)> {
+    let text =
+        std::fs::read_to_string(repo_root().join("bench/korf100_goal_blank_last.txt")).unwrap();
+    let mut boards: Vec<(u32, Board)> = text
+        .lines()
+        .map(|l| {
+            let v: Vec<u16> = l.split_whitespace().map(|t| t.parse().unwrap()).collect();
+            (v[1] as u32, Board::from_tiles(v[2..].to_vec()).unwrap())
+        })
+        .collect();
+    boards.sort_by_key(|(length, _)| *length);
+    boards.truncate(count);
+    boards
+}
+
+#[test]
+fn solve_with_tables_gives_the_known_optimal_lengths() {
+    let boards = some_korf_boards(8);
+    let input: String = boards.iter().map(|(_, b)| format!("{b}\n")).collect();
+    for extra in [&[][..], &["--no-reflection"][..]] {
+        let mut args = vec!["solve", "--json", "--partition", "6-6-3", "--pdb-dir"];
+        let dir = dir_arg(tables());
+        args.push(&dir);
+        args.extend_from_slice(extra);
+        let run = npuzzle_in(tables(), &args, &input);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let records = run.json_records();
+        for ((length, board), record) in boards.iter().zip(&records) {
+            assert_eq!(record["length"], *length, "{board}");
+            assert_eq!(record["heuristic"], "pdb");
+            assert_eq!(record["partition"], "6-6-3");
+            assert_eq!(record["reflection"], extra.is_empty());
+            assert_replays(
+                board,
+                record["moves"].as_str().unwrap(),
+                Notation::Tile,
+                Goal::BlankLast,
+            );
+        }
+    }
+}
+
+#[test]
+fn a_single_board_is_solved_by_parallel_ida_star_with_the_same_length() {
+    let (length, board) = some_korf_boards(1).remove(0);
+    let dir = dir_arg(tables());
+    let line = board.to_string();
+    for jobs in ["1", "2"] {
+        let args = [
+            "solve",
+            "--json",
+            "--partition",
+            "6-6-3",
+            "--pdb-dir",
+            &dir,
+            "--jobs",
+            jobs,
+            &line,
+        ];
+        let run = npuzzle_in(tables(), &args, "");
+        let record = &run.json_records()[0];
+        assert_eq!(record["length"], length, "--jobs {jobs}");
+        assert_replays(
+            &board,
+            record["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+    }
+}
+
+#[test]
+fn blank_first_tables_solve_korf_boards_as_published() {
+    let text = std::fs::read_to_string(repo_root().join("bench/korf100.txt")).unwrap();
+    let mut boards: Vec<(u32, String)> = text
+        .lines()
+        .map(|l| {
+            let (id_len, tiles) = l.split_at(l.match_indices(' ').nth(1).unwrap().0);
+            (
+                id_len.split_whitespace().nth(1).unwrap().parse().unwrap(),
+                tiles.trim().to_string(),
+            )
+        })
+        .collect();
+    boards.sort();
+    let input: String = boards[..3].iter().map(|(_, b)| format!("{b}\n")).collect();
+    let dir = dir_arg(tables());
+    let args = [
+        "solve",
+        "--json",
+        "--goal",
+        "blank-first",
+        "--partition",
+        "5-5-5",
+        "--pdb-dir",
+        &dir,
+    ];
+    let run = npuzzle_in(tables(), &args, &input);
+    let records = run.json_records();
+    assert_eq!(records[3]["solved"], 3, "{}", run.stderr);
+    for ((length, _), record) in boards[..3].iter().zip(&records) {
+        assert_eq!(record["length"], *length);
+        assert_eq!(record["goal"], "blank-first");
+    }
+}
+
+/// Whether, for every pattern, the cells outside it form one region: then
+/// the stored least value over the blank's regions is the distance of the
+/// board's own abstract state.
+fn one_region_per_pattern(board: &Board, partition: &Partition) -> bool {
+    partition.patterns().iter().all(|pattern| {
+        let free: Vec<usize> = (0..16)
+            .filter(|&c| !pattern.tiles().contains(&(board.tiles()[c] as u8)))
+            .collect();
+        let mut seen = vec![free[0]];
+        let mut i = 0;
+        while i < seen.len() {
+            let c = seen[i];
+            for d in free.iter().copied() {
+                let adjacent = (c / 4 == d / 4 && c.abs_diff(d) == 1) || c.abs_diff(d) == 4;
+                if adjacent && !seen.contains(&d) {
+                    seen.push(d);
+                }
+            }
+            i += 1;
+        }
+        seen.len() == free.len()
+    })
+}
+
+/// The additive heuristic is admissible: never above the true length, for
+/// the board and its reflection. It is consistent (changes by at most one
+/// per move) wherever a table's value is the distance of the board's own
+/// abstract state, that is when the free cells of every pattern are
+/// connected; where a pattern splits them into pockets, the stored least
+/// value over the pockets may jump by more than one (see docs/pdb-format.md).
+#[test]
+fn the_additive_heuristic_is_admissible_and_consistent_where_defined() {
+    for name in ["6-6-3", "5-5-5"] {
+        let partition = Partition::parse(name, 4, Goal::BlankLast).unwrap();
+        let pdbs = file::open_partition(tables(), &partition).unwrap();
+        let value = |board: &Board| -> (u32, u32) {
+            let sum: u32 = pdbs.iter().map(|p| p.lookup(board).unwrap()).sum();
+            let mirrored = board.transposed(Goal::BlankLast);
+            let mirror: u32 = pdbs.iter().map(|p| p.lookup(&mirrored).unwrap()).sum();
+            (sum, mirror)
+        };
+        for (length, board) in some_korf_boards(100) {
+            let (sum, mirror) = value(&board);
+            assert!(
+                sum <= length && mirror <= length,
+                "{board}: {sum} {mirror} > {length}"
+            );
+            assert!(sum >= board.manhattan(Goal::BlankLast) as u32);
+        }
+        let mut rng = SplitMix64::new(99);
+        let mut compared = 0;
+        for _ in 0..20_000 {
+            let board = random_board(4, Goal::BlankLast, &mut rng);
+            if !one_region_per_pattern(&board, &partition) {
+                continue;
+            }
+            let (sum, _) = value(&board);
+            for m in board.legal_moves().collect::<Vec<_>>() {
+                let mut next = board.clone();
+                next.apply(m);
+                if one_region_per_pattern(&next, &partition) {
+                    let (s, _) = value(&next);
+                    assert!(sum.abs_diff(s) <= 1, "{board} -> {next}: {sum} -> {s}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} pairs compared");
+    }
+}
+
+/// The search over tables agrees with linear-conflict IDA* on boards a
+/// moderate number of random moves from the goal.
+#[test]
+fn pdb_search_agrees_with_linear_conflict_search() {
+    let partition = Partition::parse("5-5-5", 4, Goal::BlankLast).unwrap();
+    let pdbs = file::open_partition(tables(), &partition).unwrap();
+    let mut rng = SplitMix64::new(7);
+    for i in 0..40 {
+        let board = random_walk(4, Goal::BlankLast, 30 + i, &mut rng);
+        let request = Request {
+            goal: Goal::BlankLast,
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::LinearConflict,
+            max_nodes: None,
+            parallel: false,
+        };
+        let truth = npuzzle_search::solve(&board, &request).unwrap();
+        for reflect in [false, true] {
+            let s = npuzzle_search::solve_additive(&board, &request, &pdbs, reflect).unwrap();
+            assert_eq!(s.moves.len(), truth.moves.len(), "{board}");
+            assert!(board.solves(&s.moves, Goal::BlankLast));
+        }
+    }
+}
+
+#[test]
+fn the_python_reader_agrees_with_the_rust_lookup() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        panic!("python3 is needed for this test (.ci/run installs it)");
+    }
+    let partition = Partition::parse("6-6-3", 4, Goal::BlankLast).unwrap();
+    let pdbs = file::open_partition(tables(), &partition).unwrap();
+    let mut rng = SplitMix64::new(2024);
+    let boards: Vec<Board> = (0..200)
+        .map(|_| random_board(4, Goal::BlankLast, &mut rng))
+        .collect();
+    for (pattern, pdb) in partition.patterns().iter().zip(&pdbs) {
+        let raw = file::cache_path(&tables().join(file::file_name(pattern)));
+        let mut command = Command::new("python3");
+        command
+            .arg(repo_root().join("examples/read_pdb.py"))
+            .arg(&raw);
+        for b in &boards {
+            command.arg(
+                b.tiles()
+                    .iter()
+                    .map(u16::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
+        }
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let python: Vec<u32> = String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        let rust: Vec<u32> = boards.iter().map(|b| pdb.lookup(b).unwrap()).collect();
+        assert_eq!(python, rust, "pattern {pattern}");
+    }
+}
+
+const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+
+/// Solving with damaged tables in `data` fails with a message that names the
+/// problem and the rebuild command; it never answers.
+fn assert_refused(dir: &Path, data: &Path, expected: &str) {
+    let run = npuzzle_in(
+        dir,
+        &[
+            "solve",
+            "--partition",
+            "6-6-3",
+            "--pdb-dir",
+            &dir_arg(data),
+            HARD,
+        ],
+        "",
+    );
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(!run.stdout.contains("Minimum number of moves"));
+    assert!(
+        run.stderr.contains(expected),
+        "wanted '{expected}' in: {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("cargo xtask build-pdb"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn damaged_tables_are_refused_with_a_rebuild_command() {
+    let packed_of = |data: &Path| blank_last_pattern_file(data, "6-6-3", 2);
+
+    // Truncated packed file, no cache.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    let bytes = std::fs::read(&packed).unwrap();
+    std::fs::write(&packed, &bytes[..bytes.len() / 2]).unwrap();
+    assert_refused(dir.path(), &data, "not a zstd-compressed pattern database");
+
+    // A flipped bit in the packed table, no cache: zstd's or our CRC catches it.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    let mut bytes = std::fs::read(&packed).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x40;
+    std::fs::write(&packed, &bytes).unwrap();
+    let run = npuzzle_in(
+        dir.path(),
+        &[
+            "solve",
+            "--partition",
+            "6-6-3",
+            "--pdb-dir",
+            &dir_arg(&data),
+            HARD,
+        ],
+        "",
+    );
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("rebuild"), "{}", run.stderr);
+
+    // A truncated cache is unpacked again from the packed file: still correct.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let cache = file::cache_path(&packed_of(&data));
+    let bytes = std::fs::read(&cache).unwrap();
+    std::fs::write(&cache, &bytes[..bytes.len() - 7]).unwrap();
+    let run = npuzzle_in(
+        dir.path(),
+        &[
+            "solve",
+            "--json",
+            "--partition",
+            "6-6-3",
+            "--pdb-dir",
+            &dir_arg(&data),
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+        ],
+        "",
+    );
+    assert_eq!(run.json_records()[0]["length"], 1, "{}", run.stderr);
+    assert_eq!(std::fs::read(&cache).unwrap().len(), bytes.len());
+
+    // A foreign file under the right name.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    std::fs::write(&packed, b"hello, I am not a table").unwrap();
+    assert_refused(dir.path(), &data, "not a zstd-compressed pattern database");
+
+    // A packed file of a future format version (header CRC made to match).
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    let mut image = zstd::decode_all(std::fs::File::open(&packed).unwrap()).unwrap();
+    image[20] = 2;
+    image[60..64].copy_from_slice(&[0; 4]);
+    let crc = crc32fast::hash(&image[..4096]);
+    image[60..64].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&packed, zstd::encode_all(&image[..], 3).unwrap()).unwrap();
+    assert_refused(
+        dir.path(),
+        &data,
+        "format version 2, but this npuzzle reads version 1",
+    );
+
+    // A table for the other goal under this goal's name.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let blank_first = Partition::parse("5-5-5", 4, Goal::BlankFirst).unwrap();
+    let blank_last = Partition::parse("5-5-5", 4, Goal::BlankLast).unwrap();
+    let wrong = data.join(file::file_name(&blank_first.patterns()[0]));
+    let right = data.join(file::file_name(&blank_last.patterns()[0]));
+    std::fs::copy(&wrong, &right).unwrap();
+    let run = npuzzle_in(
+        dir.path(),
+        &[
+            "solve",
+            "--partition",
+            "5-5-5",
+            "--pdb-dir",
+            &dir_arg(&data),
+            HARD,
+        ],
+        "",
+    );
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("it is not the table wanted"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("goal blank-first"), "{}", run.stderr);
+}
+
+#[test]
+fn missing_tables_say_how_to_build_them() {
+    let dir = scratch();
+    let run = npuzzle_in(dir.path(), &["solve", HARD], "");
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("no pattern databases for 4x4"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("cargo xtask build-pdb"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("--heuristic linear-conflict"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Killing a build half-way leaves no file under a real name.
+#[test]
+fn an_interrupted_build_leaves_nothing_that_loads() {
+    let dir = scratch();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["pdb", "build", "--partition", "7-8", "--out", "."])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The 7-tile table alone takes seconds: stop it in the middle.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".pdb.zst")), "{names:?}");
+    let run = npuzzle_in(dir.path(), &["solve", "--pdb-dir", ".", HARD], "");
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("no pattern databases"),
+        "{}",
+        run.stderr
+    );
+}
