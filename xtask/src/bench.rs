@@ -1,5 +1,318 @@
-//! `cargo xtask bench`: solves the standard sets and writes a report.
+//! `cargo xtask bench`: solves the standard sets with the release build and
+//! writes a Markdown report. Figures are printed, never asserted: the
+//! machines are shared and noisy, so compare ratios within one run.
 
-pub fn run(_args: &[String]) -> Result<(), String> {
-    Err("bench is not written yet".to_string())
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::{release_npuzzle, root};
+
+const USAGE: &str = "\
+usage: cargo xtask bench [--quick] [--out FILE]
+
+Solves Korf's 100 and the 17 boards at distance 80 with the 7-8 tables
+(build them first: cargo xtask build-pdb), checks every length against the
+published optimum, times one 80-move board end to end, and compares
+heuristics on Korf's 100. Writes bench/report.md (or FILE) and prints it.
+
+  --quick   fewer boards for the slow heuristics (a smoke run)
+";
+
+/// One board of a set: its known optimal length and its tiles.
+struct Instance {
+    length: u64,
+    tiles: String,
+}
+
+fn read_set(name: &str) -> Result<Vec<Instance>, String> {
+    let path = root().join("bench").join(name);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            Instance {
+                length: words[1].parse().expect("a length"),
+                tiles: words[2..].join(" "),
+            }
+        })
+        .collect())
+}
+
+/// What one `npuzzle solve --json` run over a set gave.
+struct Outcome {
+    boards: usize,
+    all_optimal: bool,
+    wall: f64,
+    expanded: u64,
+    generated: u64,
+    /// Sum over boards of each board's own search time (one thread each).
+    search_seconds: f64,
+    h0_sum: u64,
+    peak_rss_mb: f64,
+    unsolved: usize,
+}
+
+impl Outcome {
+    fn average(&self, total: u64) -> f64 {
+        total as f64 / self.boards.max(1) as f64
+    }
+}
+
+fn solve_set(npuzzle: &Path, instances: &[Instance], args: &[&str]) -> Result<Outcome, String> {
+    let input: String = instances.iter().map(|i| format!("{}\n", i.tiles)).collect();
+    let started = Instant::now();
+    let mut child = Command::new(npuzzle)
+        .arg("solve")
+        .arg("--json")
+        .args(args)
+        .arg("--pdb-dir")
+        .arg(root().join("data"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run npuzzle: {e}"))?;
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let wall = started.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let records: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).map_err(|e| format!("bad JSON from npuzzle: {e}")))
+        .collect::<Result<_, _>>()?;
+    if records.len() != instances.len() + 1 {
+        return Err(format!(
+            "npuzzle answered {} records for {} boards: {}",
+            records.len(),
+            instances.len(),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let mut outcome = Outcome {
+        boards: instances.len(),
+        all_optimal: true,
+        wall,
+        expanded: 0,
+        generated: 0,
+        search_seconds: 0.0,
+        h0_sum: 0,
+        peak_rss_mb: records[instances.len()]["peak_rss_mb"].as_f64().unwrap_or(0.0),
+        unsolved: 0,
+    };
+    for (instance, record) in instances.iter().zip(&records) {
+        match record["length"].as_u64() {
+            Some(length) => {
+                outcome.all_optimal &= length == instance.length;
+                outcome.expanded += record["nodes"].as_u64().unwrap_or(0);
+                outcome.generated += record["generated"].as_u64().unwrap_or(0);
+                outcome.search_seconds += record["seconds"].as_f64().unwrap_or(0.0);
+                outcome.h0_sum += record["h0"].as_u64().unwrap_or(0);
+            }
+            None => {
+                outcome.all_optimal = false;
+                outcome.unsolved += 1;
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+fn ensure_tables(npuzzle: &Path, partition: &str) -> Result<(), String> {
+    let status = Command::new(npuzzle)
+        .args(["pdb", "build", "--partition", partition, "--out"])
+        .arg(root().join("data"))
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("building the {partition} tables failed"))
+    }
+}
+
+fn has_default_tables() -> bool {
+    root()
+        .join("data/4x4-blank-last-1.2.3.4.5.6.7.8.pdb.zst")
+        .is_file()
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut quick = false;
+    let mut out: PathBuf = root().join("bench/report.md");
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--quick" => quick = true,
+            "--out" => {
+                i += 1;
+                out = PathBuf::from(args.get(i).ok_or("--out needs a file")?);
+            }
+            "--help" | "-h" => {
+                print!("{USAGE}");
+                return Ok(());
+            }
+            other => return Err(format!("unknown option '{other}'\n\n{USAGE}")),
+        }
+        i += 1;
+    }
+    if !has_default_tables() {
+        return Err("no 7-8 tables in data/: run `cargo xtask build-pdb` first".to_string());
+    }
+    let npuzzle = release_npuzzle()?;
+    let korf = read_set("korf100_goal_blank_last.txt")?;
+    let hard = read_set("hard80.txt")?;
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+
+    let mut report = String::new();
+    let _ = writeln!(report, "# npuzzle benchmark report\n");
+    let _ = writeln!(
+        report,
+        "Machine: {cores} cores. Release build; tables memory-mapped from data/ \
+         (page cache warm after the first run). Wall times include process start-up.\n"
+    );
+
+    // The main sets, with the default heuristic (7-8 + reflection).
+    let _ = writeln!(report, "## Standard sets (7-8 additive PDBs + reflection, parallel)\n");
+    let _ = writeln!(
+        report,
+        "| set | boards | all optimal | wall s | avg expanded | avg generated | expanded/s per core | avg h0 | peak RSS MB |"
+    );
+    let _ = writeln!(report, "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    // Warm the page cache and the unpacked tables once.
+    solve_set(&npuzzle, &korf[..1], &[])?;
+    for (name, set, one_process_per_board) in [
+        ("Korf's 100 (one process, boards in parallel)", &korf, false),
+        ("17 boards at distance 80 (one process, boards in parallel)", &hard, false),
+        ("17 boards at distance 80 (one process per board, its search split over the cores)", &hard, true),
+    ] {
+        let outcome = if !one_process_per_board {
+            solve_set(&npuzzle, set, &[])?
+        } else {
+            // Sequential over boards, each board's search parallel: one
+            // process per board, as a user solving them one by one.
+            let mut total: Option<Outcome> = None;
+            for instance in set.iter() {
+                let o = solve_set(&npuzzle, std::slice::from_ref(instance), &[])?;
+                total = Some(match total {
+                    None => o,
+                    Some(mut t) => {
+                        t.boards += o.boards;
+                        t.all_optimal &= o.all_optimal;
+                        t.wall += o.wall;
+                        t.expanded += o.expanded;
+                        t.generated += o.generated;
+                        t.search_seconds += o.search_seconds * cores as f64;
+                        t.h0_sum += o.h0_sum;
+                        t.peak_rss_mb = t.peak_rss_mb.max(o.peak_rss_mb);
+                        t
+                    }
+                });
+            }
+            total.expect("a non-empty set")
+        };
+        let _ = writeln!(
+            report,
+            "| {name} | {} | {} | {:.2} | {:.0} | {:.0} | {:.2e} | {:.2} | {:.0} |",
+            outcome.boards,
+            if outcome.all_optimal { "yes" } else { "NO" },
+            outcome.wall,
+            outcome.average(outcome.expanded),
+            outcome.average(outcome.generated),
+            outcome.expanded as f64 / outcome.search_seconds.max(1e-9),
+            outcome.average(outcome.h0_sum),
+            outcome.peak_rss_mb,
+        );
+        eprintln!("bench: {name}: {:.2} s", outcome.wall);
+    }
+
+    // One 80-move board, end to end, as a user runs it.
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        let status = Command::new(&npuzzle)
+            .args(["solve", "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", "--pdb-dir"])
+            .arg(root().join("data"))
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err("solving the 80-move board failed".to_string());
+        }
+        latencies.push(started.elapsed().as_secs_f64());
+    }
+    latencies.sort_by(f64::total_cmp);
+    let _ = writeln!(
+        report,
+        "\nOne 80-move board (`npuzzle solve \"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\"`), \
+         process start to answer, 5 runs: median {:.3} s, best {:.3} s.\n",
+        latencies[2], latencies[0]
+    );
+
+    // Heuristics on Korf's 100, beside the literature.
+    for partition in ["6-6-3", "5-5-5"] {
+        ensure_tables(&npuzzle, partition)?;
+    }
+    let subset = if quick { 3 } else { 10 };
+    let _ = writeln!(report, "## Heuristics on Korf's 100 (IDA*, boards in parallel)\n");
+    let _ = writeln!(
+        report,
+        "Literature: Korf & Felner 2002, Felner, Korf & Hanan 2004 (average generated nodes per board over all 100).\n"
+    );
+    let _ = writeln!(
+        report,
+        "| heuristic | boards | all optimal | avg h0 | avg expanded | avg generated | literature generated | wall s |"
+    );
+    let _ = writeln!(report, "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: |");
+    let all = if quick { 20 } else { korf.len() };
+    let rows: Vec<(&str, Vec<&str>, usize, &str)> = vec![
+        ("Manhattan", vec!["--heuristic", "manhattan"], subset, "401,189,630"),
+        ("linear conflict", vec!["--heuristic", "linear-conflict"], subset, ""),
+        ("5-5-5", vec!["--partition", "5-5-5", "--no-reflection"], all, "3,090,405"),
+        ("6-6-3", vec!["--partition", "6-6-3", "--no-reflection"], all, "617,555"),
+        ("7-8", vec!["--no-reflection"], all, "136,288"),
+        ("7-8 + reflection", vec![], all, "36,710"),
+    ];
+    for (name, args, count, literature) in rows {
+        let outcome = solve_set(&npuzzle, &korf[..count], &args)?;
+        let boards = if count < korf.len() {
+            format!("first {count}")
+        } else {
+            count.to_string()
+        };
+        let _ = writeln!(
+            report,
+            "| {name} | {boards} | {} | {:.2} | {:.0} | {:.0} | {literature} | {:.2} |",
+            if outcome.all_optimal { "yes" } else { "NO" },
+            outcome.average(outcome.h0_sum),
+            outcome.average(outcome.expanded),
+            outcome.average(outcome.generated),
+            outcome.wall,
+        );
+        eprintln!("bench: {name}: {:.2} s", outcome.wall);
+    }
+    let _ = writeln!(
+        report,
+        "\nAverage h0 of Korf's 100 in the literature: 7-8 44.75, 7-8 + reflection 45.63."
+    );
+
+    if let Some(parent) = out.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(&out, &report).map_err(|e| format!("{}: {e}", out.display()))?;
+    print!("{report}");
+    eprintln!("bench: report written to {}", out.display());
+    Ok(())
 }

@@ -382,6 +382,7 @@ impl Printer<'_> {
                 "type": "summary", "boards": s.boards, "solved": s.solved,
                 "unsolvable": s.unsolvable, "failed": s.failed, "errors": s.bad_input,
                 "nodes": s.nodes, "seconds": s.seconds, "wall_seconds": wall,
+                "peak_rss_mb": peak_rss_megabytes(),
             });
             return writeln!(out, "{record}");
         }
@@ -395,4 +396,12 @@ impl Printer<'_> {
         }
         Ok(())
     }
+}
+
+/// The process's peak resident memory, where the system tells it (Linux).
+fn peak_rss_megabytes() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kilobytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes / 1024.0)
 }
