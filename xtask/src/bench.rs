@@ -108,7 +108,9 @@ fn solve_set(npuzzle: &Path, instances: &[Instance], args: &[&str]) -> Result<Ou
         generated: 0,
         search_seconds: 0.0,
         h0_sum: 0,
-        peak_rss_mb: records[instances.len()]["peak_rss_mb"].as_f64().unwrap_or(0.0),
+        peak_rss_mb: records[instances.len()]["peak_rss_mb"]
+            .as_f64()
+            .unwrap_or(0.0),
         unsolved: 0,
     };
     for (instance, record) in instances.iter().zip(&records) {
@@ -174,7 +176,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let npuzzle = release_npuzzle()?;
     let korf = read_set("korf100_goal_blank_last.txt")?;
     let hard = read_set("hard80.txt")?;
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
 
     let mut report = String::new();
     let _ = writeln!(report, "# npuzzle benchmark report\n");
@@ -185,18 +189,32 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
 
     // The main sets, with the default heuristic (7-8 + reflection).
-    let _ = writeln!(report, "## Standard sets (7-8 additive PDBs + reflection, parallel)\n");
+    let _ = writeln!(
+        report,
+        "## Standard sets (7-8 additive PDBs + reflection, parallel)\n"
+    );
     let _ = writeln!(
         report,
         "| set | boards | all optimal | wall s | avg expanded | avg generated | expanded/s per core | avg h0 | peak RSS MB |"
     );
-    let _ = writeln!(report, "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(
+        report,
+        "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     // Warm the page cache and the unpacked tables once.
     solve_set(&npuzzle, &korf[..1], &[])?;
     for (name, set, one_process_per_board) in [
         ("Korf's 100 (one process, boards in parallel)", &korf, false),
-        ("17 boards at distance 80 (one process, boards in parallel)", &hard, false),
-        ("17 boards at distance 80 (one process per board, its search split over the cores)", &hard, true),
+        (
+            "17 boards at distance 80 (one process, boards in parallel)",
+            &hard,
+            false,
+        ),
+        (
+            "17 boards at distance 80 (one process per board, its search split over the cores)",
+            &hard,
+            true,
+        ),
     ] {
         let outcome = if !one_process_per_board {
             solve_set(&npuzzle, set, &[])?
@@ -243,7 +261,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for _ in 0..5 {
         let started = Instant::now();
         let status = Command::new(&npuzzle)
-            .args(["solve", "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", "--pdb-dir"])
+            .args([
+                "solve",
+                "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+                "--pdb-dir",
+            ])
             .arg(root().join("data"))
             .stdout(Stdio::null())
             .status()
@@ -266,7 +288,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         ensure_tables(&npuzzle, partition)?;
     }
     let subset = if quick { 3 } else { 10 };
-    let _ = writeln!(report, "## Heuristics on Korf's 100 (IDA*, boards in parallel)\n");
+    let _ = writeln!(
+        report,
+        "## Heuristics on Korf's 100 (IDA*, boards in parallel)\n"
+    );
     let _ = writeln!(
         report,
         "Literature: Korf & Felner 2002, Felner, Korf & Hanan 2004 (average generated nodes per board over all 100).\n"
@@ -275,13 +300,36 @@ pub fn run(args: &[String]) -> Result<(), String> {
         report,
         "| heuristic | boards | all optimal | avg h0 | avg expanded | avg generated | literature generated | wall s |"
     );
-    let _ = writeln!(report, "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(
+        report,
+        "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     let all = if quick { 20 } else { korf.len() };
     let rows: Vec<(&str, Vec<&str>, usize, &str)> = vec![
-        ("Manhattan", vec!["--heuristic", "manhattan"], subset, "401,189,630"),
-        ("linear conflict", vec!["--heuristic", "linear-conflict"], subset, ""),
-        ("5-5-5", vec!["--partition", "5-5-5", "--no-reflection"], all, "3,090,405"),
-        ("6-6-3", vec!["--partition", "6-6-3", "--no-reflection"], all, "617,555"),
+        (
+            "Manhattan",
+            vec!["--heuristic", "manhattan"],
+            subset,
+            "401,189,630",
+        ),
+        (
+            "linear conflict",
+            vec!["--heuristic", "linear-conflict"],
+            subset,
+            "",
+        ),
+        (
+            "5-5-5",
+            vec!["--partition", "5-5-5", "--no-reflection"],
+            all,
+            "3,090,405",
+        ),
+        (
+            "6-6-3",
+            vec!["--partition", "6-6-3", "--no-reflection"],
+            all,
+            "617,555",
+        ),
         ("7-8", vec!["--no-reflection"], all, "136,288"),
         ("7-8 + reflection", vec![], all, "36,710"),
     ];

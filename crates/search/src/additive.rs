@@ -11,6 +11,9 @@ use crate::heuristic::Heuristic;
 
 /// The most patterns a partition may have here.
 pub const MAX_PATTERNS: usize = 8;
+/// The most tiles a pattern may have here (a table of more would not fit
+/// in memory anyway).
+pub const MAX_PATTERN_TILES: usize = 16;
 const NO_PATTERN: u8 = u8::MAX;
 
 /// One table with what the heuristic needs to look its patterns up fast.
@@ -75,6 +78,10 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                 "table for another puzzle"
             );
             let tiles = pattern.tiles().to_vec();
+            assert!(
+                tiles.len() <= MAX_PATTERN_TILES,
+                "at most {MAX_PATTERN_TILES} tiles a pattern"
+            );
             for &t in &tiles {
                 pattern_of[t as usize] = p as u8;
             }
@@ -101,12 +108,11 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
     }
 
     /// The rank of pattern `p`'s placement (on the board or its mirror) and
-    /// the pattern tiles' Manhattan distance, with `moved.0` taken to stand
-    /// on `moved.1` (tile 0, the blank, is in no pattern: no override).
+    /// the pattern tiles' Manhattan distance.
     #[inline(always)]
-    fn rank(&self, p: usize, mirror: bool, position: &Position, moved: (u8, u8)) -> (u64, u32) {
+    fn rank(&self, p: usize, mirror: bool, position: &Position) -> (u64, u32) {
         let table = &self.tables[p];
-        let mut placement = [0u8; 64];
+        let mut placement = [0u8; MAX_PATTERN_TILES];
         let mut manhattan = 0;
         let sources = if mirror {
             &table.mirror_sources
@@ -115,9 +121,6 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         };
         for (i, (&source, &tile)) in sources.iter().zip(&table.tiles).enumerate() {
             let mut cell = position.cells[source as usize];
-            if source == moved.0 {
-                cell = moved.1;
-            }
             if mirror {
                 cell = self.transpose[cell as usize];
             }
@@ -135,7 +138,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
     /// Pattern `p`'s value for the board or its mirror.
     #[inline(always)]
     fn lookup(&self, p: usize, mirror: bool, position: &Position) -> u8 {
-        let (rank, manhattan) = self.rank(p, mirror, position, (0, 0));
+        let (rank, manhattan) = self.rank(p, mirror, position);
         let table = &self.tables[p];
         let entry = table.pdb.entry(rank);
         let value = if table.nibbles {
@@ -144,16 +147,6 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             entry as u32
         };
         value as u8
-    }
-
-    /// Reads the entry that `update` will read after `tile` moves to `to`,
-    /// so that the cache misses of a node's children overlap.
-    #[inline(always)]
-    fn touch(&self, p: u8, mirror: bool, position: &Position, tile: u8, to: u8) {
-        if p != NO_PATTERN {
-            let (rank, _) = self.rank(p as usize, mirror, position, (tile, to));
-            std::hint::black_box(self.tables[p as usize].pdb.entry(rank));
-        }
     }
 }
 
@@ -193,8 +186,23 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
         state: &AdditiveState,
         position: &Position,
         tile: u8,
+        from: u8,
+        to: u8,
+    ) -> AdditiveState {
+        self.update_within(state, position, tile, from, to, u32::MAX)
+    }
+
+    /// The board's own sum first; the reflected lookup, a second cache miss,
+    /// only when the first sum does not already exceed `limit`.
+    #[inline(always)]
+    fn update_within(
+        &self,
+        state: &AdditiveState,
+        position: &Position,
+        tile: u8,
         _from: u8,
         _to: u8,
+        limit: u32,
     ) -> AdditiveState {
         let mut next = *state;
         let p = self.pattern_of[tile as usize];
@@ -203,6 +211,9 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
             let value = self.lookup(p, false, position);
             next.sum = next.sum - state.value[p] as u16 + value as u16;
             next.value[p] = value;
+            if next.sum as u32 > limit {
+                return next;
+            }
         }
         if self.reflect {
             let q = self.mirror_pattern_of[tile as usize];
@@ -214,19 +225,5 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
             }
         }
         next
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, _state: &AdditiveState, position: &Position, tile: u8, to: u8) {
-        self.touch(self.pattern_of[tile as usize], false, position, tile, to);
-        if self.reflect {
-            self.touch(
-                self.mirror_pattern_of[tile as usize],
-                true,
-                position,
-                tile,
-                to,
-            );
-        }
     }
 }

@@ -29,11 +29,22 @@ pub trait Heuristic: Sync {
         to: u8,
     ) -> Self::State;
 
-    /// Asks the memory system for whatever `update` will read for this move,
-    /// so that the lookups of several children overlap. Most heuristics read
-    /// nothing large and leave this empty.
+    /// Like `update` when the caller only needs to know whether the new
+    /// estimate exceeds `limit`: a heuristic that is the largest of several
+    /// estimates may stop at the first one above it. The state returned then
+    /// serves only to read a value above `limit`.
     #[inline(always)]
-    fn prefetch(&self, _state: &Self::State, _position: &Position, _tile: u8, _to: u8) {}
+    fn update_within(
+        &self,
+        state: &Self::State,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+        _limit: u32,
+    ) -> Self::State {
+        self.update(state, position, tile, from, to)
+    }
 }
 
 /// The number of tiles off their goal cell: the weakest classic estimate.

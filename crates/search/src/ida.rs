@@ -81,14 +81,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             }
         }
         let blank = self.position.blank();
-        let neighbors = self.grid.neighbors(blank);
-        for &(from, _) in neighbors {
-            if from != parent_blank {
-                let tile = self.position.tiles[from as usize];
-                self.heuristic.prefetch(state, &self.position, tile, blank);
-            }
-        }
-        for &(from, mv) in neighbors {
+        for &(from, mv) in self.grid.neighbors(blank) {
             if from == parent_blank {
                 continue;
             }
