@@ -2,15 +2,17 @@
 //! of the tables of disjoint patterns, maxed with the same sum over the board
 //! reflected about the main diagonal (a second admissible estimate from the
 //! same tables), updated move by move: a move changes one tile, so only its
-//! pattern, and its mirror image's pattern, are looked up again.
+//! pattern, and its mirror image's pattern, are looked up again, and the
+//! rank of that pattern's placement is adjusted rather than recomputed.
 
 use npuzzle_pdb::{Encoding, Pdb};
 
 use crate::grid::{Grid, Position};
 use crate::heuristic::Heuristic;
 
-/// The most patterns a partition may have here.
-pub const MAX_PATTERNS: usize = 8;
+/// The most patterns a partition may have here (6-6-6-6 for 5x5 has four):
+/// the search state holds a rank per pattern, and is copied at every node.
+pub const MAX_PATTERNS: usize = 4;
 /// The most tiles a pattern may have here (a table of more would not fit
 /// in memory anyway).
 pub const MAX_PATTERN_TILES: usize = 16;
@@ -25,25 +27,58 @@ struct Table<'a, D> {
     /// For the reflected lookup: the original tile whose mirror image is each
     /// pattern tile.
     mirror_sources: Vec<u8>,
+    /// Place value of each slot's digit in the rank.
+    weights: [u64; MAX_PATTERN_TILES],
 }
 
-/// The state search carries: each pattern's value, for the board and for its
-/// reflection, and the two sums.
+/// One pattern's view of the board (or of its mirror): its placement rank,
+/// the Manhattan distance of its tiles and its value.
+#[derive(Clone, Copy, Default)]
+struct PatternState {
+    rank: u64,
+    manhattan: u8,
+    value: u8,
+}
+
+/// The state search carries: each pattern's rank and value, for the board
+/// and for its reflection, and the two sums.
 #[derive(Clone, Copy)]
 pub struct AdditiveState {
-    value: [u8; MAX_PATTERNS],
-    mirror_value: [u8; MAX_PATTERNS],
+    board: [PatternState; MAX_PATTERNS],
+    mirror: [PatternState; MAX_PATTERNS],
     sum: u16,
     mirror_sum: u16,
+}
+
+/// Where a tile stands in the partition, for the board or the mirror.
+#[derive(Clone, Copy)]
+struct Membership {
+    pattern: u8,
+    slot: u8,
+}
+
+const NOWHERE: Membership = Membership {
+    pattern: NO_PATTERN,
+    slot: 0,
+};
+
+/// One tile's move, seen by a pattern: its slot, its cells (of the board or
+/// the mirror) and the change of its grid distance to home.
+#[derive(Clone, Copy)]
+struct Step {
+    slot: u8,
+    from: u8,
+    to: u8,
+    distance_change: i32,
 }
 
 /// Additive PDBs over a grid, with or without the reflected lookup.
 pub struct Additive<'a, D> {
     grid: Grid,
     tables: Vec<Table<'a, D>>,
-    /// The pattern (index) of each tile, and of each tile's mirror image.
-    pattern_of: [u8; 256],
-    mirror_pattern_of: [u8; 256],
+    /// Pattern and slot of each tile, and of each tile's mirror image.
+    member: [Membership; 256],
+    mirror_member: [Membership; 256],
     /// The mirror cell of each cell.
     transpose: [u8; 256],
     reflect: bool,
@@ -67,8 +102,8 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         // of t's goal cell.
         let mirror_tile =
             |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
-        let mut pattern_of = [NO_PATTERN; 256];
-        let mut mirror_pattern_of = [NO_PATTERN; 256];
+        let mut member = [NOWHERE; 256];
+        let mut mirror_member = [NOWHERE; 256];
         let mut tables = Vec::new();
         for (p, pdb) in pdbs.iter().enumerate() {
             let pattern = pdb.pattern();
@@ -82,35 +117,42 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                 tiles.len() <= MAX_PATTERN_TILES,
                 "at most {MAX_PATTERN_TILES} tiles a pattern"
             );
-            for &t in &tiles {
-                pattern_of[t as usize] = p as u8;
+            let mut weights = [0u64; MAX_PATTERN_TILES];
+            for (slot, &t) in tiles.iter().enumerate() {
+                member[t as usize] = Membership {
+                    pattern: p as u8,
+                    slot: slot as u8,
+                };
+                weights[slot] = pattern.ranker().weight(slot);
             }
             // Mirror images pair up (the map is its own inverse).
             let mirror_sources: Vec<u8> = tiles.iter().map(|&q| mirror_tile(q)).collect();
-            for &source in &mirror_sources {
-                mirror_pattern_of[source as usize] = p as u8;
+            for (slot, &source) in mirror_sources.iter().enumerate() {
+                mirror_member[source as usize] = Membership {
+                    pattern: p as u8,
+                    slot: slot as u8,
+                };
             }
             tables.push(Table {
                 pdb,
                 nibbles: pdb.encoding() == Encoding::NibbleExcess,
                 tiles,
                 mirror_sources,
+                weights,
             });
         }
         Additive {
             grid: grid.clone(),
             tables,
-            pattern_of,
-            mirror_pattern_of,
+            member,
+            mirror_member,
             transpose,
             reflect,
         }
     }
 
-    /// The rank of pattern `p`'s placement (on the board or its mirror) and
-    /// the pattern tiles' Manhattan distance.
-    #[inline(always)]
-    fn rank(&self, p: usize, mirror: bool, position: &Position) -> (u64, u32) {
+    /// Pattern `p`'s view of the board or of its mirror, from scratch.
+    fn evaluate(&self, p: usize, mirror: bool, position: &Position) -> PatternState {
         let table = &self.tables[p];
         let mut placement = [0u8; MAX_PATTERN_TILES];
         let mut manhattan = 0;
@@ -132,21 +174,77 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             .pattern()
             .ranker()
             .rank(&placement[..table.tiles.len()]);
-        (rank, manhattan)
+        self.with_value(p, rank, manhattan as u8)
     }
 
-    /// Pattern `p`'s value for the board or its mirror.
     #[inline(always)]
-    fn lookup(&self, p: usize, mirror: bool, position: &Position) -> u8 {
-        let (rank, manhattan) = self.rank(p, mirror, position);
+    fn with_value(&self, p: usize, rank: u64, manhattan: u8) -> PatternState {
         let table = &self.tables[p];
         let entry = table.pdb.entry(rank);
         let value = if table.nibbles {
-            manhattan + 2 * entry as u32
+            manhattan + 2 * entry
         } else {
-            entry as u32
+            entry
         };
-        value as u8
+        PatternState {
+            rank,
+            manhattan,
+            value,
+        }
+    }
+
+    /// Pattern `p`'s view after the tile in `slot` moved from `from` to the
+    /// adjacent `to` (cells of the board, or of the mirror when `mirror`).
+    /// Only that tile's digit changes, by the cells it crossed that earlier
+    /// tiles hold, and the digits of the later tiles standing between the
+    /// two cells, by one each; a sideways move crosses no cell.
+    #[inline(always)]
+    fn moved(
+        &self,
+        p: usize,
+        mirror: bool,
+        old: &PatternState,
+        position: &Position,
+        step: Step,
+    ) -> PatternState {
+        let Step {
+            slot,
+            from,
+            to,
+            distance_change,
+        } = step;
+        let table = &self.tables[p];
+        let (low, high) = if to > from { (from, to) } else { (to, from) };
+        let mut digit_change = (high - low) as u64;
+        let mut later_weights = 0u64;
+        for cell in low + 1..high {
+            let board_cell = if mirror {
+                self.transpose[cell as usize]
+            } else {
+                cell
+            };
+            let tile = position.tiles[board_cell as usize];
+            let m = if mirror {
+                self.mirror_member[tile as usize]
+            } else {
+                self.member[tile as usize]
+            };
+            if m.pattern as usize == p {
+                if m.slot < slot {
+                    digit_change -= 1;
+                } else {
+                    later_weights += table.weights[m.slot as usize];
+                }
+            }
+        }
+        let change = digit_change * table.weights[slot as usize] + later_weights;
+        let rank = if to > from {
+            old.rank + change
+        } else {
+            old.rank - change
+        };
+        let manhattan = (old.manhattan as i32 + distance_change) as u8;
+        self.with_value(p, rank, manhattan)
     }
 }
 
@@ -159,17 +257,17 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
 
     fn init(&self, position: &Position) -> AdditiveState {
         let mut state = AdditiveState {
-            value: [0; MAX_PATTERNS],
-            mirror_value: [0; MAX_PATTERNS],
+            board: [PatternState::default(); MAX_PATTERNS],
+            mirror: [PatternState::default(); MAX_PATTERNS],
             sum: 0,
             mirror_sum: 0,
         };
         for p in 0..self.tables.len() {
-            state.value[p] = self.lookup(p, false, position);
-            state.sum += state.value[p] as u16;
+            state.board[p] = self.evaluate(p, false, position);
+            state.sum += state.board[p].value as u16;
             if self.reflect {
-                state.mirror_value[p] = self.lookup(p, true, position);
-                state.mirror_sum += state.mirror_value[p] as u16;
+                state.mirror[p] = self.evaluate(p, true, position);
+                state.mirror_sum += state.mirror[p].value as u16;
             }
         }
         state
@@ -200,30 +298,97 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
         state: &AdditiveState,
         position: &Position,
         tile: u8,
-        _from: u8,
-        _to: u8,
+        from: u8,
+        to: u8,
         limit: u32,
     ) -> AdditiveState {
         let mut next = *state;
-        let p = self.pattern_of[tile as usize];
-        if p != NO_PATTERN {
-            let p = p as usize;
-            let value = self.lookup(p, false, position);
-            next.sum = next.sum - state.value[p] as u16 + value as u16;
-            next.value[p] = value;
+        // Reflection keeps grid distances, so one change serves both views.
+        let distance_change =
+            self.grid.distance(tile, to) as i32 - self.grid.distance(tile, from) as i32;
+        let m = self.member[tile as usize];
+        if m.pattern != NO_PATTERN {
+            let p = m.pattern as usize;
+            let view = self.moved(
+                p,
+                false,
+                &state.board[p],
+                position,
+                Step {
+                    slot: m.slot,
+                    from,
+                    to,
+                    distance_change,
+                },
+            );
+            next.sum = next.sum - state.board[p].value as u16 + view.value as u16;
+            next.board[p] = view;
             if next.sum as u32 > limit {
                 return next;
             }
         }
         if self.reflect {
-            let q = self.mirror_pattern_of[tile as usize];
-            if q != NO_PATTERN {
-                let q = q as usize;
-                let value = self.lookup(q, true, position);
-                next.mirror_sum = next.mirror_sum - state.mirror_value[q] as u16 + value as u16;
-                next.mirror_value[q] = value;
+            let m = self.mirror_member[tile as usize];
+            if m.pattern != NO_PATTERN {
+                let p = m.pattern as usize;
+                let (from, to) = (self.transpose[from as usize], self.transpose[to as usize]);
+                let view = self.moved(
+                    p,
+                    true,
+                    &state.mirror[p],
+                    position,
+                    Step {
+                        slot: m.slot,
+                        from,
+                        to,
+                        distance_change,
+                    },
+                );
+                next.mirror_sum =
+                    next.mirror_sum - state.mirror[p].value as u16 + view.value as u16;
+                next.mirror[p] = view;
             }
         }
         next
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_board::{random_board, Goal, SplitMix64};
+    use npuzzle_pdb::{build_file, Partition};
+
+    /// Move by move, the incremental state equals a fresh evaluation.
+    #[test]
+    fn incremental_updates_match_fresh_evaluation() {
+        for (size, name) in [(3, "4-4"), (4, "1,2,5,6;3,4,7,8;9,10,13,14")] {
+            for goal in Goal::ALL {
+                let partition = Partition::parse(name, size, goal).unwrap();
+                let pdbs: Vec<Pdb<Vec<u8>>> = partition
+                    .patterns()
+                    .iter()
+                    .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {})).unwrap())
+                    .collect();
+                let grid = Grid::new(size, goal);
+                let additive = Additive::new(&grid, &pdbs, true);
+                let mut rng = SplitMix64::new(17);
+                let mut position = Position::new(&random_board(size, goal, &mut rng));
+                let mut state = additive.init(&position);
+                for _ in 0..3000 {
+                    let blank = position.blank();
+                    let options = grid.neighbors(blank);
+                    let (from, _) = options[rng.below(options.len() as u64) as usize];
+                    let tile = position.slide(from);
+                    state = additive.update(&state, &position, tile, from, blank);
+                    let fresh = additive.init(&position);
+                    assert_eq!((state.sum, state.mirror_sum), (fresh.sum, fresh.mirror_sum));
+                    for p in 0..pdbs.len() {
+                        assert_eq!(state.board[p].rank, fresh.board[p].rank);
+                        assert_eq!(state.mirror[p].rank, fresh.mirror[p].rank);
+                    }
+                }
+            }
+        }
     }
 }
