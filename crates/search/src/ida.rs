@@ -9,6 +9,13 @@ use npuzzle_board::Move;
 
 use crate::grid::{Grid, Position};
 use crate::heuristic::Heuristic;
+use crate::pruning::{MovePruning, PruneState, START};
+
+/// The duplicate-move automaton, built once per process.
+fn pruning() -> &'static MovePruning {
+    static PRUNING: std::sync::OnceLock<MovePruning> = std::sync::OnceLock::new();
+    PRUNING.get_or_init(MovePruning::standard)
+}
 use crate::Stats;
 
 /// No cell: the root has no parent to avoid.
@@ -60,13 +67,20 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
 
     /// Searches below the current position (reached by `g` moves, the blank
     /// having come from `parent_blank`) with f bounded by `bound`.
-    pub fn run(&mut self, bound: u32, g: u32, parent_blank: Option<u8>, state: &H::State) -> Flow {
+    pub fn run(
+        &mut self,
+        bound: u32,
+        g: u32,
+        parent_blank: Option<u8>,
+        history: PruneState,
+        state: &H::State,
+    ) -> Flow {
         self.bound = bound;
         self.next_bound = u32::MAX;
-        self.search(g, parent_blank.unwrap_or(NO_CELL), state)
+        self.search(g, parent_blank.unwrap_or(NO_CELL), history, state)
     }
 
-    fn search(&mut self, g: u32, parent_blank: u8, state: &H::State) -> Flow {
+    fn search(&mut self, g: u32, parent_blank: u8, history: PruneState, state: &H::State) -> Flow {
         if self.heuristic.value(state) == 0 && self.position.is_goal(self.grid) {
             return Flow::Found;
         }
@@ -85,12 +99,16 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         // so their cache misses overlap, and the children can be searched
         // most promising first, which ends the last iteration sooner.
         let limit = self.bound.saturating_sub(g + 1);
-        let mut children: [(u32, u8, Move, H::State); 4] = [(0, 0, Move::Up, *state); 4];
+        let mut children: [(u32, u8, Move, PruneState, H::State); 4] =
+            [(0, 0, Move::Up, START, *state); 4];
         let mut count = 0;
         for &(from, mv) in self.grid.neighbors(blank) {
             if from == parent_blank {
                 continue;
             }
+            let Some(after) = pruning().step(history, mv) else {
+                continue;
+            };
             let tile = self.position.slide(from);
             let child =
                 self.heuristic
@@ -99,7 +117,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             self.stats.generated += 1;
             let f = g + 1 + self.heuristic.value(&child);
             if f <= self.bound {
-                children[count] = (f, from, mv, child);
+                children[count] = (f, from, mv, after, child);
                 count += 1;
             } else if f < self.next_bound {
                 self.next_bound = f;
@@ -107,10 +125,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         }
         let children = &mut children[..count];
         children.sort_by_key(|&(f, ..)| f);
-        for &(_, from, mv, ref child) in children.iter() {
+        for &(_, from, mv, after, ref child) in children.iter() {
             self.position.slide(from);
             self.path.push(mv);
-            match self.search(g + 1, blank, child) {
+            match self.search(g + 1, blank, after, child) {
                 Flow::Exhausted => {}
                 other => return other,
             }
@@ -134,7 +152,7 @@ pub(crate) fn ida_star<H: Heuristic>(
     let mut dfs = Dfs::new(grid, heuristic, position, node_limit, &stop);
     loop {
         dfs.stats.iterations += 1;
-        match dfs.run(bound, 0, None, &state) {
+        match dfs.run(bound, 0, None, START, &state) {
             Flow::Found => return Some((std::mem::take(&mut dfs.path), dfs.stats)),
             Flow::Stopped => return None,
             Flow::Exhausted => bound = dfs.next_bound,
@@ -147,6 +165,7 @@ struct Subtree<S> {
     position: Position,
     moves: Vec<Move>,
     parent_blank: Option<u8>,
+    history: PruneState,
     state: S,
 }
 
@@ -164,6 +183,7 @@ fn frontier<H: Heuristic>(
         position: root.position.clone(),
         moves: Vec::new(),
         parent_blank: None,
+        history: START,
         state: root.state,
     }];
     for g in 0..depth {
@@ -174,6 +194,9 @@ fn frontier<H: Heuristic>(
                 if Some(from) == node.parent_blank {
                     continue;
                 }
+                let Some(history) = pruning().step(node.history, mv) else {
+                    continue;
+                };
                 let mut position = node.position.clone();
                 let tile = position.slide(from);
                 let state = heuristic.update(&node.state, &position, tile, from, blank);
@@ -187,6 +210,7 @@ fn frontier<H: Heuristic>(
                         position,
                         moves,
                         parent_blank: Some(blank),
+                        history,
                         state,
                     });
                 }
@@ -221,6 +245,7 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
         position,
         moves: Vec::new(),
         parent_blank: None,
+        history: START,
         state,
     };
     let mut stats = Stats::default();
@@ -231,37 +256,58 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
         let first_found = AtomicUsize::new(usize::MAX);
         let stopped = AtomicBool::new(false);
         let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
-        let (iteration_stats, next_bound) = subtrees
-            .par_iter()
-            .enumerate()
-            .map(|(index, subtree)| {
-                // A later subtree cannot change the answer once an earlier one has one.
-                if index > first_found.load(Ordering::Relaxed) {
-                    return (Stats::default(), u32::MAX);
-                }
-                let never = AtomicBool::new(false);
-                let mut dfs = Dfs::new(
-                    grid,
-                    heuristic,
-                    subtree.position.clone(),
-                    node_limit,
-                    &never,
-                );
-                let flow = dfs.run(bound, SPLIT_DEPTH, subtree.parent_blank, &subtree.state);
-                match flow {
-                    Flow::Found => {
-                        first_found.fetch_min(index, Ordering::Relaxed);
-                        let mut moves = subtree.moves.clone();
-                        moves.extend_from_slice(&dfs.path);
-                        let mut best = found.lock().expect("no panics while held");
-                        if best.as_ref().is_none_or(|(i, _)| index < *i) {
-                            *best = Some((index, moves));
-                        }
+        // Most promising subtrees first, handed out in that order to
+        // whichever thread is free, so that both threads work where a
+        // solution is likeliest and the last iteration ends soonest.
+        let mut subtrees = subtrees;
+        subtrees.sort_by_key(|t| heuristic.value(&t.state));
+        let next_subtree = AtomicUsize::new(0);
+        let search_subtree = |index: usize, subtree: &Subtree<H::State>| -> (Stats, u32) {
+            let never = AtomicBool::new(false);
+            let mut dfs = Dfs::new(
+                grid,
+                heuristic,
+                subtree.position.clone(),
+                node_limit,
+                &never,
+            );
+            let flow = dfs.run(
+                bound,
+                SPLIT_DEPTH,
+                subtree.parent_blank,
+                subtree.history,
+                &subtree.state,
+            );
+            match flow {
+                Flow::Found => {
+                    first_found.fetch_min(index, Ordering::Relaxed);
+                    let mut moves = subtree.moves.clone();
+                    moves.extend_from_slice(&dfs.path);
+                    let mut best = found.lock().expect("no panics while held");
+                    if best.as_ref().is_none_or(|(i, _)| index < *i) {
+                        *best = Some((index, moves));
                     }
-                    Flow::Stopped => stopped.store(true, Ordering::Relaxed),
-                    Flow::Exhausted => {}
                 }
-                (dfs.stats, dfs.next_bound)
+                Flow::Stopped => stopped.store(true, Ordering::Relaxed),
+                Flow::Exhausted => {}
+            }
+            (dfs.stats, dfs.next_bound)
+        };
+        let (iteration_stats, next_bound) = (0..rayon::current_num_threads())
+            .into_par_iter()
+            .map(|_| {
+                let mut totals = (Stats::default(), u32::MAX);
+                loop {
+                    let index = next_subtree.fetch_add(1, Ordering::Relaxed);
+                    // A later subtree cannot change the answer once an
+                    // earlier one has one.
+                    if index >= subtrees.len() || index > first_found.load(Ordering::Relaxed) {
+                        return totals;
+                    }
+                    let (s, b) = search_subtree(index, &subtrees[index]);
+                    totals.0 += s;
+                    totals.1 = totals.1.min(b);
+                }
             })
             .reduce(
                 || (Stats::default(), u32::MAX),

@@ -6,6 +6,7 @@ mod classic;
 mod grid;
 pub mod heuristic;
 mod ida;
+pub mod pruning;
 
 use std::fmt;
 use std::time::{Duration, Instant};
