@@ -119,7 +119,8 @@ impl Player {
 /// met for an effect, breadth first in move order, is kept.
 pub fn forbidden_sequences(max_len: usize) -> Vec<Vec<u8>> {
     let mut player = Player::new(max_len as i32 + 1);
-    let mut first: HashMap<Vec<(u32, u32)>, (Vec<u8>, Vec<usize>)> = HashMap::new();
+    // For each effect met so far: the cells its first sequence touched.
+    let mut first: HashMap<Vec<(u32, u32)>, Vec<usize>> = HashMap::new();
     let mut forbidden: Vec<Vec<u8>> = (0..4u8).map(|m| vec![m, m ^ 1]).collect();
     let mut forbidden_set: HashSet<Vec<u8>> = forbidden.iter().cloned().collect();
     // Breadth-first over lengths, so the first sequence met for an effect is
@@ -160,7 +161,7 @@ pub fn forbidden_sequences(max_len: usize) -> Vec<Vec<u8>> {
                     }
                     Some(_) => next_level.push(sequence),
                     None => {
-                        first.insert(effect, (sequence.clone(), visited));
+                        first.insert(effect, visited);
                         next_level.push(sequence);
                     }
                 }
