@@ -153,7 +153,7 @@ pub fn forbidden_sequences(max_len: usize) -> Vec<Vec<u8>> {
                     player.undo(step as usize);
                 }
                 match first.get(&effect) {
-                    Some((_, kept_cells))
+                    Some(kept_cells)
                         if kept_cells.iter().all(|c| visited.binary_search(c).is_ok()) =>
                     {
                         forbidden_set.insert(sequence.clone());
