@@ -348,3 +348,51 @@ fn a_closed_pipe_ends_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn big_boards_are_solved_by_reduction_and_say_so() {
+    let boards = npuzzle(&["random", "--size", "12", "--count", "3", "--seed", "9"]);
+    let dir = scratch();
+    let run = npuzzle_in(dir.path(), &["solve", "--json"], &boards.stdout);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let records = run.json_records();
+    for r in &records[..3] {
+        assert_eq!(r["optimal"], false);
+        assert_eq!(r["algorithm"], "reduction");
+        let board = parse_board(
+            &r["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+        .unwrap();
+        let length = r["length"].as_u64().unwrap();
+        assert!(length >= r["lower_bound"].as_u64().unwrap());
+        assert_replays(
+            &board,
+            r["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+    }
+    let text = npuzzle(&[
+        "solve",
+        "--fast",
+        "--goal",
+        "blank-first",
+        "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15",
+    ]);
+    assert!(
+        text.stdout.contains("(not optimal: solved by reduction)"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("Lower bound (Manhattan) 3"),
+        "{}",
+        text.stdout
+    );
+}

@@ -65,8 +65,14 @@ struct SolveArgs {
     #[command(flatten)]
     goal: GoalArg,
     /// The search algorithm.
-    #[arg(long, short, value_enum, default_value_t = AlgorithmArg::Idastar)]
-    algorithm: AlgorithmArg,
+    /// [default: idastar]
+    #[arg(long, short, value_enum)]
+    algorithm: Option<AlgorithmArg>,
+    /// Solve fast but not optimally: reduce the board row by row and column
+    /// by column to a 3x3 core, solved optimally. Boards of 6x6 and more
+    /// are solved this way unless --algorithm or --heuristic is given.
+    #[arg(long)]
+    fast: bool,
     /// The heuristic guiding A* and IDA* [default: pdb for 4x4 boards (the
     /// tables must be built: cargo xtask build-pdb), linear-conflict otherwise].
     #[arg(long = "heuristic", value_enum)]
@@ -139,7 +145,7 @@ enum GoalName {
     BlankFirst,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum AlgorithmArg {
     Bfs,
     Astar,

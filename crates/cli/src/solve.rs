@@ -19,6 +19,12 @@ use crate::{input, pdb, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 /// What became of one input board.
 enum Answer {
     Solved(Solution, HeuristicLabel),
+    /// Solved by reduction: valid, not optimal.
+    Reduced {
+        moves: Vec<Move>,
+        lower_bound: u64,
+        seconds: f64,
+    },
     Failed(SearchError),
     /// The tables the board needs cannot be opened.
     NoTables(String),
@@ -113,9 +119,19 @@ fn open_tables(
 fn heuristic_for(args: &SolveArgs, size: usize) -> HeuristicKind {
     match args.heuristic {
         Some(h) => h.into(),
-        None if size == 4 => HeuristicKind::Pdb,
+        None if size == 4 || size == 5 => HeuristicKind::Pdb,
         None => HeuristicKind::LinearConflict,
     }
+}
+
+/// Smallest side solved by reduction when no search was asked for.
+const FAST_FROM_SIZE: usize = 6;
+
+/// Whether a board is solved by reduction: asked for, or the board is too
+/// big for optimal search and no search was asked for.
+fn reduces(args: &SolveArgs, board: &Board) -> bool {
+    args.fast
+        || (board.size() >= FAST_FROM_SIZE && args.heuristic.is_none() && args.algorithm.is_none())
 }
 
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
@@ -127,9 +143,10 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
         }
     };
     let goal = args.goal.goal();
-    let algorithm: Algorithm = args.algorithm.into();
+    let algorithm: Algorithm = args.algorithm.map_or(Algorithm::IdaStar, Into::into);
     let needs_tables = |board: &Board| {
-        algorithm != Algorithm::Bfs
+        !reduces(args, board)
+            && algorithm != Algorithm::Bfs
             && heuristic_for(args, board.size()) == HeuristicKind::Pdb
             && board.is_solvable(goal)
     };
@@ -148,6 +165,17 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
             Ok(board) => board,
             Err(e) => return Answer::BadInput(e.to_string()),
         };
+        if reduces(args, board) {
+            let started = Instant::now();
+            return match npuzzle_search::solve_by_reduction(board, goal) {
+                Ok(moves) => Answer::Reduced {
+                    moves,
+                    lower_bound: board.manhattan(goal),
+                    seconds: started.elapsed().as_secs_f64(),
+                },
+                Err(e) => Answer::Failed(e),
+            };
+        }
         let kind = heuristic_for(args, board.size());
         let request = Request {
             goal,
@@ -200,6 +228,10 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
                 summary.solved += 1;
                 summary.nodes += s.stats.expanded;
                 summary.seconds += s.elapsed.as_secs_f64();
+            }
+            Answer::Reduced { seconds, .. } => {
+                summary.solved += 1;
+                summary.seconds += seconds;
             }
             Answer::Failed(SearchError::Unsolvable) => summary.unsolvable += 1,
             Answer::Failed(_) => summary.failed += 1,
@@ -266,6 +298,11 @@ impl Printer<'_> {
         }
         match answer {
             Answer::Solved(s, label) => self.print_solution(out, board, s, label)?,
+            Answer::Reduced {
+                moves,
+                lower_bound,
+                seconds,
+            } => self.print_reduced(out, board, moves, *lower_bound, *seconds)?,
             Answer::Failed(SearchError::Unsolvable) => writeln!(out, "No solution possible")?,
             Answer::Failed(e) => {
                 writeln!(out, "No answer: {e}")?;
@@ -278,6 +315,46 @@ impl Printer<'_> {
             writeln!(out)?;
         }
         Ok(())
+    }
+
+    fn print_moves(&self, out: &mut impl Write, board: &Board, moves: &[Move]) -> io::Result<()> {
+        let who = match self.notation() {
+            Notation::Tile => "tile",
+            Notation::Blank => "blank",
+        };
+        writeln!(
+            out,
+            "Moves ({who} direction): {}",
+            Move::format_sequence(moves, self.notation())
+        )?;
+        if self.args.boards {
+            for b in board.replay(moves).expect("a solution replays") {
+                writeln!(out, "{}", b.to_grid())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn print_reduced(
+        &self,
+        out: &mut impl Write,
+        board: &Board,
+        moves: &[Move],
+        lower_bound: u64,
+        seconds: f64,
+    ) -> io::Result<()> {
+        writeln!(
+            out,
+            "Number of moves = {} (not optimal: solved by reduction)",
+            moves.len()
+        )?;
+        self.print_moves(out, board, moves)?;
+        writeln!(
+            out,
+            "Lower bound (Manhattan) {lower_bound}, length / bound {:.2}; {:.6} s",
+            moves.len() as f64 / lower_bound.max(1) as f64,
+            seconds
+        )
     }
 
     fn print_solution(
@@ -309,14 +386,17 @@ impl Printer<'_> {
             s.stats.expanded,
             s.stats.generated,
             s.initial_estimate,
-            label.text(self.args.algorithm.into()),
+            label.text(self.args.algorithm.map_or(Algorithm::IdaStar, Into::into)),
             self.algorithm_name(),
             s.elapsed.as_secs_f64()
         )
     }
 
     fn algorithm_name(&self) -> &'static str {
-        npuzzle_search::Algorithm::from(self.args.algorithm).name()
+        self.args
+            .algorithm
+            .map_or(Algorithm::IdaStar, Into::into)
+            .name()
     }
 
     fn print_json(
@@ -340,7 +420,7 @@ impl Printer<'_> {
                     "solvable": !matches!(answer, Answer::Failed(SearchError::Unsolvable)),
                     "algorithm": self.algorithm_name(),
                     "heuristic": match self.args.algorithm {
-                        crate::AlgorithmArg::Bfs => "none",
+                        Some(crate::AlgorithmArg::Bfs) => "none",
                         _ => heuristic_for(self.args, board.size()).name(),
                     },
                     "length": null, "moves": null, "nodes": null, "generated": null,
@@ -363,6 +443,23 @@ impl Printer<'_> {
                         record["h0"] = json!(s.initial_estimate);
                         record["seconds"] = json!(s.elapsed.as_secs_f64());
                         record["optimal"] = json!(true);
+                    }
+                    Answer::Reduced {
+                        moves,
+                        lower_bound,
+                        seconds,
+                    } => {
+                        record["algorithm"] = json!("reduction");
+                        record["heuristic"] = json!(null);
+                        record["length"] = json!(moves.len());
+                        record["moves"] = json!(Move::format_sequence(moves, self.notation()));
+                        record["notation"] = json!(match self.notation() {
+                            Notation::Tile => "tile",
+                            Notation::Blank => "blank",
+                        });
+                        record["lower_bound"] = json!(lower_bound);
+                        record["seconds"] = json!(seconds);
+                        record["optimal"] = json!(false);
                     }
                     Answer::Failed(SearchError::Unsolvable) => {}
                     Answer::Failed(e) => record["error"] = json!(e.to_string()),

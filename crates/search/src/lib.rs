@@ -7,6 +7,7 @@ mod grid;
 pub mod heuristic;
 mod ida;
 pub mod pruning;
+mod reduction;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -15,6 +16,7 @@ use npuzzle_board::{Board, Goal, Move};
 
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
+pub use reduction::solve_by_reduction;
 
 /// Which search runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -124,6 +126,8 @@ pub enum SearchError {
     NodeLimit { algorithm: Algorithm, limit: u64 },
     /// The PDB heuristic was asked for without tables.
     NoTables,
+    /// The reduction solver found no way on (a bug: please report the board).
+    Stuck,
 }
 
 impl fmt::Display for SearchError {
@@ -144,6 +148,9 @@ impl fmt::Display for SearchError {
                  or use a stronger heuristic"
             ),
             SearchError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
+            SearchError::Stuck => {
+                f.write_str("the reduction solver got stuck (a bug: please report the board)")
+            }
             SearchError::NodeLimit { algorithm, limit } => write!(
                 f,
                 "{} would need more than {limit} boards in memory (--max-nodes {limit}); \
