@@ -396,3 +396,57 @@ fn big_boards_are_solved_by_reduction_and_say_so() {
         text.stdout
     );
 }
+
+/// The SVG is well-formed XML with one keyframe per move for every tile,
+/// exactly one tile moving per step, ending on the goal.
+#[test]
+fn the_svg_animates_one_move_per_step() {
+    let dir = scratch();
+    let board = "8 1 3 4 0 2 7 6 5";
+    let run = npuzzle_in(
+        dir.path(),
+        &["solve", "--json", "--svg", "out.svg", board],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let length = run.json_records()[0]["length"].as_u64().unwrap() as usize;
+    let text = std::fs::read_to_string(dir.path().join("out.svg")).unwrap();
+    let document = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let tracks: Vec<Vec<&str>> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("animateTransform"))
+        .map(|n| n.attribute("values").unwrap().split(';').collect())
+        .collect();
+    assert_eq!(tracks.len(), 8);
+    for track in &tracks {
+        // One position per board of the solution, and the goal held.
+        assert_eq!(track.len(), length + 2);
+    }
+    for step in 0..length {
+        let moving = tracks.iter().filter(|t| t[step] != t[step + 1]).count();
+        assert_eq!(moving, 1, "step {step}");
+    }
+    let many = npuzzle_in(
+        dir.path(),
+        &["solve", "--svg", "x.svg"],
+        "1 2 3 0\n1 2 0 3\n",
+    );
+    assert_eq!(many.status, 2);
+}
+
+#[test]
+fn play_prints_plain_frames_to_a_pipe() {
+    let run = npuzzle(&["play", "--delay", "0", "1 2 3 4 0 5 7 8 6"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains('\x1b'), "escape codes in a pipe");
+    let frames: Vec<&str> = run.stdout.trim_end().split("\n\n").collect();
+    assert_eq!(frames.len(), 3);
+    assert!(frames[1].starts_with("move 1/2: L"));
+    assert!(
+        frames[2].ends_with(" 1 2 3\n 4 5 6\n 7 8  "),
+        "{:?}",
+        frames[2]
+    );
+    let none = npuzzle(&["play", "1 2 3 4 5 6 8 7 0"]);
+    assert!(none.stderr.contains("No solution possible"));
+}

@@ -3,6 +3,7 @@
 
 mod input;
 mod pdb;
+mod show;
 mod solve;
 
 use std::io::{self, Write};
@@ -44,6 +45,8 @@ Moves are letters U, D, L, R naming the direction the TILE slides into the blank
 Boards come from the arguments (one board), from --file (one board per line, '#' comments \
 and blank lines skipped, algs4 blocks allowed), or from standard input when neither is given.")]
     Solve(SolveArgs),
+    /// Solve one board and play the solution in the terminal.
+    Play(PlayArgs),
     /// Say whether a board is valid and solvable, and why not.
     Check(CheckArgs),
     /// Print uniformly random solvable boards, one per line.
@@ -102,10 +105,22 @@ struct SolveArgs {
     /// Print JSON Lines: one record per board, then a summary record.
     #[arg(long)]
     json: bool,
+    /// Also write the solution as a self-contained animated SVG (one board).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
     /// Threads: boards of a batch solved at once, or the threads sharing the
     /// search of a single board (default: one per core).
     #[arg(long, short)]
     jobs: Option<usize>,
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    solve: SolveArgs,
+    /// Milliseconds between moves.
+    #[arg(long, default_value_t = 300)]
+    delay: u64,
 }
 
 #[derive(Args)]
@@ -210,6 +225,11 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Play(args) => solve::play(
+            &args.solve,
+            std::time::Duration::from_millis(args.delay),
+            &mut out,
+        ),
         Command::Check(args) => check(&args, &mut out),
         Command::Random(args) => random(&args, &mut out),
         Command::Pdb { command } => pdb::run(&command, &mut out),

@@ -14,7 +14,7 @@ use npuzzle_search::{Algorithm, HeuristicKind, Request, SearchError, Solution};
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::{input, pdb, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::{input, pdb, show, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// What became of one input board.
 enum Answer {
@@ -134,14 +134,8 @@ fn reduces(args: &SolveArgs, board: &Board) -> bool {
         || (board.size() >= FAST_FROM_SIZE && args.heuristic.is_none() && args.algorithm.is_none())
 }
 
-pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
-    let items = match input::read_boards(&args.board, args.file.as_deref()) {
-        Ok(items) => items,
-        Err(message) => {
-            eprintln!("npuzzle: {message}");
-            return Ok(EXIT_BAD_INPUT);
-        }
-    };
+/// Solves every board of `items` as `args` say, in input order.
+fn compute(args: &SolveArgs, items: &[BatchItem]) -> io::Result<Vec<Answer>> {
     let goal = args.goal.goal();
     let algorithm: Algorithm = args.algorithm.map_or(Algorithm::IdaStar, Into::into);
     let needs_tables = |board: &Board| {
@@ -159,7 +153,6 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
             .filter(|b| needs_tables(b))
             .map(Board::size),
     );
-    let started = Instant::now();
     let answer = |item: &BatchItem| -> Answer {
         let board = match &item.board {
             Ok(board) => board,
@@ -213,7 +206,48 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
         .num_threads(jobs)
         .build()
         .map_err(io::Error::other)?;
-    let answers: Vec<Answer> = pool.install(|| items.par_iter().map(answer).collect());
+    Ok(pool.install(|| items.par_iter().map(answer).collect()))
+}
+
+/// The moves of an answer, when it has some.
+fn moves_of(answer: &Answer) -> Option<&[Move]> {
+    match answer {
+        Answer::Solved(s, _) => Some(&s.moves),
+        Answer::Reduced { moves, .. } => Some(moves),
+        _ => None,
+    }
+}
+
+pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
+    let items = match input::read_boards(&args.board, args.file.as_deref()) {
+        Ok(items) => items,
+        Err(message) => {
+            eprintln!("npuzzle: {message}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    if args.svg.is_some() && items.len() != 1 {
+        eprintln!(
+            "npuzzle: --svg animates one board; {} were given",
+            items.len()
+        );
+        return Ok(EXIT_BAD_INPUT);
+    }
+    let started = Instant::now();
+    let answers = compute(args, &items)?;
+    if let (Some(path), Ok(board), Some(moves)) =
+        (&args.svg, &items[0].board, moves_of(&answers[0]))
+    {
+        match show::svg(board, moves) {
+            Ok(svg) => std::fs::write(path, svg).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+            })?,
+            Err(message) => {
+                eprintln!("npuzzle: {message}");
+                return Ok(EXIT_FAILED);
+            }
+        }
+    }
 
     let printer = Printer {
         args,
@@ -501,4 +535,47 @@ fn peak_rss_megabytes() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kilobytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kilobytes / 1024.0)
+}
+
+/// `npuzzle play`: solves one board and plays the solution.
+pub fn play(args: &SolveArgs, delay: std::time::Duration, out: &mut impl Write) -> io::Result<u8> {
+    let items = match input::read_boards(&args.board, args.file.as_deref()) {
+        Ok(items) => items,
+        Err(message) => {
+            eprintln!("npuzzle: {message}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    if items.len() != 1 {
+        eprintln!("npuzzle: play shows one board; {} were given", items.len());
+        return Ok(EXIT_BAD_INPUT);
+    }
+    let answers = compute(args, &items)?;
+    match (&items[0].board, &answers[0]) {
+        (Err(e), _) => {
+            eprintln!("npuzzle: {e}");
+            Ok(EXIT_BAD_INPUT)
+        }
+        (Ok(board), answer) => match moves_of(answer) {
+            Some(moves) => {
+                show::play(board, moves, delay, out)?;
+                Ok(EXIT_OK)
+            }
+            None => {
+                let message = match answer {
+                    Answer::Failed(e) => e.to_string(),
+                    Answer::NoTables(m) | Answer::BadInput(m) => m.clone(),
+                    _ => unreachable!("answers with moves are handled above"),
+                };
+                eprintln!("npuzzle: {message}");
+                Ok(
+                    if matches!(answer, Answer::Failed(SearchError::Unsolvable)) {
+                        EXIT_OK
+                    } else {
+                        EXIT_FAILED
+                    },
+                )
+            }
+        },
+    }
 }

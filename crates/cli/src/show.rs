@@ -1,0 +1,143 @@
+//! Watching a solution: an animated SVG, and playback in the terminal.
+
+use std::io::{self, IsTerminal, Write};
+use std::time::Duration;
+
+use npuzzle_board::{Board, Move, Notation};
+
+/// Pixels per cell of the SVG.
+const CELL: usize = 64;
+/// Seconds per move in the SVG.
+const STEP_SECONDS: f64 = 0.35;
+/// The most (tile, step) pairs an SVG may animate before it gets unwieldy.
+pub const MAX_SVG_KEYFRAMES: usize = 4_000_000;
+
+/// A self-contained SVG that plays the solution in any browser (SMIL
+/// animation, no script): each tile slides along its positions, one
+/// keyframe per move, then the animation holds the goal and starts over.
+pub fn svg(board: &Board, moves: &[Move]) -> Result<String, String> {
+    let n = board.size();
+    let tiles = n * n - 1;
+    if tiles * (moves.len() + 1) > MAX_SVG_KEYFRAMES {
+        return Err(format!(
+            "an SVG of {} moves on a {n}x{n} board would be too large to play; use `npuzzle play`",
+            moves.len()
+        ));
+    }
+    let boards = board.replay(moves).map_err(|e| e.to_string())?;
+    // Where each tile is after each move.
+    let mut track: Vec<Vec<usize>> = vec![Vec::with_capacity(boards.len()); n * n];
+    for b in &boards {
+        for (cell, &t) in b.tiles().iter().enumerate() {
+            track[t as usize].push(cell);
+        }
+    }
+    let steps = moves.len().max(1);
+    // One extra second holding the goal before the loop starts again.
+    let duration = moves.len() as f64 * STEP_SECONDS + 1.0;
+    let end = moves.len() as f64 * STEP_SECONDS / duration;
+    let mut key_times: Vec<String> = (0..=moves.len())
+        .map(|i| format!("{:.5}", end * i as f64 / steps as f64))
+        .collect();
+    key_times.push("1".to_string());
+    let key_times = key_times.join(";");
+    let size = n * CELL;
+    let font = CELL * 4 / 10;
+    let mut out = String::new();
+    out.push_str(&format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
+         <title>npuzzle: {moves} moves for {board}</title>\n\
+         <desc>Moves (tile direction): {letters}</desc>\n\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"#2b2d42\"/>\n",
+        w = size,
+        h = size,
+        moves = moves.len(),
+        board = board,
+        letters = Move::format_sequence(moves, Notation::Tile),
+    ));
+    for (tile, cells) in track.iter().enumerate().skip(1) {
+        let at = |cell: usize| format!("{},{}", (cell % n) * CELL, (cell / n) * CELL);
+        let mut values: Vec<String> = cells.iter().map(|&c| at(c)).collect();
+        values.push(at(*cells.last().expect("every board has every tile")));
+        out.push_str(&format!(
+            "<g transform=\"translate({first})\">\
+             <rect x=\"2\" y=\"2\" width=\"{inner}\" height=\"{inner}\" rx=\"8\" fill=\"#edf2f4\" stroke=\"#8d99ae\" stroke-width=\"2\"/>\
+             <text x=\"{mid}\" y=\"{mid}\" font-family=\"sans-serif\" font-size=\"{font}\" font-weight=\"bold\" fill=\"#2b2d42\" \
+             text-anchor=\"middle\" dominant-baseline=\"central\">{tile}</text>\
+             <animateTransform attributeName=\"transform\" type=\"translate\" dur=\"{duration:.2}s\" repeatCount=\"indefinite\" \
+             keyTimes=\"{key_times}\" values=\"{values}\"/></g>\n",
+            first = at(cells[0]),
+            inner = CELL - 4,
+            mid = CELL / 2,
+            values = values.join(";"),
+        ));
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+/// Plays the solution in the terminal: the board redrawn in place, the tile
+/// that just moved highlighted. To a pipe or file, the frames follow each
+/// other plainly. Ctrl-C ends it (the terminal's modes are never changed,
+/// so nothing needs restoring).
+pub fn play(
+    board: &Board,
+    moves: &[Move],
+    delay: Duration,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let terminal = io::stdout().is_terminal();
+    let boards = board.replay(moves).map_err(io::Error::other)?;
+    let width = (board.tiles().len() - 1).to_string().len();
+    let n = board.size();
+    let clear_line = if terminal { "\x1b[K" } else { "" };
+    let mut previous: Option<&Board> = None;
+    for (step, b) in boards.iter().enumerate() {
+        let moved = previous.and_then(|p| {
+            p.tiles()
+                .iter()
+                .zip(b.tiles())
+                .find(|(x, y)| x != y && **y != 0)
+                .map(|(_, &t)| t)
+        });
+        if terminal && step > 0 {
+            // Back to the top of the previous frame.
+            write!(out, "\x1b[{}A", n + 1)?;
+        }
+        let caption = match step {
+            0 => format!("start, {} moves to go", moves.len()),
+            _ => format!(
+                "move {step}/{}: {}",
+                moves.len(),
+                moves[step - 1].letter(Notation::Tile)
+            ),
+        };
+        writeln!(out, "{caption}{clear_line}")?;
+        for row in b.tiles().chunks(n) {
+            let mut line = String::new();
+            for &t in row {
+                let text = if t == 0 {
+                    " ".repeat(width)
+                } else {
+                    format!("{t:>width$}")
+                };
+                if terminal && Some(t) == moved {
+                    line.push_str(&format!(" \x1b[7m{text}\x1b[0m"));
+                } else {
+                    line.push_str(&format!(" {text}"));
+                }
+            }
+            writeln!(out, "{line}{clear_line}")?;
+        }
+        if !terminal {
+            writeln!(out)?;
+        }
+        out.flush()?;
+        previous = Some(b);
+        if terminal && step < moves.len() {
+            std::thread::sleep(delay);
+        }
+    }
+    Ok(())
+}
