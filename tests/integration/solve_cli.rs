@@ -443,7 +443,7 @@ fn play_prints_plain_frames_to_a_pipe() {
     assert_eq!(frames.len(), 3);
     assert!(frames[1].starts_with("move 1/2: L"));
     assert!(
-        frames[2].ends_with(" 1 2 3\n 4 5 6\n 7 8  "),
+        frames[2].ends_with(" 1 2 3\n 4 5 6\n 7 8"),
         "{:?}",
         frames[2]
     );
