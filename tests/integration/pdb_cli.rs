@@ -590,3 +590,59 @@ fn an_interrupted_build_leaves_nothing_that_loads() {
         run.stderr
     );
 }
+
+/// 5x5 boards go through the same tables and search: a partial partition
+/// (four 3-tile patterns, the other tiles counted by nothing) stays
+/// admissible, and solutions match linear-conflict IDA*.
+#[test]
+fn five_by_five_boards_are_solved_optimally_over_tables() {
+    let dir = scratch();
+    let partition = "1,2,3;4,5,6;7,8,9;10,11,12";
+    let build = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "5",
+            "--partition",
+            partition,
+            "--out",
+            ".",
+        ],
+        "",
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    let mut rng = SplitMix64::new(25);
+    let boards: Vec<Board> = (0..4)
+        .map(|_| random_walk(5, Goal::BlankLast, 26, &mut rng))
+        .collect();
+    let input: String = boards.iter().map(|b| format!("{b}\n")).collect();
+    let pdb = npuzzle_in(
+        dir.path(),
+        &[
+            "solve",
+            "--json",
+            "--partition",
+            partition,
+            "--pdb-dir",
+            ".",
+        ],
+        &input,
+    );
+    let lc = npuzzle_in(
+        dir.path(),
+        &["solve", "--json", "--heuristic", "linear-conflict"],
+        &input,
+    );
+    for ((board, a), b) in boards.iter().zip(pdb.json_records()).zip(lc.json_records()) {
+        assert_eq!(a["heuristic"], "pdb", "{}", pdb.stderr);
+        assert_eq!(a["length"], b["length"], "{board}");
+        assert_replays(
+            board,
+            a["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+    }
+}

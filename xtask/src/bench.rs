@@ -356,6 +356,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "\nAverage h0 of Korf's 100 in the literature: 7-8 44.75, 7-8 + reflection 45.63."
     );
 
+    // Big boards by reduction.
+    let _ = writeln!(
+        report,
+        "\n## Big boards by reduction (`--fast`, not optimal; boards in parallel)\n"
+    );
+    let _ = writeln!(
+        report,
+        "| size | boards | all solved | avg s per board | max s | avg length / Manhattan bound | wall s |"
+    );
+    let _ = writeln!(report, "| --- | ---: | :---: | ---: | ---: | ---: | ---: |");
+    for size in [10usize, 30, 127] {
+        let count = if quick { 5 } else { 100 };
+        let row = big_boards(&npuzzle, size, count)?;
+        let _ = writeln!(report, "{row}");
+        eprintln!("bench: {size}x{size} done");
+    }
+
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
     }
@@ -363,4 +380,59 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print!("{report}");
     eprintln!("bench: report written to {}", out.display());
     Ok(())
+}
+
+/// Solves `count` random boards of side `size` by reduction; one table row.
+fn big_boards(npuzzle: &Path, size: usize, count: usize) -> Result<String, String> {
+    let boards = Command::new(npuzzle)
+        .args([
+            "random",
+            "--seed",
+            "1",
+            "--size",
+            &size.to_string(),
+            "--count",
+            &count.to_string(),
+        ])
+        .output()
+        .map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let mut child = Command::new(npuzzle)
+        .args(["solve", "--fast", "--json", "--no-moves"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(&boards.stdout)
+        .map_err(|e| e.to_string())?;
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let wall = started.elapsed().as_secs_f64();
+    let records: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|r: &Value| r["type"] == "solution")
+        .collect();
+    let solved = records.iter().filter(|r| r["length"].is_u64()).count();
+    let seconds: Vec<f64> = records
+        .iter()
+        .filter_map(|r| r["seconds"].as_f64())
+        .collect();
+    let ratios: Vec<f64> = records
+        .iter()
+        .filter_map(|r| Some(r["length"].as_f64()? / r["lower_bound"].as_f64()?.max(1.0)))
+        .collect();
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    Ok(format!(
+        "| {size}x{size} | {count} | {} | {:.4} | {:.4} | {:.2} | {:.2} |",
+        if solved == count { "yes" } else { "NO" },
+        mean(&seconds),
+        seconds.iter().cloned().fold(0.0, f64::max),
+        mean(&ratios),
+        wall
+    ))
 }

@@ -105,6 +105,10 @@ struct SolveArgs {
     /// Print JSON Lines: one record per board, then a summary record.
     #[arg(long)]
     json: bool,
+    /// Leave the moves out of the output (lengths and figures only): for
+    /// big boards, whose solutions run to millions of moves.
+    #[arg(long)]
+    no_moves: bool,
     /// Also write the solution as a self-contained animated SVG (one board).
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,

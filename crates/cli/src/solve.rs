@@ -352,6 +352,9 @@ impl Printer<'_> {
     }
 
     fn print_moves(&self, out: &mut impl Write, board: &Board, moves: &[Move]) -> io::Result<()> {
+        if self.args.no_moves {
+            return Ok(());
+        }
         let who = match self.notation() {
             Notation::Tile => "tile",
             Notation::Blank => "blank",
@@ -467,7 +470,10 @@ impl Printer<'_> {
                             record["reflection"] = json!(label.reflection);
                         }
                         record["length"] = json!(s.moves.len());
-                        record["moves"] = json!(Move::format_sequence(&s.moves, self.notation()));
+                        if !self.args.no_moves {
+                            record["moves"] =
+                                json!(Move::format_sequence(&s.moves, self.notation()));
+                        }
                         record["notation"] = json!(match self.notation() {
                             Notation::Tile => "tile",
                             Notation::Blank => "blank",
@@ -486,7 +492,9 @@ impl Printer<'_> {
                         record["algorithm"] = json!("reduction");
                         record["heuristic"] = json!(null);
                         record["length"] = json!(moves.len());
-                        record["moves"] = json!(Move::format_sequence(moves, self.notation()));
+                        if !self.args.no_moves {
+                            record["moves"] = json!(Move::format_sequence(moves, self.notation()));
+                        }
                         record["notation"] = json!(match self.notation() {
                             Notation::Tile => "tile",
                             Notation::Blank => "blank",
