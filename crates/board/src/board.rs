@@ -81,6 +81,16 @@ pub enum Notation {
     Blank,
 }
 
+impl Notation {
+    /// The name used on the command line and in output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Tile => "tile",
+            Notation::Blank => "blank",
+        }
+    }
+}
+
 impl Move {
     pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
 

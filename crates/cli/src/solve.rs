@@ -355,10 +355,7 @@ impl Printer<'_> {
         if self.args.no_moves {
             return Ok(());
         }
-        let who = match self.notation() {
-            Notation::Tile => "tile",
-            Notation::Blank => "blank",
-        };
+        let who = self.notation().name();
         writeln!(
             out,
             "Moves ({who} direction): {}",
@@ -402,21 +399,7 @@ impl Printer<'_> {
         label: &HeuristicLabel,
     ) -> io::Result<()> {
         writeln!(out, "Minimum number of moves = {}", s.moves.len())?;
-        let who = match self.notation() {
-            Notation::Tile => "tile",
-            Notation::Blank => "blank",
-        };
-        writeln!(
-            out,
-            "Moves ({who} direction): {}",
-            Move::format_sequence(&s.moves, self.notation())
-        )?;
-        if self.args.boards {
-            let boards = board.replay(&s.moves).expect("a solution replays");
-            for b in boards {
-                writeln!(out, "{}", b.to_grid())?;
-            }
-        }
+        self.print_moves(out, board, &s.moves)?;
         writeln!(
             out,
             "Nodes: {} expanded, {} generated; h0 {} ({}), {}, {:.6} s",
@@ -474,10 +457,7 @@ impl Printer<'_> {
                             record["moves"] =
                                 json!(Move::format_sequence(&s.moves, self.notation()));
                         }
-                        record["notation"] = json!(match self.notation() {
-                            Notation::Tile => "tile",
-                            Notation::Blank => "blank",
-                        });
+                        record["notation"] = json!(self.notation().name());
                         record["nodes"] = json!(s.stats.expanded);
                         record["generated"] = json!(s.stats.generated);
                         record["h0"] = json!(s.initial_estimate);
@@ -495,10 +475,7 @@ impl Printer<'_> {
                         if !self.args.no_moves {
                             record["moves"] = json!(Move::format_sequence(moves, self.notation()));
                         }
-                        record["notation"] = json!(match self.notation() {
-                            Notation::Tile => "tile",
-                            Notation::Blank => "blank",
-                        });
+                        record["notation"] = json!(self.notation().name());
                         record["lower_bound"] = json!(lower_bound);
                         record["seconds"] = json!(seconds);
                         record["optimal"] = json!(false);

@@ -93,6 +93,18 @@ fn fail(path: &Path, problem: Problem, rebuild: &str) -> OpenError {
     }
 }
 
+/// Opens a table file, a missing one told apart from other failures.
+fn open_file(path: &Path, rebuild: &str) -> Result<File, OpenError> {
+    File::open(path).map_err(|e| {
+        let problem = if e.kind() == io::ErrorKind::NotFound {
+            Problem::Missing
+        } else {
+            Problem::Io(e)
+        };
+        fail(path, problem, rebuild)
+    })
+}
+
 /// Writes through a temporary file in the same directory, synced and renamed
 /// into place: readers see the old file or the whole new one, never a part,
 /// and an interrupted write leaves only a `.tmp` file that nothing opens.
@@ -138,14 +150,7 @@ pub fn save_raw(path: &Path, image: &[u8]) -> io::Result<()> {
 
 /// Reads the header of a packed file, unpacking only its first page.
 pub fn read_packed_header(path: &Path, rebuild: &str) -> Result<(Header, Vec<u8>), OpenError> {
-    let file = File::open(path).map_err(|e| {
-        let problem = if e.kind() == io::ErrorKind::NotFound {
-            Problem::Missing
-        } else {
-            Problem::Io(e)
-        };
-        fail(path, problem, rebuild)
-    })?;
+    let file = open_file(path, rebuild)?;
     let mut decoder = zstd::Decoder::new(file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
     let mut bytes = vec![0u8; HEADER_LEN];
     let mut filled = 0;
@@ -175,14 +180,7 @@ fn map(file: &File) -> io::Result<Mmap> {
 
 /// Opens a raw (unpacked) table file by mapping it; O(1) checks only.
 pub fn open_raw(path: &Path, rebuild: &str) -> Result<Pdb<Mmap>, OpenError> {
-    let file = File::open(path).map_err(|e| {
-        let problem = if e.kind() == io::ErrorKind::NotFound {
-            Problem::Missing
-        } else {
-            Problem::Io(e)
-        };
-        fail(path, problem, rebuild)
-    })?;
+    let file = open_file(path, rebuild)?;
     let bytes = map(&file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
     Pdb::from_bytes(bytes).map_err(|e| fail(path, Problem::Pdb(e), rebuild))
 }

@@ -359,16 +359,20 @@ impl Reducer {
             }
         }
         let board = Board::new(3, core).expect("the core holds its own tiles");
-        let request = Request {
-            goal: Goal::BlankLast,
-            algorithm: Algorithm::IdaStar,
-            heuristic: HeuristicKind::LinearConflict,
-            max_nodes: None,
-            parallel: false,
-        };
-        let solution = solve(&board, &request)?;
+        let solution = solve(&board, &small_board_request(Goal::BlankLast))?;
         self.moves.extend(solution.moves);
         Ok(())
+    }
+}
+
+/// Optimal search for boards of at most 3x3: instant with linear conflict.
+fn small_board_request(goal: Goal) -> Request {
+    Request {
+        goal,
+        algorithm: Algorithm::IdaStar,
+        heuristic: HeuristicKind::LinearConflict,
+        max_nodes: None,
+        parallel: false,
     }
 }
 
@@ -397,14 +401,7 @@ pub fn solve_by_reduction(board: &Board, goal: Goal) -> Result<Vec<Move>, Search
     }
     let n = board.size();
     if n <= 3 {
-        let request = Request {
-            goal,
-            algorithm: Algorithm::IdaStar,
-            heuristic: HeuristicKind::LinearConflict,
-            max_nodes: None,
-            parallel: false,
-        };
-        return Ok(solve(board, &request)?.moves);
+        return Ok(solve(board, &small_board_request(goal))?.moves);
     }
     let mut reducer = Reducer::new(board);
     let (mut top, mut left) = (0, 0);
