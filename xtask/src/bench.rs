@@ -12,14 +12,17 @@ use serde_json::Value;
 use crate::{release_npuzzle, root};
 
 const USAGE: &str = "\
-usage: cargo xtask bench [--quick] [--out FILE]
+usage: cargo xtask bench [--quick] [--korf24 N] [--out FILE]
 
 Solves Korf's 100 and the 17 boards at distance 80 with the 7-8 tables
 (build them first: cargo xtask build-pdb), checks every length against the
 published optimum, times one 80-move board end to end, and compares
 heuristics on Korf's 100. Writes bench/report.md (or FILE) and prints it.
 
-  --quick   fewer boards for the slow heuristics (a smoke run)
+  --quick      fewer boards for the slow heuristics (a smoke run)
+  --korf24 N   also solve the first N of Korf & Felner's 50 24-puzzles with
+               the 6-6-6-6 tables (built first if missing: 2.5 GB, minutes),
+               10 minutes at most each
 ";
 
 /// One board of a set: its known optimal length and its tiles.
@@ -153,11 +156,19 @@ fn has_default_tables() -> bool {
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut quick = false;
+    let mut korf24 = 0usize;
     let mut out: PathBuf = root().join("bench/report.md");
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--quick" => quick = true,
+            "--korf24" => {
+                i += 1;
+                korf24 = args
+                    .get(i)
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--korf24 needs a number of boards")?;
+            }
             "--out" => {
                 i += 1;
                 out = PathBuf::from(args.get(i).ok_or("--out needs a file")?);
@@ -373,6 +384,25 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("bench: {size}x{size} done");
     }
 
+    if korf24 > 0 {
+        let _ = writeln!(report, "\n## 24-puzzle, optimal (6-6-6-6 + reflection), 10 minutes per board\n");
+        let _ = writeln!(report, "| board | optimal length | solved length | expanded | seconds |");
+        let _ = writeln!(report, "| ---: | ---: | ---: | ---: | ---: |");
+        let status = Command::new(&npuzzle)
+            .args(["pdb", "build", "--size", "5", "--goal", "blank-first", "--out"])
+            .arg(root().join("data"))
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err("building the 6-6-6-6 tables failed".to_string());
+        }
+        for (number, instance) in read_set("korf24_50.txt")?.iter().take(korf24).enumerate() {
+            let row = solve_with_deadline(&npuzzle, instance, 600)?;
+            let _ = writeln!(report, "| {} | {} | {row} |", number + 1, instance.length);
+            eprintln!("bench: 24-puzzle {}: {row}", number + 1);
+        }
+    }
+
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
     }
@@ -434,5 +464,41 @@ fn big_boards(npuzzle: &Path, size: usize, count: usize) -> Result<String, Strin
         seconds.iter().cloned().fold(0.0, f64::max),
         mean(&ratios),
         wall
+    ))
+}
+
+/// Solves one 24-puzzle (blank-first goal), giving up after `seconds`.
+fn solve_with_deadline(npuzzle: &Path, instance: &Instance, seconds: u64) -> Result<String, String> {
+    let started = Instant::now();
+    let mut child = Command::new(npuzzle)
+        .args(["solve", "--json", "--goal", "blank-first", "--pdb-dir"])
+        .arg(root().join("data"))
+        .arg(&instance.tiles)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    loop {
+        if child.try_wait().map_err(|e| e.to_string())?.is_some() {
+            break;
+        }
+        if started.elapsed().as_secs() >= seconds {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(format!("not within {seconds} s | | {:.0}", started.elapsed().as_secs_f64()));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let record: Value = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .next()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .ok_or("no answer from npuzzle")?;
+    Ok(format!(
+        "{} | {} | {:.1}",
+        record["length"],
+        record["nodes"],
+        started.elapsed().as_secs_f64()
     ))
 }
