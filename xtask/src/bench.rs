@@ -385,11 +385,25 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 
     if korf24 > 0 {
-        let _ = writeln!(report, "\n## 24-puzzle, optimal (6-6-6-6 + reflection), 10 minutes per board\n");
-        let _ = writeln!(report, "| board | optimal length | solved length | expanded | seconds |");
+        let _ = writeln!(
+            report,
+            "\n## 24-puzzle, optimal (6-6-6-6 + reflection), 10 minutes per board\n"
+        );
+        let _ = writeln!(
+            report,
+            "| board | optimal length | solved length | expanded | seconds |"
+        );
         let _ = writeln!(report, "| ---: | ---: | ---: | ---: | ---: |");
         let status = Command::new(&npuzzle)
-            .args(["pdb", "build", "--size", "5", "--goal", "blank-first", "--out"])
+            .args([
+                "pdb",
+                "build",
+                "--size",
+                "5",
+                "--goal",
+                "blank-first",
+                "--out",
+            ])
             .arg(root().join("data"))
             .status()
             .map_err(|e| e.to_string())?;
@@ -468,7 +482,11 @@ fn big_boards(npuzzle: &Path, size: usize, count: usize) -> Result<String, Strin
 }
 
 /// Solves one 24-puzzle (blank-first goal), giving up after `seconds`.
-fn solve_with_deadline(npuzzle: &Path, instance: &Instance, seconds: u64) -> Result<String, String> {
+fn solve_with_deadline(
+    npuzzle: &Path,
+    instance: &Instance,
+    seconds: u64,
+) -> Result<String, String> {
     let started = Instant::now();
     let mut child = Command::new(npuzzle)
         .args(["solve", "--json", "--goal", "blank-first", "--pdb-dir"])
@@ -485,7 +503,10 @@ fn solve_with_deadline(npuzzle: &Path, instance: &Instance, seconds: u64) -> Res
         if started.elapsed().as_secs() >= seconds {
             let _ = child.kill();
             let _ = child.wait();
-            return Ok(format!("not within {seconds} s | | {:.0}", started.elapsed().as_secs_f64()));
+            return Ok(format!(
+                "not within {seconds} s | | {:.0}",
+                started.elapsed().as_secs_f64()
+            ));
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }

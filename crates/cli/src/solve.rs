@@ -104,10 +104,11 @@ fn open_tables(
         let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
         return Err(format!(
             "no pattern databases for {size}x{size} (partition {name}, goal {goal}): looked for {} in {}. \
-             Build them with: {}; or solve without them: --heuristic linear-conflict",
+             Build them with: {}; or solve without them: --heuristic linear-conflict{}",
             file::file_name(&partition.patterns()[0]),
             looked.join(", "),
             file::rebuild_command(&partition, size, goal).replace(" --force", ""),
+            if size >= 5 { ", or --fast (not optimal)" } else { "" },
         ));
     };
     let tables = file::open_partition(&dir, &partition).map_err(|e| e.to_string())?;
@@ -232,6 +233,16 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
             items.len()
         );
         return Ok(EXIT_BAD_INPUT);
+    }
+    if !args.fast
+        && items
+            .iter()
+            .any(|i| i.board.as_ref().is_ok_and(|b| reduces(args, b)))
+    {
+        eprintln!(
+            "npuzzle: boards of {FAST_FROM_SIZE}x{FAST_FROM_SIZE} and more are solved by reduction, \
+             not optimally (optimal search is out of reach); --algorithm idastar insists on a search"
+        );
     }
     let started = Instant::now();
     let answers = compute(args, &items)?;
