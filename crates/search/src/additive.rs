@@ -35,7 +35,9 @@ struct Table<'a, D> {
 /// the Manhattan distance of its tiles and its value.
 #[derive(Clone, Copy, Default)]
 struct PatternState {
-    rank: u64,
+    /// 32 bits keep the state small (search copies it at every node); ranks
+    /// of tables that fit in memory fit in them.
+    rank: u32,
     manhattan: u8,
     value: u8,
 }
@@ -174,13 +176,13 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             .pattern()
             .ranker()
             .rank(&placement[..table.tiles.len()]);
-        self.with_value(p, rank, manhattan as u8)
+        self.with_value(p, rank as u32, manhattan as u8)
     }
 
     #[inline(always)]
-    fn with_value(&self, p: usize, rank: u64, manhattan: u8) -> PatternState {
+    fn with_value(&self, p: usize, rank: u32, manhattan: u8) -> PatternState {
         let table = &self.tables[p];
-        let entry = table.pdb.entry(rank);
+        let entry = table.pdb.entry(rank as u64);
         let value = if table.nibbles {
             manhattan + 2 * entry
         } else {
@@ -237,7 +239,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                 }
             }
         }
-        let change = digit_change * table.weights[slot as usize] + later_weights;
+        let change = (digit_change * table.weights[slot as usize] + later_weights) as u32;
         let rank = if to > from {
             old.rank + change
         } else {

@@ -42,6 +42,7 @@ pub(crate) struct Dfs<'a, H: Heuristic> {
     node_limit: u64,
     /// Set by another thread that found a solution or by the node limit.
     stop: &'a AtomicBool,
+    pruning: &'static MovePruning,
 }
 
 impl<'a, H: Heuristic> Dfs<'a, H> {
@@ -62,6 +63,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             stats: Stats::default(),
             node_limit,
             stop,
+            pruning: pruning(),
         }
     }
 
@@ -106,7 +108,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             if from == parent_blank {
                 continue;
             }
-            let Some(after) = pruning().step(history, mv) else {
+            let Some(after) = self.pruning.step(history, mv) else {
                 continue;
             };
             let tile = self.position.slide(from);
