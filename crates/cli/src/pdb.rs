@@ -84,6 +84,10 @@ pub struct LookupArgs {
     pub pdb_dir: Option<PathBuf>,
 }
 
+/// How to rebuild a table given by path, whose partition we may not know.
+const REBUILD_AS_BUILT: &str =
+    "cargo xtask build-pdb --force (with the --size, --goal and --partition it was built with)";
+
 /// The workspace's data directory, as seen when this binary was built.
 fn workspace_data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data")
@@ -232,8 +236,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
 }
 
 fn open_any(path: &Path) -> Result<Pdb<Mmap>, file::OpenError> {
-    let rebuild =
-        "cargo xtask build-pdb --force (with the --size, --goal and --partition it was built with)";
+    let rebuild = REBUILD_AS_BUILT;
     if file::is_packed(path) {
         file::open(path, rebuild)
     } else {
@@ -318,7 +321,7 @@ fn info(path: &Path, out: &mut impl Write) -> io::Result<u8> {
 fn verify(paths: &[PathBuf], out: &mut impl Write) -> io::Result<u8> {
     let mut code = EXIT_OK;
     for path in paths {
-        let rebuild = "cargo xtask build-pdb --force (with the --size, --goal and --partition it was built with)";
+        let rebuild = REBUILD_AS_BUILT;
         match file::verify(path, rebuild) {
             Ok(header) => writeln!(
                 out,

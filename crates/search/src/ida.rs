@@ -40,19 +40,11 @@ pub(crate) struct Dfs<'a, H: Heuristic> {
     pub next_bound: u32,
     pub stats: Stats,
     node_limit: u64,
-    /// Set by another thread that found a solution or by the node limit.
-    stop: &'a AtomicBool,
     pruning: &'static MovePruning,
 }
 
 impl<'a, H: Heuristic> Dfs<'a, H> {
-    pub fn new(
-        grid: &'a Grid,
-        heuristic: &'a H,
-        position: Position,
-        node_limit: u64,
-        stop: &'a AtomicBool,
-    ) -> Self {
+    pub fn new(grid: &'a Grid, heuristic: &'a H, position: Position, node_limit: u64) -> Self {
         Dfs {
             grid,
             heuristic,
@@ -62,7 +54,6 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             next_bound: u32::MAX,
             stats: Stats::default(),
             node_limit,
-            stop,
             pruning: pruning(),
         }
     }
@@ -87,14 +78,8 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             return Flow::Found;
         }
         self.stats.expanded += 1;
-        // Checking the shared flag costs a load; every 4096 nodes is plenty.
-        if self.stats.expanded & 0xFFF == 0 {
-            if self.stop.load(Ordering::Relaxed) {
-                return Flow::Stopped;
-            }
-            if self.stats.expanded >= self.node_limit {
-                return Flow::Stopped;
-            }
+        if self.stats.expanded >= self.node_limit {
+            return Flow::Stopped;
         }
         let blank = self.position.blank();
         // Evaluate every child first: their table lookups are independent,
@@ -148,10 +133,9 @@ pub(crate) fn ida_star<H: Heuristic>(
     position: Position,
     node_limit: u64,
 ) -> Option<(Vec<Move>, Stats)> {
-    let stop = AtomicBool::new(false);
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
-    let mut dfs = Dfs::new(grid, heuristic, position, node_limit, &stop);
+    let mut dfs = Dfs::new(grid, heuristic, position, node_limit);
     loop {
         dfs.stats.iterations += 1;
         match dfs.run(bound, 0, None, START, &state) {
@@ -265,14 +249,7 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
         subtrees.sort_by_key(|t| heuristic.value(&t.state));
         let next_subtree = AtomicUsize::new(0);
         let search_subtree = |index: usize, subtree: &Subtree<H::State>| -> (Stats, u32) {
-            let never = AtomicBool::new(false);
-            let mut dfs = Dfs::new(
-                grid,
-                heuristic,
-                subtree.position.clone(),
-                node_limit,
-                &never,
-            );
+            let mut dfs = Dfs::new(grid, heuristic, subtree.position.clone(), node_limit);
             let flow = dfs.run(
                 bound,
                 SPLIT_DEPTH,
