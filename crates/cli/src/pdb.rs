@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_board::{parse_board, Goal};
-use npuzzle_pdb::file::{self, Mmap};
-use npuzzle_pdb::{build_file, Partition, Pdb};
+use npuzzle_pdb::file::{self, TableFile};
+use npuzzle_pdb::{build_file, generate, Partition, Pdb};
 
 use crate::{GoalArg, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
@@ -20,6 +20,9 @@ pub enum PdbCommand {
     Info {
         /// A table file (.pdb.zst, or an unpacked .pdb).
         file: PathBuf,
+        /// Also count the placements of each value (reads the whole table).
+        #[arg(long)]
+        histogram: bool,
     },
     /// Check tables completely: header, length and the CRC of the table.
     Verify {
@@ -58,10 +61,12 @@ impl PartitionArgs {
 pub struct BuildArgs {
     #[command(flatten)]
     pub which: PartitionArgs,
-    /// Directory for the tables (default: $NPUZZLE_PDB_DIR, else the workspace's data/).
+    /// Directory for the tables [default: $NPUZZLE_PDB_DIR, else ./data when
+    /// it is a writable directory, else the user data directory
+    /// (~/.local/share/npuzzle on Linux)].
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most 256).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Rebuild even when valid files exist.
@@ -86,27 +91,22 @@ pub struct LookupArgs {
 
 /// How to rebuild a table given by path, whose partition we may not know.
 const REBUILD_AS_BUILT: &str =
-    "cargo xtask build-pdb --force (with the --size, --goal and --partition it was built with)";
+    "npuzzle pdb build --force (with the --size, --goal and --partition it was built with)";
 
-/// The workspace's data directory, as seen when this binary was built.
-fn workspace_data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data")
-}
+/// The most threads `--threads` and `--jobs` take: more only thrash.
+pub const MAX_THREADS: usize = 256;
 
 /// Where tables are looked for, in order: the explicit directory, else
-/// $NPUZZLE_PDB_DIR, else ./data and the workspace's data/.
+/// $NPUZZLE_PDB_DIR, else ./data and the user data directory.
 pub fn search_dirs(explicit: Option<&Path>) -> Vec<PathBuf> {
     if let Some(dir) = explicit {
         return vec![dir.to_path_buf()];
     }
-    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR") {
+    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
         return vec![PathBuf::from(dir)];
     }
     let mut dirs = vec![PathBuf::from("data")];
-    let workspace = workspace_data_dir();
-    if workspace.canonicalize().ok() != Path::new("data").canonicalize().ok() {
-        dirs.push(workspace);
-    }
+    dirs.extend(file::user_data_dir());
     dirs
 }
 
@@ -116,10 +116,64 @@ pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
     dirs.iter().find(|d| d.join(&name).is_file()).cloned()
 }
 
+/// Whether a file can be created in `dir` (an existing directory).
+fn writable(dir: &Path) -> bool {
+    dir.is_dir() && tempfile::tempfile_in(dir).is_ok()
+}
+
+/// Where `pdb build` writes without --out: $NPUZZLE_PDB_DIR, else ./data
+/// when it is a writable directory, else the user data directory.
+fn default_build_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let local = PathBuf::from("data");
+    if writable(&local) {
+        return local;
+    }
+    file::user_data_dir().unwrap_or(local)
+}
+
+/// The command that builds `partition` into `dir`, and in a source
+/// checkout the cargo command too.
+pub fn build_hint(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
+    let command = file::build_command(partition, size, goal, dir);
+    if Path::new("xtask/Cargo.toml").is_file() {
+        format!(
+            "{command} (in this checkout: cargo xtask build-pdb --size {size} --goal {goal} \
+             --partition {})",
+            partition.name()
+        )
+    } else {
+        command
+    }
+}
+
+/// Memory the system can still give, in bytes (Linux), for refusing builds
+/// that cannot fit.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
+/// Refuses `--threads`/`--jobs` values that would only stall the machine.
+pub fn check_threads(option: &str, threads: usize) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads == 0 || threads > MAX_THREADS {
+        return Err(format!(
+            "{option} {threads} is out of range: give 1 to {MAX_THREADS} (this machine has \
+             {cores} cores)"
+        ));
+    }
+    Ok(threads)
+}
+
 pub fn run(command: &PdbCommand, out: &mut impl Write) -> io::Result<u8> {
     match command {
         PdbCommand::Build(args) => build(args, out),
-        PdbCommand::Info { file } => info(file, out),
+        PdbCommand::Info { file, histogram } => info(file, *histogram, out),
         PdbCommand::Verify { files } => verify(files, out),
         PdbCommand::Lookup(args) => lookup(args, out),
     }
@@ -133,22 +187,60 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    let dir = args.out.clone().unwrap_or_else(|| {
-        std::env::var_os("NPUZZLE_PDB_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(workspace_data_dir)
-    });
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let dir = args.out.clone().unwrap_or_else(default_build_dir);
+    let shown = file::normalize(&dir);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = match check_threads("--threads", args.threads.unwrap_or(cores)) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    // Refuse before allocating: the largest pattern's peak memory against
+    // what the machine has, and the files against the room on disk.
+    let biggest = partition
+        .patterns()
+        .iter()
+        .max_by_key(|p| p.placements())
+        .expect("a partition has patterns");
+    let needed = generate::memory_needed(biggest);
+    if let Some(available) = available_memory().filter(|&a| a < needed) {
+        eprintln!(
+            "npuzzle: building pattern {biggest} needs about {:.1} GB of memory; this machine \
+             has {:.1} GB available: use smaller patterns",
+            needed as f64 / 1e9,
+            available as f64 / 1e9
+        );
+        return Ok(EXIT_FAILED);
+    }
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("npuzzle: cannot create {}: {e}", shown.display());
+        return Ok(EXIT_FAILED);
+    }
+    if !writable(&dir) {
+        eprintln!(
+            "npuzzle: cannot write in {}: choose another directory with --out",
+            shown.display()
+        );
+        return Ok(EXIT_FAILED);
+    }
+    // Unpacked tables (cache/) plus packed ones, which are smaller.
+    let unpacked: u64 = partition
+        .patterns()
+        .iter()
+        .map(|p| npuzzle_pdb::format::HEADER_LEN as u64 + p.placements().div_ceil(2))
+        .sum();
+    if let Err(e) = file::check_room(&dir, unpacked + unpacked / 2) {
+        eprintln!("npuzzle: cannot build into {}: {e}", shown.display());
+        return Ok(EXIT_FAILED);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
         .map_err(io::Error::other)?;
     let goal = args.which.goal.goal();
-    let rebuild = file::rebuild_command(&partition, args.which.size, goal);
+    let rebuild = file::rebuild_command(&partition, args.which.size, goal, &dir);
     let started = Instant::now();
     let terminal = io::stderr().is_terminal();
     let (mut built, mut states, mut disk, mut memory) = (0, 0u64, 0u64, 0u64);
@@ -194,9 +286,28 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
                 ));
             })
         });
+        let image = match image {
+            Ok(image) => image,
+            Err(e) => {
+                progress.finish_and_clear();
+                eprintln!("npuzzle: pattern {pattern}: {e}");
+                return Ok(EXIT_FAILED);
+            }
+        };
         progress.set_message("compressing");
-        pool.install(|| file::save_packed(&path, &image, args.level))?;
-        file::save_raw(&file::cache_path(&path), &image)?;
+        let cache = file::cache_path(&path);
+        let saved = pool
+            .install(|| file::save_packed(&path, &image, args.level))
+            .map_err(|e| (path.clone(), e))
+            .and_then(|()| file::save_raw(&cache, &image).map_err(|e| (cache.clone(), e)));
+        if let Err((failed, e)) = saved {
+            progress.finish_and_clear();
+            eprintln!(
+                "npuzzle: cannot write {}: {e}",
+                file::normalize(&failed).display()
+            );
+            return Ok(EXIT_FAILED);
+        }
         progress.finish_and_clear();
         let pdb = Pdb::from_bytes(&image[..]).map_err(io::Error::other)?;
         let header = pdb.header();
@@ -235,16 +346,16 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn open_any(path: &Path) -> Result<Pdb<Mmap>, file::OpenError> {
+fn open_any(path: &Path) -> Result<TableFile, file::OpenError> {
     let rebuild = REBUILD_AS_BUILT;
     if file::is_packed(path) {
-        file::open(path, rebuild)
+        file::open_noting(path, rebuild, &mut |note| eprintln!("npuzzle: {note}"))
     } else {
-        file::open_raw(path, rebuild)
+        file::open_raw(path, rebuild).map(|pdb| pdb.map_bytes(file::TableBytes::Mapped))
     }
 }
 
-fn info(path: &Path, out: &mut impl Write) -> io::Result<u8> {
+fn info(path: &Path, histogram: bool, out: &mut impl Write) -> io::Result<u8> {
     let pdb = match open_any(path) {
         Ok(pdb) => pdb,
         Err(e) => {
@@ -289,6 +400,14 @@ fn info(path: &Path, out: &mut impl Write) -> io::Result<u8> {
         group_digits(h.build.states),
         group_digits(h.build.successors)
     )?;
+    if !histogram {
+        writeln!(
+            out,
+            "histogram:   --histogram counts the placements of each value"
+        )?;
+        return Ok(EXIT_OK);
+    }
+    out.flush()?;
     writeln!(out, "histogram (value: placements):")?;
     let histogram = pdb.histogram();
     let mut weighted = 0u64;
@@ -363,8 +482,16 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
         }
     };
     let dirs = search_dirs(args.pdb_dir.as_deref());
-    let dir = find_dir(&dirs, &partition).unwrap_or_else(|| dirs[0].clone());
-    let tables = match file::open_partition(&dir, &partition) {
+    let Some(dir) = find_dir(&dirs, &partition) else {
+        eprintln!(
+            "npuzzle: {}",
+            missing_tables(&dirs, &partition, board.size(), which.goal.goal())
+        );
+        return Ok(EXIT_FAILED);
+    };
+    let tables = match file::open_partition_noting(&dir, &partition, &mut |note| {
+        eprintln!("npuzzle: {note}")
+    }) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("npuzzle: {e}");
@@ -387,6 +514,22 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
     writeln!(out, "reflected sum: {mirror_sum}")?;
     writeln!(out, "heuristic: {}", sum.max(mirror_sum))?;
     Ok(EXIT_OK)
+}
+
+/// The message for tables found nowhere: where we looked, how to build them.
+pub fn missing_tables(dirs: &[PathBuf], partition: &Partition, size: usize, goal: Goal) -> String {
+    let looked: Vec<String> = dirs
+        .iter()
+        .map(|d| file::normalize(d).display().to_string())
+        .collect();
+    format!(
+        "no pattern databases for {size}x{size} (partition {}, goal {goal}): looked for {} in {}. \
+         Build them with: {}",
+        partition.name(),
+        file::file_name(&partition.patterns()[0]),
+        looked.join(", "),
+        build_hint(partition, size, goal, &dirs[0]),
+    )
 }
 
 /// 1234567 -> "1,234,567".

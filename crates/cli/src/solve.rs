@@ -7,8 +7,8 @@ use std::time::Instant;
 use std::collections::HashMap;
 
 use npuzzle_board::{BatchItem, Board, Goal, Move, Notation};
-use npuzzle_pdb::file::{self, Mmap};
-use npuzzle_pdb::{Partition, Pdb};
+use npuzzle_pdb::file::{self, TableFile};
+use npuzzle_pdb::Partition;
 use npuzzle_search::additive::MAX_PATTERNS;
 use npuzzle_search::{Algorithm, HeuristicKind, Request, SearchError, Solution};
 use rayon::prelude::*;
@@ -64,7 +64,7 @@ struct Summary {
 }
 
 /// A partition's tables, mapped.
-type OpenTables = (Partition, Vec<Pdb<Mmap>>);
+type OpenTables = (Partition, Vec<TableFile>);
 
 /// The tables of each board size the batch needs, opened once up front and
 /// shared by the threads.
@@ -84,11 +84,7 @@ impl Tables {
     }
 }
 
-fn open_tables(
-    args: &SolveArgs,
-    goal: Goal,
-    size: usize,
-) -> Result<(Partition, Vec<Pdb<Mmap>>), String> {
+fn open_tables(args: &SolveArgs, goal: Goal, size: usize) -> Result<OpenTables, String> {
     let name = args
         .partition
         .clone()
@@ -101,17 +97,19 @@ fn open_tables(
     }
     let dirs = pdb::search_dirs(args.pdb_dir.as_deref());
     let Some(dir) = pdb::find_dir(&dirs, &partition) else {
-        let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
         return Err(format!(
-            "no pattern databases for {size}x{size} (partition {name}, goal {goal}): looked for {} in {}. \
-             Build them with: {}; or solve without them: --heuristic linear-conflict{}",
-            file::file_name(&partition.patterns()[0]),
-            looked.join(", "),
-            file::rebuild_command(&partition, size, goal).replace(" --force", ""),
-            if size >= 5 { ", or --fast (not optimal)" } else { "" },
+            "{}; or solve without them: --heuristic linear-conflict{}",
+            pdb::missing_tables(&dirs, &partition, size, goal),
+            if size >= 5 {
+                ", or --fast (not optimal)"
+            } else {
+                ""
+            },
         ));
     };
-    let tables = file::open_partition(&dir, &partition).map_err(|e| e.to_string())?;
+    let tables =
+        file::open_partition_noting(&dir, &partition, &mut |note| eprintln!("npuzzle: {note}"))
+            .map_err(|e| e.to_string())?;
     Ok((partition, tables))
 }
 

@@ -4,15 +4,22 @@
 //! On disk a table is `NxN-GOAL-TILES.pdb.zst`: the file image compressed
 //! with zstd (with zstd's own frame checksum). Search needs the raw table in
 //! memory, so the first open unpacks it to `cache/NxN-GOAL-TILES.pdb` next
-//! to it (written to a temporary name, its CRC checked, then renamed), and
-//! every later open maps that file: constant time, shared between processes
-//! through the page cache. A cache whose header differs from the packed
-//! file's (a rebuilt table) is replaced.
+//! to it, and later opens map that file, shared between processes through
+//! the page cache.
+//!
+//! Trust: a cache is used only when its header equals the packed file's and
+//! its table passes the CRC (checked at every open, in parallel: tens of
+//! milliseconds for the 288 MB 7-8 set); otherwise it is unpacked again.
+//! Unpacking holds a lock on the cache directory, so processes started
+//! together unpack once; it writes a uniquely named temporary file, checks
+//! length and CRC, makes it read-only, renames it into place and syncs the
+//! directory. When the cache directory cannot be written, the per-user
+//! cache directory is tried, then memory.
 
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 pub use memmap2::Mmap;
 
@@ -21,6 +28,25 @@ use npuzzle_board::Goal;
 
 use crate::pattern::{Partition, Pattern};
 use crate::table::Pdb;
+
+/// The bytes of an opened table: mapped from the cache, or unpacked into
+/// memory when no cache could be written.
+pub enum TableBytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for TableBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            TableBytes::Mapped(map) => map,
+            TableBytes::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// A table opened from a file.
+pub type TableFile = Pdb<TableBytes>;
 
 /// The compressed file's name for `pattern`.
 pub fn file_name(pattern: &Pattern) -> String {
@@ -32,14 +58,68 @@ pub fn file_name(pattern: &Pattern) -> String {
     )
 }
 
-/// Where the unpacked copy of `packed` lives.
-pub fn cache_path(packed: &Path) -> PathBuf {
+/// The unpacked file's name for a packed file's name.
+fn raw_name(packed: &Path) -> String {
     let name = packed
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("table.pdb.zst");
-    let raw = name.strip_suffix(".zst").unwrap_or(name);
-    packed.with_file_name("cache").join(raw)
+    name.strip_suffix(".zst").unwrap_or(name).to_string()
+}
+
+/// Where the unpacked copy of `packed` lives first: `cache/` beside it.
+pub fn cache_path(packed: &Path) -> PathBuf {
+    packed.with_file_name("cache").join(raw_name(packed))
+}
+
+/// The per-user cache directory: `$NPUZZLE_CACHE_DIR`, else the platform's
+/// (`~/.cache/npuzzle` on Linux).
+pub fn user_cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("NPUZZLE_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "npuzzle").map(|d| d.cache_dir().to_path_buf())
+}
+
+/// The per-user data directory for tables (`~/.local/share/npuzzle` on
+/// Linux), where an installed `npuzzle` looks last and builds by default.
+pub fn user_data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "npuzzle").map(|d| d.data_dir().to_path_buf())
+}
+
+/// Every place the unpacked copy of `packed` may live, in order of preference.
+pub fn cache_paths(packed: &Path) -> Vec<PathBuf> {
+    let mut paths = vec![cache_path(packed)];
+    if let Some(dir) = user_cache_dir() {
+        let path = dir.join(raw_name(packed));
+        if normalize(&path) != normalize(&paths[0]) {
+            paths.push(path);
+        }
+    }
+    paths
+}
+
+/// `path` made absolute and without `.` or `..`, for messages (no symlinks
+/// are resolved, and the path need not exist).
+pub fn normalize(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    };
+    let mut out = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Why a table file cannot be used, and how to make a good one.
@@ -52,11 +132,19 @@ pub struct OpenError {
 }
 
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Problem {
     Missing,
+    /// A directory or other non-file where a table file was expected.
+    NotAFile,
     Io(io::Error),
     NotZstd(String),
     Pdb(PdbError),
+    /// The packed file is good but its unpacked copy at `cache` is not.
+    DamagedCache {
+        cache: PathBuf,
+        error: PdbError,
+    },
 }
 
 impl fmt::Display for OpenError {
@@ -68,33 +156,52 @@ impl fmt::Display for OpenError {
                 "{path}: no such pattern database; build it with: {}",
                 self.rebuild
             ),
-            Problem::Io(e) => write!(
+            Problem::NotAFile => write!(
                 f,
-                "{path}: {e}; if the file is damaged, rebuild it with: {}",
-                self.rebuild
+                "{path} is a directory, not a table file: give a .pdb.zst (or unpacked .pdb) file"
             ),
+            Problem::Io(e) => write!(f, "{path}: cannot read it: {e}"),
             Problem::NotZstd(e) => write!(
                 f,
-                "{path}: not a zstd-compressed pattern database ({e}); rebuild it with: {}",
+                "{path}: damaged: not a valid zstd-compressed pattern database ({e}); \
+                 rebuild it with: {}",
                 self.rebuild
             ),
             Problem::Pdb(e) => write!(f, "{path}: {e}; rebuild it with: {}", self.rebuild),
+            Problem::DamagedCache { cache, error } => write!(
+                f,
+                "{path} is good, but its unpacked copy {} is damaged ({error}); it is \
+                 unpacked again at the next solve, or delete it",
+                cache.display()
+            ),
         }
     }
 }
 
-impl std::error::Error for OpenError {}
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            Problem::Io(e) => Some(e),
+            Problem::Pdb(e) | Problem::DamagedCache { error: e, .. } => Some(e),
+            _ => None,
+        }
+    }
+}
 
 fn fail(path: &Path, problem: Problem, rebuild: &str) -> OpenError {
     OpenError {
-        path: path.to_path_buf(),
+        path: normalize(path),
         problem,
         rebuild: rebuild.to_string(),
     }
 }
 
-/// Opens a table file, a missing one told apart from other failures.
+/// Opens a table file, a missing one or a directory told apart from other
+/// failures.
 fn open_file(path: &Path, rebuild: &str) -> Result<File, OpenError> {
+    if path.is_dir() {
+        return Err(fail(path, Problem::NotAFile, rebuild));
+    }
     File::open(path).map_err(|e| {
         let problem = if e.kind() == io::ErrorKind::NotFound {
             Problem::Missing
@@ -105,35 +212,160 @@ fn open_file(path: &Path, rebuild: &str) -> Result<File, OpenError> {
     })
 }
 
-/// Writes through a temporary file in the same directory, synced and renamed
-/// into place: readers see the old file or the whole new one, never a part,
-/// and an interrupted write leaves only a `.tmp` file that nothing opens.
+/// An exclusive lock on a directory, held until dropped: writers of the
+/// same file name take it, so only one writes at a time.
+fn lock_dir(dir: &Path) -> io::Result<File> {
+    let handle = File::open(dir)?;
+    handle.lock()?;
+    Ok(handle)
+}
+
+/// Removes temporary files left by killed writers of `name` in `dir`. Only
+/// called with the directory's lock held, so no live writer owns them.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let prefix = format!(".{name}.");
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        if file_name.starts_with(&prefix) && file_name.ends_with(".tmp") {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Bytes free for an unprivileged writer in the filesystem holding `dir`.
+pub fn available_space(dir: &Path) -> io::Result<u64> {
+    let stat = rustix::fs::statvfs(dir).map_err(io::Error::from)?;
+    Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
+}
+
+/// Refuses a write of `needed` bytes into `dir` when the filesystem has
+/// less room, before anything is written.
+pub fn check_room(dir: &Path, needed: u64) -> io::Result<()> {
+    let free = available_space(dir)?;
+    if free < needed {
+        return Err(io::Error::new(
+            io::ErrorKind::StorageFull,
+            format!(
+                "no room: {:.1} MB needed, {:.1} MB free on its filesystem",
+                needed as f64 / 1e6,
+                free as f64 / 1e6
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A writer that fails after a set number of bytes, for testing interrupted
+/// writes deterministically (`NPUZZLE_FAIL_WRITE_AFTER=N`).
+struct FailAfter<W> {
+    inner: W,
+    left: Option<u64>,
+}
+
+impl<W: Write> Write for FailAfter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(left) = self.left.as_mut() {
+            if *left == 0 {
+                return Err(io::Error::other(
+                    "write failed on purpose (NPUZZLE_FAIL_WRITE_AFTER)",
+                ));
+            }
+            let n = self.inner.write(&buf[..buf.len().min(*left as usize)])?;
+            *left -= n as u64;
+            return Ok(n);
+        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn failure_point() -> Option<u64> {
+    std::env::var("NPUZZLE_FAIL_WRITE_AFTER").ok()?.parse().ok()
+}
+
+/// Writes `path` atomically: under the directory's lock, through a uniquely
+/// named temporary file in the same directory, synced, made read-only and
+/// renamed into place, then the directory synced. Readers see the old file
+/// or the whole new one; an interrupted write leaves a `.NAME.*.tmp` file
+/// that the next writer of that name removes. `expected_len`, when known,
+/// is checked against the free space first.
 pub fn write_atomically(
     path: &Path,
+    expected_len: Option<u64>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    write_atomically_unless(path, expected_len, || false, write).map(|_| ())
+}
+
+/// [`write_atomically`], unless `done` says, under the lock, that the file
+/// is already as wanted (another process wrote it while this one waited):
+/// returns whether it wrote.
+fn write_atomically_unless(
+    path: &Path,
+    expected_len: Option<u64>,
+    done: impl FnOnce() -> bool,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<bool> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temporary = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(&temporary)?);
-        write(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
+    let _lock = lock_dir(dir)?;
+    if done() {
+        return Ok(false);
     }
-    result
+    remove_stale_temporaries(dir, name);
+    if let Some(len) = expected_len {
+        check_room(dir, len)?;
+    }
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    {
+        let mut out = FailAfter {
+            inner: BufWriter::with_capacity(1 << 20, temporary.as_file_mut()),
+            left: failure_point(),
+        };
+        write(&mut out)?;
+        out.inner.flush()?;
+    }
+    let file = temporary.as_file();
+    file.sync_all()?;
+    make_read_only(file)?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    File::open(dir)?.sync_all()?;
+    Ok(true)
+}
+
+/// Table files are readable by all and writable by none (0444): other
+/// users share the cache, and nothing should modify a mapped file in place.
+#[cfg(unix)]
+fn make_read_only(file: &File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(fs::Permissions::from_mode(0o444))
+}
+
+#[cfg(not(unix))]
+fn make_read_only(file: &File) -> io::Result<()> {
+    let mut permissions = file.metadata()?.permissions();
+    permissions.set_readonly(true);
+    file.set_permissions(permissions)
 }
 
 /// Compresses a file image with zstd into `path`, atomically.
 pub fn save_packed(path: &Path, image: &[u8], level: i32) -> io::Result<()> {
-    write_atomically(path, |out| {
+    // The packed file is far smaller than the image; the image's size bounds it.
+    write_atomically(path, Some(image.len() as u64 / 2), |out| {
         let mut encoder = zstd::Encoder::new(out, level)?;
         encoder.include_checksum(true)?;
         encoder.multithread(rayon::current_num_threads() as u32)?;
@@ -145,7 +377,7 @@ pub fn save_packed(path: &Path, image: &[u8], level: i32) -> io::Result<()> {
 
 /// Writes a raw (unpacked) file image into `path`, atomically.
 pub fn save_raw(path: &Path, image: &[u8]) -> io::Result<()> {
-    write_atomically(path, |out| out.write_all(image))
+    write_atomically(path, Some(image.len() as u64), |out| out.write_all(image))
 }
 
 /// Reads the header of a packed file, unpacking only its first page.
@@ -168,120 +400,241 @@ pub fn read_packed_header(path: &Path, rebuild: &str) -> Result<(Header, Vec<u8>
 
 /// Maps a file read-only, with its pages mapped up front: one call that
 /// costs some 20 ms for the 260 MB table from the page cache, where faulting
-/// the pages in one by one during search costs ten times that.
+/// the pages in one by one costs ten times that.
 fn map(file: &File) -> io::Result<Mmap> {
     // SAFETY: the map is only read. Table files are written once under a
-    // temporary name and renamed into place, never modified in place, so
-    // the bytes cannot change under us unless another program truncates or
-    // rewrites the file in place, which nothing in npuzzle does; a rebuild
-    // replaces the file by rename and leaves this mapping on the old inode.
+    // temporary name, made read-only and renamed into place, never modified
+    // in place by npuzzle; a rebuild or a new unpack replaces the file by
+    // rename and leaves this mapping on the old inode. Another program that
+    // truncates or rewrites the file in place (despite its mode) can still
+    // change or remove the bytes under the map: docs/pdb-format.md states
+    // that risk (a SIGBUS, or values changed after the CRC check).
     unsafe { memmap2::MmapOptions::new().populate().map(file) }
 }
 
-/// Opens a raw (unpacked) table file by mapping it; O(1) checks only.
+/// Opens a raw (unpacked) table file by mapping it: O(1) checks only (the
+/// header); `Pdb::verify` checks the table.
 pub fn open_raw(path: &Path, rebuild: &str) -> Result<Pdb<Mmap>, OpenError> {
     let file = open_file(path, rebuild)?;
     let bytes = map(&file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
     Pdb::from_bytes(bytes).map_err(|e| fail(path, Problem::Pdb(e), rebuild))
 }
 
-/// Unpacks `packed` into its cache file, checking the table CRC on the way.
-fn unpack(packed: &Path, cache: &Path, header: &Header, rebuild: &str) -> Result<(), OpenError> {
-    let file = File::open(packed).map_err(|e| fail(packed, Problem::Io(e), rebuild))?;
-    let mut decoder =
-        zstd::Decoder::new(file).map_err(|e| fail(packed, Problem::Io(e), rebuild))?;
+/// What became of a look at a cache file.
+enum CacheState {
+    Good(Pdb<Mmap>),
+    Absent,
+    /// Present but not the packed file's table (another build, or damaged).
+    Bad(String),
+}
+
+/// Maps the cache at `path` if it holds exactly the table whose header is
+/// `header_bytes`, its CRC checked.
+fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
+    if !path.exists() {
+        return CacheState::Absent;
+    }
+    let pdb = match open_raw(path, "") {
+        Ok(pdb) => pdb,
+        Err(e) => return CacheState::Bad(e.problem_text()),
+    };
+    if pdb.bytes()[..HEADER_LEN] != header_bytes[..] {
+        return CacheState::Bad("it holds another build of the table".to_string());
+    }
+    match pdb.verify() {
+        Ok(()) => CacheState::Good(pdb),
+        Err(e) => CacheState::Bad(e.to_string()),
+    }
+}
+
+impl OpenError {
+    fn problem_text(&self) -> String {
+        match &self.problem {
+            Problem::Io(e) => e.to_string(),
+            Problem::Pdb(e) => e.to_string(),
+            other => format!("{other:?}"),
+        }
+    }
+}
+
+/// Why an unpack failed: the packed file (final) or the place written
+/// (another place may do).
+enum UnpackError {
+    Source(OpenError),
+    Target(io::Error),
+}
+
+/// Streams the table out of `packed` into `sink`, checking its length and
+/// CRC against `header`.
+fn decode_checked(
+    packed: &Path,
+    header: &Header,
+    rebuild: &str,
+    sink: &mut dyn Write,
+) -> Result<(), UnpackError> {
+    let file = File::open(packed)
+        .map_err(|e| UnpackError::Source(fail(packed, Problem::Io(e), rebuild)))?;
+    let mut decoder = zstd::Decoder::new(file)
+        .map_err(|e| UnpackError::Source(fail(packed, Problem::Io(e), rebuild)))?;
     let mut crc = crc32fast::Hasher::new();
     let mut total = 0u64;
-    let mut written_len = 0u64;
-    let result = write_atomically(cache, |out| {
-        let mut buffer = vec![0u8; 1 << 20];
-        loop {
-            let n = decoder.read(&mut buffer)?;
-            if n == 0 {
-                break;
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let n = decoder.read(&mut buffer).map_err(|e| {
+            UnpackError::Source(fail(packed, Problem::NotZstd(e.to_string()), rebuild))
+        })?;
+        if n == 0 {
+            break;
+        }
+        let chunk = &buffer[..n];
+        // The CRC covers the table only, which starts after the header.
+        let table_start = (HEADER_LEN as u64).saturating_sub(total).min(n as u64) as usize;
+        crc.update(&chunk[table_start..]);
+        total += n as u64;
+        if total > header.file_len() {
+            break;
+        }
+        sink.write_all(chunk).map_err(UnpackError::Target)?;
+    }
+    let damaged = |e| UnpackError::Source(fail(packed, Problem::Pdb(e), rebuild));
+    if total != header.file_len() {
+        return Err(damaged(PdbError::Truncated {
+            len: total,
+            needed: header.file_len(),
+        }));
+    }
+    let computed = crc.finalize();
+    if computed != header.table_crc {
+        return Err(damaged(PdbError::TableChecksum {
+            stored: header.table_crc,
+            computed,
+        }));
+    }
+    Ok(())
+}
+
+/// Unpacks `packed` into the cache file `cache`, unless another process did
+/// while this one waited for the lock.
+fn unpack_to(
+    packed: &Path,
+    cache: &Path,
+    header: &Header,
+    header_bytes: &[u8],
+    rebuild: &str,
+) -> Result<Pdb<Mmap>, UnpackError> {
+    let mut ready = None;
+    let mut source_error = None;
+    let already = || match check_cache(cache, header_bytes) {
+        CacheState::Good(pdb) => {
+            ready = Some(pdb);
+            true
+        }
+        _ => false,
+    };
+    let written = write_atomically_unless(cache, Some(header.file_len()), already, |out| {
+        decode_checked(packed, header, rebuild, out).map_err(|e| match e {
+            UnpackError::Target(e) => e,
+            UnpackError::Source(e) => {
+                source_error = Some(e);
+                io::Error::other("the packed file is damaged")
             }
-            let chunk = &buffer[..n];
-            // The CRC covers the table only, which starts after the header.
-            let table_start = (HEADER_LEN as u64).saturating_sub(total).min(n as u64) as usize;
-            crc.update(&chunk[table_start..]);
-            total += n as u64;
-            out.write_all(chunk)?;
-        }
-        written_len = total;
-        if written_len != header.file_len() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                PdbError::Truncated {
-                    len: written_len,
-                    needed: header.file_len(),
-                },
-            ));
-        }
-        let computed = crc.clone().finalize();
-        if computed != header.table_crc {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                PdbError::TableChecksum {
-                    stored: header.table_crc,
-                    computed,
-                },
-            ));
-        }
-        Ok(())
+        })
     });
-    result.map_err(|e| {
-        match e
-            .get_ref()
-            .and_then(|inner| inner.downcast_ref::<PdbError>())
-        {
-            Some(pdb) => fail(packed, Problem::Pdb(pdb.clone()), rebuild),
-            None if e.kind() == io::ErrorKind::Other
-                || e.kind() == io::ErrorKind::UnexpectedEof =>
-            {
-                fail(packed, Problem::NotZstd(e.to_string()), rebuild)
-            }
-            None => fail(packed, Problem::Io(e), rebuild),
-        }
+    if let Some(e) = source_error {
+        return Err(UnpackError::Source(e));
+    }
+    written.map_err(UnpackError::Target)?;
+    if let Some(pdb) = ready {
+        return Ok(pdb);
+    }
+    open_raw(cache, rebuild).map_err(|e| match e.problem {
+        Problem::Io(io) => UnpackError::Target(io),
+        _ => UnpackError::Source(e),
     })
 }
 
-/// Opens a packed table for lookups: maps its cache file, unpacking it first
-/// when it is missing or stale. `rebuild` is the command that makes a good
-/// file, quoted in every error.
-pub fn open(packed: &Path, rebuild: &str) -> Result<Pdb<Mmap>, OpenError> {
+/// Opens a packed table for lookups, saying through `note` (one line each)
+/// when a cache was damaged or could not be written where expected.
+pub fn open_noting(
+    packed: &Path,
+    rebuild: &str,
+    note: &mut dyn FnMut(String),
+) -> Result<TableFile, OpenError> {
     let (header, header_bytes) = read_packed_header(packed, rebuild)?;
-    let cache = cache_path(packed);
-    if let Ok(pdb) = open_raw(&cache, rebuild) {
-        if pdb.bytes()[..HEADER_LEN] == header_bytes[..] {
-            return Ok(pdb);
+    let places = cache_paths(packed);
+    for place in &places {
+        match check_cache(place, &header_bytes) {
+            CacheState::Good(pdb) => return Ok(pdb.map_bytes(TableBytes::Mapped)),
+            CacheState::Absent => {}
+            CacheState::Bad(why) => note(format!(
+                "{}: replacing the unpacked table ({why})",
+                normalize(place).display()
+            )),
         }
     }
-    unpack(packed, &cache, &header, rebuild)?;
-    open_raw(&cache, rebuild)
+    for place in &places {
+        match unpack_to(packed, place, &header, &header_bytes, rebuild) {
+            Ok(pdb) => return Ok(pdb.map_bytes(TableBytes::Mapped)),
+            Err(UnpackError::Source(e)) => return Err(e),
+            Err(UnpackError::Target(e)) => note(format!(
+                "cannot write the unpacked table {}: {e}; trying elsewhere",
+                normalize(place).display()
+            )),
+        }
+    }
+    note(format!(
+        "unpacking {} into memory (no cache directory could be written; set \
+         NPUZZLE_CACHE_DIR to a writable directory to share one copy between runs)",
+        normalize(packed).display()
+    ));
+    let mut image = Vec::new();
+    match decode_checked(packed, &header, rebuild, &mut image) {
+        Ok(()) => {}
+        Err(UnpackError::Source(e)) => return Err(e),
+        Err(UnpackError::Target(e)) => return Err(fail(packed, Problem::Io(e), rebuild)),
+    }
+    Pdb::from_bytes(TableBytes::Owned(image)).map_err(|e| fail(packed, Problem::Pdb(e), rebuild))
 }
 
-/// Checks a packed or raw file completely: header, length and table CRC (for
-/// packed files also zstd's frame checksum).
+/// Opens a packed table for lookups (see [`open_noting`]), silently.
+pub fn open(packed: &Path, rebuild: &str) -> Result<TableFile, OpenError> {
+    open_noting(packed, rebuild, &mut |_| {})
+}
+
+/// Checks a packed or raw file completely: header, length and table CRC
+/// (for packed files also zstd's frame checksum, and the unpacked copies of
+/// the same build).
 pub fn verify(path: &Path, rebuild: &str) -> Result<Header, OpenError> {
-    if is_packed(path) {
-        let (header, _) = read_packed_header(path, rebuild)?;
-        let file = File::open(path).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
-        let mut decoder =
-            zstd::Decoder::new(file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
-        let mut image = Vec::with_capacity(header.file_len() as usize);
-        decoder
-            .read_to_end(&mut image)
-            .map_err(|e| fail(path, Problem::NotZstd(e.to_string()), rebuild))?;
-        let pdb = Pdb::from_bytes(image).map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
-        pdb.verify()
-            .map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
-        Ok(pdb.header().clone())
-    } else {
+    if !is_packed(path) {
         let pdb = open_raw(path, rebuild)?;
         pdb.verify()
             .map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
-        Ok(pdb.header().clone())
+        return Ok(pdb.header().clone());
     }
+    let (header, header_bytes) = read_packed_header(path, rebuild)?;
+    decode_checked(path, &header, rebuild, &mut io::sink()).map_err(|e| match e {
+        UnpackError::Source(e) => e,
+        UnpackError::Target(e) => fail(path, Problem::Io(e), rebuild),
+    })?;
+    for cache in cache_paths(path) {
+        let Ok(pdb) = open_raw(&cache, rebuild) else {
+            continue;
+        };
+        if pdb.bytes()[..HEADER_LEN] != header_bytes[..] {
+            continue; // another build's copy: replaced at the next open
+        }
+        if let Err(error) = pdb.verify() {
+            return Err(fail(
+                path,
+                Problem::DamagedCache {
+                    cache: normalize(&cache),
+                    error,
+                },
+                rebuild,
+            ));
+        }
+    }
+    Ok(header)
 }
 
 /// Whether the file starts with zstd's frame magic.
@@ -293,39 +646,54 @@ pub fn is_packed(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// The rebuild command for a partition, for error messages.
-pub fn rebuild_command(partition: &Partition, size: usize, goal: Goal) -> String {
+/// The command that builds a partition's tables into `dir`, for messages.
+pub fn build_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
     format!(
-        "cargo xtask build-pdb --size {size} --goal {goal} --partition {} --force",
-        shell_word(partition.name())
+        "npuzzle pdb build --size {size} --goal {goal} --partition {} --out {}",
+        shell_word(partition.name()),
+        shell_word(&normalize(dir).display().to_string())
     )
+}
+
+/// The rebuild command for a partition, for error messages.
+pub fn rebuild_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
+    format!("{} --force", build_command(partition, size, goal, dir))
 }
 
 fn shell_word(word: &str) -> String {
     if word
         .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c))
+        .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
     {
         word.to_string()
     } else {
-        format!("'{word}'")
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
 /// Opens every table of `partition` from `dir`, checking that each holds the
-/// pattern its name promises.
-pub fn open_partition(dir: &Path, partition: &Partition) -> Result<Vec<Pdb<Mmap>>, OpenError> {
+/// pattern its name promises; cache problems are told through `note`.
+pub fn open_partition_noting(
+    dir: &Path,
+    partition: &Partition,
+    note: &mut dyn FnMut(String),
+) -> Result<Vec<TableFile>, OpenError> {
     let first = &partition.patterns()[0];
-    let rebuild = rebuild_command(partition, first.size(), first.goal());
+    let rebuild = rebuild_command(partition, first.size(), first.goal(), dir);
     partition
         .patterns()
         .iter()
         .map(|pattern| {
             let path = dir.join(file_name(pattern));
-            let pdb = open(&path, &rebuild)?;
+            let pdb = open_noting(&path, &rebuild, note)?;
             pdb.expect_pattern(pattern)
                 .map_err(|e| fail(&path, Problem::Pdb(e), &rebuild))?;
             Ok(pdb)
         })
         .collect()
+}
+
+/// Opens every table of `partition` from `dir` (see [`open_partition_noting`]).
+pub fn open_partition(dir: &Path, partition: &Partition) -> Result<Vec<TableFile>, OpenError> {
+    open_partition_noting(dir, partition, &mut |_| {})
 }

@@ -348,8 +348,19 @@ fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
     out
 }
 
+/// CRC-32 of a table, its slices hashed in parallel and combined: the check
+/// at every open of a cached table must cost little.
 pub fn table_crc(table: &[u8]) -> u32 {
-    let mut hasher = crc32fast::Hasher::new();
-    hasher.update(table);
-    hasher.finalize()
+    table
+        .par_chunks(4 << 20)
+        .map(|chunk| {
+            let mut hasher = crc32fast::Hasher::new();
+            hasher.update(chunk);
+            hasher
+        })
+        .reduce(crc32fast::Hasher::new, |mut left, right| {
+            left.combine(&right);
+            left
+        })
+        .finalize()
 }

@@ -349,6 +349,45 @@ pub struct Level {
     pub elapsed: Duration,
 }
 
+/// The abstract space of `pattern`: placements times a power-of-two field
+/// for the blank's region.
+fn space_of(pattern: &Pattern) -> (u32, u64) {
+    let free = pattern.cells() - pattern.tiles().len();
+    let slot_bits = (free as u64).next_power_of_two().trailing_zeros();
+    (slot_bits, pattern.placements() << slot_bits)
+}
+
+/// The memory a build of `pattern` needs at its peak, in bytes: during the
+/// search a byte per placement, three bit sets over the abstract space and
+/// the successor buckets; afterwards the values, their excesses and the
+/// encoded table twice (the table and the file image).
+pub fn memory_needed(pattern: &Pattern) -> u64 {
+    let placements = pattern.placements();
+    let (_, space) = space_of(pattern);
+    let buckets = 12 * 5 * BATCH_STATES + PHASE1_TASKS as u64 * 8 * (space >> BUCKET_BITS);
+    let search = placements + 3 * space.div_ceil(8) + buckets;
+    let encode = 2 * placements + placements;
+    search.max(encode)
+}
+
+/// Why a table could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// Distances reach the byte that marks "never reached".
+    TooDeep,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "distances in this pattern's space exceed 254 moves, which the format cannot \
+             store; use smaller patterns",
+        )
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 /// A finished table: one value per placement rank.
 pub struct Built {
     pub values: Vec<u8>,
@@ -362,19 +401,16 @@ pub struct Built {
 
 /// Runs the search for `pattern` on the current rayon pool, calling
 /// `on_level` after each level.
-pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Built {
+pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Built, BuildError> {
     let started = Instant::now();
     let n = pattern.size();
     let cells = n * n;
-    let k = pattern.tiles().len();
     let ranker = pattern.ranker();
     // A state is (placement rank, index of its region's lowest cell among the
     // free cells); the index gets a power-of-two field so that splitting a
     // state needs no division.
-    let slot_bits = ((cells - k) as u64).next_power_of_two().trailing_zeros();
-    let free_cells = 1u64 << slot_bits;
+    let (slot_bits, space) = space_of(pattern);
     let placements = pattern.placements();
-    let space = placements * free_cells;
     let geometry = Geometry::new(n);
 
     let values: Vec<AtomicU8> = (0..placements).map(|_| AtomicU8::new(UNREACHED)).collect();
@@ -414,6 +450,9 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Built {
     let mut pool: Vec<Buckets> = (0..PHASE1_TASKS).map(|_| Buckets::new(buckets)).collect();
     let mut successors = 0u64;
     loop {
+        if depth + 1 >= UNREACHED as u32 {
+            return Err(BuildError::TooDeep);
+        }
         let next_depth = (depth + 1) as u8;
         let mut reached = 0u64;
         let mut start = 0;
@@ -496,13 +535,13 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Built {
     }
     drop((visited, current, next));
     let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
-    Built {
+    Ok(Built {
         values,
         states: total,
         max_value: depth as u8,
         successors,
         elapsed: started.elapsed(),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -570,7 +609,7 @@ mod tests {
         ] {
             for goal in Goal::ALL {
                 let pattern = Pattern::new(size, goal, tiles.clone()).unwrap();
-                let built = build(&pattern, |_| {});
+                let built = build(&pattern, |_| {}).unwrap();
                 assert_eq!(built.values, brute_force(&pattern), "{pattern} {goal}");
             }
         }

@@ -14,7 +14,9 @@ mod table;
 use std::time::Instant;
 
 pub use format::{BuildInfo, Encoding, Header, PdbError};
-pub use pattern::{known_partitions, Partition, Pattern, PatternError, Ranker, MAX_PDB_SIZE};
+pub use pattern::{
+    known_partitions, Partition, Pattern, PatternError, Ranker, MAX_PDB_SIZE, MAX_PLACEMENTS,
+};
 pub use table::Pdb;
 
 /// Builds the table of `pattern` on the current rayon pool and returns the
@@ -23,9 +25,9 @@ pub fn build_file(
     pattern: &Pattern,
     threads: u32,
     on_level: impl Fn(&generate::Level) + Sync,
-) -> Vec<u8> {
+) -> Result<Vec<u8>, generate::BuildError> {
     let started = Instant::now();
-    let built = generate::build(pattern, on_level);
+    let built = generate::build(pattern, on_level)?;
     let (encoding, table) = format::encode_table(pattern, built.values);
     let header = Header {
         version: format::FORMAT_VERSION,
@@ -46,7 +48,7 @@ pub fn build_file(
     };
     let mut file = header.to_bytes();
     file.extend_from_slice(&table);
-    file
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -60,7 +62,7 @@ mod tests {
     fn complete_3x3_table_equals_true_distances() {
         for goal in Goal::ALL {
             let pattern = Pattern::new(3, goal, (1..9).collect()).unwrap();
-            let pdb = Pdb::from_bytes(build_file(&pattern, 1, |_| {})).unwrap();
+            let pdb = Pdb::from_bytes(build_file(&pattern, 1, |_| {}).unwrap()).unwrap();
             pdb.verify().unwrap();
             let start = goal.board(3);
             let mut distance = HashMap::from([(start.clone(), 0u32)]);
@@ -89,9 +91,42 @@ mod tests {
     }
 
     #[test]
+    fn histogram_counts_every_placement_once() {
+        for tiles in [vec![1, 2, 3, 4], vec![8, 5, 2]] {
+            let pattern = Pattern::new(3, Goal::BlankFirst, tiles).unwrap();
+            let pdb = Pdb::from_bytes(build_file(&pattern, 1, |_| {}).unwrap()).unwrap();
+            let mut expected = vec![0u64; 256];
+            let mut placement = vec![0u8; pattern.tiles().len()];
+            for rank in 0..pdb.header().entries {
+                pattern.unrank(rank, &mut placement);
+                let value = if pdb.is_unreached(rank) {
+                    255
+                } else {
+                    pdb.value(&placement) as usize
+                };
+                expected[value] += 1;
+            }
+            assert_eq!(pdb.histogram(), expected);
+        }
+    }
+
+    #[test]
+    fn oversized_patterns_are_refused_before_any_allocation() {
+        let twelve: Vec<u8> = (1..=12).collect();
+        assert!(matches!(
+            Pattern::new(8, Goal::BlankLast, twelve),
+            Err(PatternError::TooLarge { .. })
+        ));
+        let ten: Vec<u8> = (1..=10).collect();
+        let pattern = Pattern::new(4, Goal::BlankLast, ten).unwrap();
+        // 29 G placements: the estimate is what `pdb build` refuses with.
+        assert!(generate::memory_needed(&pattern) > 29_000_000_000);
+    }
+
+    #[test]
     fn damaged_images_are_refused() {
         let pattern = Pattern::new(3, Goal::BlankLast, vec![1, 2, 3, 4]).unwrap();
-        let image = build_file(&pattern, 1, |_| {});
+        let image = build_file(&pattern, 1, |_| {}).unwrap();
         assert!(Pdb::from_bytes(&image[..]).is_ok());
 
         let short = &image[..image.len() - 1];

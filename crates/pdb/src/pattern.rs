@@ -11,13 +11,34 @@ pub const MAX_PDB_SIZE: usize = 8;
 /// Why a pattern or partition is not acceptable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PatternError {
-    Size { size: usize },
-    Tile { tile: u64, max: usize },
-    Repeated { tile: u8 },
+    Size {
+        size: usize,
+    },
+    Tile {
+        tile: u64,
+        max: usize,
+    },
+    Repeated {
+        tile: u8,
+    },
     Empty,
-    UnknownPartition { name: String, size: usize },
-    BadList { text: String },
+    UnknownPartition {
+        name: String,
+        size: usize,
+    },
+    BadList {
+        text: String,
+    },
+    /// More placements than any table could hold.
+    TooLarge {
+        size: usize,
+        tiles: usize,
+    },
 }
+
+/// The most placements a pattern may have: 2^40 (a table of that many
+/// entries would take 512 GB); it keeps every size computation in range.
+pub const MAX_PLACEMENTS: u64 = 1 << 40;
 
 impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -42,6 +63,11 @@ impl fmt::Display for PatternError {
             PatternError::BadList { text } => write!(
                 f,
                 "'{text}' is not a tile list: write tiles separated by commas, patterns by ';'"
+            ),
+            PatternError::TooLarge { size, tiles } => write!(
+                f,
+                "a pattern of {tiles} tiles on a {size}x{size} board has more than 2^40 \
+                 placements: no table of it fits anywhere; use smaller patterns"
             ),
         }
     }
@@ -79,6 +105,16 @@ impl Pattern {
                 return Err(PatternError::Repeated { tile: t });
             }
             seen |= 1 << t;
+        }
+        let cells = (size * size) as u64;
+        let placements = (0..tiles.len() as u64)
+            .try_fold(1u64, |product, i| product.checked_mul(cells - i))
+            .filter(|&p| p <= MAX_PLACEMENTS);
+        if placements.is_none() {
+            return Err(PatternError::TooLarge {
+                size,
+                tiles: tiles.len(),
+            });
         }
         let ranker = Ranker::new(size * size, tiles.len());
         Ok(Pattern {

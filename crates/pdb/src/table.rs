@@ -16,7 +16,7 @@ use crate::pattern::Pattern;
 ///
 /// // Tiles 1 to 3 of the 8-puzzle: a table small enough to build here.
 /// let pattern = Pattern::new(3, Goal::BlankLast, vec![1, 2, 3]).unwrap();
-/// let bytes = build_file(&pattern, 1, |_| {});
+/// let bytes = build_file(&pattern, 1, |_| {}).unwrap();
 /// let pdb = Pdb::from_bytes(bytes).unwrap();
 /// pdb.verify().unwrap();
 /// let board = Board::from_tiles(vec![2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
@@ -153,24 +153,41 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     }
 
     /// How many placements have each value (0..=254); index 255 counts the
-    /// placements never reached. Reads the whole table.
+    /// placements never reached. Reads the whole table, in parallel; ranks
+    /// that differ only in the last tile's digit share one unrank.
     pub fn histogram(&self) -> Vec<u64> {
         let pattern = self.pattern();
         let k = pattern.tiles().len();
-        (0..self.header.entries)
+        let n = pattern.size();
+        let group = (pattern.cells() - (k - 1)) as u64;
+        let home = pattern.goal().cell_of(n, pattern.tiles()[k - 1] as u16);
+        let groups = self.header.entries / group;
+        let add = |mut counts: Vec<u64>, value: usize| {
+            counts[value] += 1;
+            counts
+        };
+        (0..groups)
             .into_par_iter()
             .fold(
                 || (vec![0u64; 256], vec![0u8; k]),
-                |(mut counts, mut placement), rank| {
-                    let value = match self.header.encoding {
-                        _ if self.is_unreached(rank) => 255,
-                        Encoding::Byte => self.entry(rank) as u32,
-                        Encoding::NibbleExcess => {
-                            pattern.unrank(rank, &mut placement);
-                            self.value(&placement)
-                        }
-                    };
-                    counts[value.min(255) as usize] += 1;
+                |(mut counts, mut placement), g| {
+                    let first = g * group;
+                    pattern.unrank(first, &mut placement);
+                    let prefix = pattern.manhattan(&placement[..k - 1]);
+                    let mut free = !placement[..k - 1].iter().fold(0u64, |m, &c| m | 1 << c);
+                    for rank in first..first + group {
+                        let cell = free.trailing_zeros() as usize;
+                        free &= free - 1;
+                        let value = if self.is_unreached(rank) {
+                            255
+                        } else {
+                            let last =
+                                (cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n);
+                            self.value_with_manhattan(rank, prefix + last as u32)
+                                .min(254) as usize
+                        };
+                        counts = add(counts, value);
+                    }
                     (counts, placement)
                 },
             )
@@ -186,6 +203,14 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
 }
 
 impl<D> Pdb<D> {
+    /// The same table over other bytes (the caller keeps them equal).
+    pub fn map_bytes<E>(self, wrap: impl FnOnce(D) -> E) -> Pdb<E> {
+        Pdb {
+            bytes: wrap(self.bytes),
+            header: self.header,
+        }
+    }
+
     pub fn goal(&self) -> Goal {
         self.header.pattern.goal()
     }

@@ -5,6 +5,9 @@
 //! pattern, and its mirror image's pattern, are looked up again, and the
 //! rank of that pattern's placement is adjusted rather than recomputed.
 
+use std::fmt;
+
+use npuzzle_board::Goal;
 use npuzzle_pdb::{Encoding, Pdb};
 
 use crate::grid::{Grid, Position};
@@ -86,16 +89,105 @@ pub struct Additive<'a, D> {
     reflect: bool,
 }
 
+/// Why a set of tables cannot make an admissible additive heuristic here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AdditiveError {
+    /// No table at all.
+    NoTables,
+    /// More tables than the search state holds.
+    TooManyPatterns { count: usize },
+    /// A table for another board size or goal.
+    WrongPuzzle {
+        table: (usize, Goal),
+        board: (usize, Goal),
+    },
+    /// A pattern of more tiles than the search state holds.
+    TooManyTiles { tiles: usize },
+    /// A table whose ranks do not fit the search state's 32 bits.
+    TooManyEntries { entries: u64 },
+    /// Two tables share a tile: their sum would overestimate.
+    Overlap { tile: u8 },
+}
+
+impl fmt::Display for AdditiveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdditiveError::NoTables => f.write_str("no tables were given"),
+            AdditiveError::TooManyPatterns { count } => write!(
+                f,
+                "{count} tables given; the additive heuristic takes at most {MAX_PATTERNS}"
+            ),
+            AdditiveError::WrongPuzzle { table, board } => write!(
+                f,
+                "a table is for {t}x{t} boards with goal {}, the board is {b}x{b} with goal {}",
+                table.1,
+                board.1,
+                t = table.0,
+                b = board.0
+            ),
+            AdditiveError::TooManyTiles { tiles } => write!(
+                f,
+                "a pattern has {tiles} tiles; the additive heuristic takes at most \
+                 {MAX_PATTERN_TILES}"
+            ),
+            AdditiveError::TooManyEntries { entries } => write!(
+                f,
+                "a table has {entries} entries; the additive heuristic takes at most 2^32"
+            ),
+            AdditiveError::Overlap { tile } => write!(
+                f,
+                "tile {tile} is in two tables: the sum of overlapping patterns overestimates, \
+                 so the solutions would not be optimal"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AdditiveError {}
+
 impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
-    /// Tables must be disjoint patterns of `grid`'s size and goal; at most
-    /// `MAX_PATTERNS` of them.
-    pub fn new(grid: &Grid, pdbs: &'a [Pdb<D>], reflect: bool) -> Additive<'a, D> {
-        assert!(
-            pdbs.len() <= MAX_PATTERNS,
-            "at most {MAX_PATTERNS} patterns"
-        );
+    /// Checks that the tables are disjoint patterns of `grid`'s size and
+    /// goal, few and small enough for the search state, so that their sum is
+    /// admissible and every rank fits.
+    pub fn new(
+        grid: &Grid,
+        pdbs: &'a [Pdb<D>],
+        reflect: bool,
+    ) -> Result<Additive<'a, D>, AdditiveError> {
+        if pdbs.is_empty() {
+            return Err(AdditiveError::NoTables);
+        }
+        if pdbs.len() > MAX_PATTERNS {
+            return Err(AdditiveError::TooManyPatterns { count: pdbs.len() });
+        }
         let n = grid.n;
         let goal = grid.goal;
+        let mut seen = [false; 256];
+        for pdb in pdbs {
+            let pattern = pdb.pattern();
+            if (pattern.size(), pattern.goal()) != (n, goal) {
+                return Err(AdditiveError::WrongPuzzle {
+                    table: (pattern.size(), pattern.goal()),
+                    board: (n, goal),
+                });
+            }
+            if pattern.tiles().len() > MAX_PATTERN_TILES {
+                return Err(AdditiveError::TooManyTiles {
+                    tiles: pattern.tiles().len(),
+                });
+            }
+            if pdb.header().entries > 1 << 32 {
+                return Err(AdditiveError::TooManyEntries {
+                    entries: pdb.header().entries,
+                });
+            }
+            for &tile in pattern.tiles() {
+                if std::mem::replace(&mut seen[tile as usize], true) {
+                    return Err(AdditiveError::Overlap { tile });
+                }
+            }
+        }
         let mut transpose = [0u8; 256];
         for (cell, t) in transpose.iter_mut().enumerate().take(n * n) {
             *t = ((cell % n) * n + cell / n) as u8;
@@ -109,16 +201,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         let mut tables = Vec::new();
         for (p, pdb) in pdbs.iter().enumerate() {
             let pattern = pdb.pattern();
-            assert_eq!(
-                (pattern.size(), pattern.goal()),
-                (n, goal),
-                "table for another puzzle"
-            );
             let tiles = pattern.tiles().to_vec();
-            assert!(
-                tiles.len() <= MAX_PATTERN_TILES,
-                "at most {MAX_PATTERN_TILES} tiles a pattern"
-            );
             let mut weights = [0u64; MAX_PATTERN_TILES];
             for (slot, &t) in tiles.iter().enumerate() {
                 member[t as usize] = Membership {
@@ -143,14 +226,14 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                 weights,
             });
         }
-        Additive {
+        Ok(Additive {
             grid: grid.clone(),
             tables,
             member,
             mirror_member,
             transpose,
             reflect,
-        }
+        })
     }
 
     /// Pattern `p`'s view of the board or of its mirror, from scratch.
@@ -294,6 +377,13 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
 
     /// The board's own sum first; the reflected lookup, a second cache miss,
     /// only when the first sum does not already exceed `limit`.
+    ///
+    /// Invariant: the value of the returned state is never above the child's
+    /// true heuristic. A state cut off above `limit` carries no reflected
+    /// view (its reflected sum is zeroed, not the parent's stale one, which
+    /// can exceed the child's by up to 3 since the tables are not
+    /// consistent), so IDA* may take its next bound from it; it is never
+    /// expanded or updated further.
     #[inline(always)]
     fn update_within(
         &self,
@@ -326,6 +416,7 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
             next.sum = next.sum - state.board[p].value as u16 + view.value as u16;
             next.board[p] = view;
             if next.sum as u32 > limit {
+                next.mirror_sum = 0;
                 return next;
             }
         }
@@ -370,10 +461,10 @@ mod tests {
                 let pdbs: Vec<Pdb<Vec<u8>>> = partition
                     .patterns()
                     .iter()
-                    .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {})).unwrap())
+                    .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap())
                     .collect();
                 let grid = Grid::new(size, goal);
-                let additive = Additive::new(&grid, &pdbs, true);
+                let additive = Additive::new(&grid, &pdbs, true).unwrap();
                 let mut rng = SplitMix64::new(17);
                 let mut position = Position::new(&random_board(size, goal, &mut rng));
                 let mut state = additive.init(&position);
@@ -382,8 +473,18 @@ mod tests {
                     let options = grid.neighbors(blank);
                     let (from, _) = options[rng.below(options.len() as u64) as usize];
                     let tile = position.slide(from);
-                    state = additive.update(&state, &position, tile, from, blank);
                     let fresh = additive.init(&position);
+                    // Cut off at any limit, the value stays a lower bound of
+                    // the child's own (IDA* takes its next bound from it).
+                    let limit = rng.below(40) as u32;
+                    let cut = additive.update_within(&state, &position, tile, from, blank, limit);
+                    assert!(
+                        additive.value(&cut) <= additive.value(&fresh),
+                        "limit {limit}: {} above {}",
+                        additive.value(&cut),
+                        additive.value(&fresh)
+                    );
+                    state = additive.update(&state, &position, tile, from, blank);
                     assert_eq!((state.sum, state.mirror_sum), (fresh.sum, fresh.mirror_sum));
                     for p in 0..pdbs.len() {
                         assert_eq!(state.board[p].rank, fresh.board[p].rank);

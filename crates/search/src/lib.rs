@@ -126,6 +126,8 @@ pub enum SearchError {
     NodeLimit { algorithm: Algorithm, limit: u64 },
     /// The PDB heuristic was asked for without tables.
     NoTables,
+    /// The tables given cannot make an admissible heuristic for this board.
+    Tables(additive::AdditiveError),
     /// The reduction solver found no way on (a bug: please report the board).
     Stuck,
 }
@@ -148,6 +150,7 @@ impl fmt::Display for SearchError {
                  or use a stronger heuristic"
             ),
             SearchError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
+            SearchError::Tables(e) => write!(f, "unusable pattern databases: {e}"),
             SearchError::Stuck => {
                 f.write_str("the reduction solver got stuck (a bug: please report the board)")
             }
@@ -200,7 +203,7 @@ pub fn solve_additive<D: AsRef<[u8]> + Sync>(
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    let heuristic = additive::Additive::new(&grid, tables, reflect);
+    let heuristic = additive::Additive::new(&grid, tables, reflect).map_err(SearchError::Tables)?;
     solve_with(&grid, &heuristic, board, request)
 }
 
