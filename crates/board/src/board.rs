@@ -53,7 +53,7 @@ impl Goal {
     /// The solved board.
     pub fn board(self, n: usize) -> Board {
         let tiles = (0..n * n).map(|cell| self.tile_at(n, cell)).collect();
-        Board { size: n, tiles }
+        Board::with_blank(n, tiles)
     }
 }
 
@@ -242,6 +242,8 @@ impl std::error::Error for BoardError {}
 pub struct Board {
     size: usize,
     tiles: Vec<u16>,
+    /// The blank's cell, kept so that a move costs O(1).
+    blank: usize,
 }
 
 impl Board {
@@ -272,7 +274,16 @@ impl Board {
                 value: missing as u16,
             });
         }
-        Ok(Board { size, tiles })
+        Ok(Board::with_blank(size, tiles))
+    }
+
+    /// A board of tiles known to be a permutation.
+    fn with_blank(size: usize, tiles: Vec<u16>) -> Board {
+        let blank = tiles
+            .iter()
+            .position(|&t| t == 0)
+            .expect("a permutation has a blank");
+        Board { size, tiles, blank }
     }
 
     /// Builds a board from a flat list whose length must be a square.
@@ -296,10 +307,7 @@ impl Board {
 
     /// The cell of the blank.
     pub fn blank(&self) -> usize {
-        self.tiles
-            .iter()
-            .position(|&t| t == 0)
-            .expect("a board always has a blank")
+        self.blank
     }
 
     pub fn is_goal(&self, goal: Goal) -> bool {
@@ -350,9 +358,20 @@ impl Board {
         match m.blank_target(self.size, blank) {
             Some(target) => {
                 self.tiles.swap(blank, target);
+                self.blank = target;
                 true
             }
             None => false,
+        }
+    }
+
+    /// Plays `moves` one at a time on a copy of this board, so that a long
+    /// solution is shown in the memory of one board.
+    pub fn walk<'a>(&self, moves: &'a [Move]) -> Walk<'a> {
+        Walk {
+            board: self.clone(),
+            moves,
+            step: 0,
         }
     }
 
@@ -405,7 +424,7 @@ impl Board {
         for (cell, &t) in self.tiles.iter().enumerate() {
             tiles[transpose(cell)] = goal.tile_at(n, transpose(goal.cell_of(n, t)));
         }
-        Board { size: n, tiles }
+        Board::with_blank(n, tiles)
     }
 
     /// The same position for the other goal: rotated 180 degrees, every tile
@@ -416,10 +435,7 @@ impl Board {
         for (cell, &t) in self.tiles.iter().enumerate() {
             tiles[cells - 1 - cell] = if t == 0 { 0 } else { cells as u16 - t };
         }
-        Board {
-            size: self.size,
-            tiles,
-        }
+        Board::with_blank(self.size, tiles)
     }
 
     /// One line, rows separated by `/`: the form `parse_board` reads back.
@@ -442,6 +458,41 @@ impl Board {
             out.push('\n');
         }
         out
+    }
+}
+
+/// A solution being played: the current board and the moves done.
+pub struct Walk<'a> {
+    board: Board,
+    moves: &'a [Move],
+    step: usize,
+}
+
+impl Walk<'_> {
+    /// The board after the moves done so far.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// How many moves are done.
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    /// Plays the next move: the tile it moved, `None` when all are done.
+    pub fn advance(&mut self) -> Result<Option<u16>, BoardError> {
+        let Some(&m) = self.moves.get(self.step) else {
+            return Ok(None);
+        };
+        let blank = self.board.blank;
+        if !self.board.apply(m) {
+            return Err(BoardError::IllegalMove {
+                step: self.step,
+                letter: m.letter(Notation::Tile),
+            });
+        }
+        self.step += 1;
+        Ok(Some(self.board.tiles[blank]))
     }
 }
 

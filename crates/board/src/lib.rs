@@ -8,6 +8,9 @@ mod board;
 mod parse;
 mod random;
 
-pub use board::{Board, BoardError, Goal, Move, Notation, MAX_SIZE, MIN_SIZE};
-pub use parse::{parse_batch, parse_board, BatchItem, ParseError, ParseErrorKind};
+pub use board::{Board, BoardError, Goal, Move, Notation, Walk, MAX_SIZE, MIN_SIZE};
+pub use parse::{
+    echo, parse_batch, parse_board, parse_set_line, BatchItem, BatchReader, Known, ParseError,
+    ParseErrorKind, SetEntry, MAX_LINE_BYTES,
+};
 pub use random::{random_board, random_walk, SplitMix64};

@@ -1,13 +1,21 @@
 //! Reading boards from text.
 //!
 //! One board is n*n numbers separated by white space, commas and/or `/`
-//! (rows), or the algs4 form: n first, then the n*n numbers. A batch is one
-//! board per line, with `#` comments and blank lines skipped; a line holding
-//! a lone number n starts an algs4 board whose n rows follow on the next lines.
+//! (rows), or the algs4 form: n first, then the n*n numbers. Numbers are
+//! plain decimal digits. A batch is one board per line, with `#` comments
+//! and blank lines skipped; a line holding a lone number n starts an algs4
+//! board whose n rows follow, each of exactly n numbers. A batch is read
+//! line by line from any `BufRead`, so its length does not bound memory.
 
 use std::fmt;
+use std::io::{BufRead, Read};
 
 use crate::board::{Board, BoardError, MAX_SIZE, MIN_SIZE};
+
+/// The longest line a batch may hold: a 127x127 board takes under 80 KB.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Echoed input is cut to this many characters in messages.
+const ECHO_CHARS: usize = 24;
 
 /// Why some text is not a board; `line` is set when the text came from a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +25,7 @@ pub struct ParseError {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseErrorKind {
     Empty,
     NotANumber {
@@ -28,11 +37,27 @@ pub enum ParseErrorKind {
         size: usize,
         found: usize,
     },
+    /// An algs4 board ended at a row of the wrong length (on line `at`).
     BadRow {
-        row: usize,
         size: usize,
+        row: usize,
+        at: usize,
         found: usize,
     },
+    /// A lone number that cannot start an algs4 board.
+    LoneNumber {
+        value: String,
+    },
+    /// A line past `MAX_LINE_BYTES`: the rest of the input is not read.
+    LineTooLong,
+    /// A line that is not UTF-8 text.
+    NotText,
+    /// The input could not be read further.
+    Read {
+        message: String,
+    },
+    /// A set line (`id length tiles...`) without its id or length.
+    BadSetLine,
 }
 
 impl ParseError {
@@ -44,6 +69,29 @@ impl ParseError {
         self.line.get_or_insert(line);
         self
     }
+
+    /// Whether the input cannot be read past this error.
+    pub fn ends_input(&self) -> bool {
+        matches!(
+            self.kind,
+            ParseErrorKind::LineTooLong | ParseErrorKind::Read { .. }
+        )
+    }
+}
+
+/// `text` cut to a few characters, control characters escaped, for messages
+/// that must stay one short line whatever the input.
+pub fn echo(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(ECHO_CHARS)
+        .flat_map(char::escape_debug)
+        .collect();
+    let count = text.chars().count();
+    if count > ECHO_CHARS {
+        out.push_str(&format!("... ({count} characters)"));
+    }
+    out
 }
 
 impl fmt::Display for ParseError {
@@ -54,22 +102,52 @@ impl fmt::Display for ParseError {
         match &self.kind {
             ParseErrorKind::Empty => f.write_str("no board given"),
             ParseErrorKind::NotANumber { token } => {
-                write!(f, "'{token}' is not a tile number")
+                write!(f, "'{}' is not a tile number", echo(token))
             }
             ParseErrorKind::Board(e) => e.fmt(f),
             ParseErrorKind::MissingRows { size, found } => write!(
                 f,
                 "board size {size} needs {size} rows after it, found {found}"
             ),
-            ParseErrorKind::BadRow { row, size, found } => write!(
+            ParseErrorKind::BadRow {
+                size,
+                row,
+                at,
+                found,
+            } => write!(
                 f,
-                "row {row} of a {size}x{size} board has {found} numbers, expected {size}"
+                "the {size}x{size} board started here ends at line {at}: its row {row} has \
+                 {found} numbers, expected {size}"
+            ),
+            ParseErrorKind::LoneNumber { value } => write!(
+                f,
+                "a lone '{}' is not a board (an algs4 board starts with its size, {MIN_SIZE} to \
+                 {MAX_SIZE})",
+                echo(value)
+            ),
+            ParseErrorKind::LineTooLong => write!(
+                f,
+                "longer than {} MiB: not a board file? The rest is not read",
+                MAX_LINE_BYTES >> 20
+            ),
+            ParseErrorKind::NotText => f.write_str("not text (UTF-8)"),
+            ParseErrorKind::Read { message } => write!(f, "cannot read further: {message}"),
+            ParseErrorKind::BadSetLine => f.write_str(
+                "a set line is: id, optimal length (-1: unsolvable), then the tiles \
+                 (or the Princeton form: file name, n, expected, computed, tiles)",
             ),
         }
     }
 }
 
-impl std::error::Error for ParseError {}
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ParseErrorKind::Board(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<BoardError> for ParseError {
     fn from(e: BoardError) -> ParseError {
@@ -82,16 +160,19 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
         .filter(|t| !t.is_empty())
 }
 
+/// A token's value: plain decimal digits only (no sign, no spaces); values
+/// past u64 saturate, to be refused as out of range.
+fn number(token: &str) -> Result<u64, ParseError> {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseError::new(ParseErrorKind::NotANumber {
+            token: token.to_string(),
+        }));
+    }
+    Ok(token.parse::<u64>().unwrap_or(u64::MAX))
+}
+
 fn numbers(text: &str) -> Result<Vec<u64>, ParseError> {
-    tokens(text)
-        .map(|t| {
-            t.parse::<u64>().map_err(|_| {
-                ParseError::new(ParseErrorKind::NotANumber {
-                    token: t.to_string(),
-                })
-            })
-        })
-        .collect()
+    tokens(text).map(number).collect()
 }
 
 fn board_from_numbers(size: usize, numbers: &[u64]) -> Result<Board, ParseError> {
@@ -117,14 +198,13 @@ fn exact_sqrt(count: usize) -> Option<usize> {
     (root * root == count).then_some(root)
 }
 
-/// Reads one board: n*n numbers, or n then n*n numbers (algs4).
-pub fn parse_board(text: &str) -> Result<Board, ParseError> {
-    let numbers = numbers(text)?;
+/// A board from numbers: n*n of them, or n then n*n (algs4).
+fn board_from_list(numbers: &[u64]) -> Result<Board, ParseError> {
     if numbers.is_empty() {
         return Err(ParseError::new(ParseErrorKind::Empty));
     }
     if let Some(size) = exact_sqrt(numbers.len()) {
-        return board_from_numbers(size, &numbers);
+        return board_from_numbers(size, numbers);
     }
     // The algs4 form: a square count plus one, led by its side.
     let rest = &numbers[1..];
@@ -139,69 +219,261 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
     .into())
 }
 
+/// Reads one board: n*n numbers, or n then n*n numbers (algs4).
+pub fn parse_board(text: &str) -> Result<Board, ParseError> {
+    board_from_list(&numbers(text)?)
+}
+
+/// A board of a standard instance set with its known optimal length:
+/// `id length tiles...`, or the Princeton list's `file n expected computed
+/// tiles...`. A length of -1 means unsolvable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetEntry {
+    pub id: String,
+    pub expected: Option<u32>,
+    pub board: Board,
+}
+
+/// Reads one line of an instance set (see [`SetEntry`]).
+pub fn parse_set_line(text: &str) -> Result<SetEntry, ParseError> {
+    let words: Vec<&str> = tokens(text).collect();
+    let [id, length, rest @ ..] = &words[..] else {
+        return Err(ParseError::new(ParseErrorKind::BadSetLine));
+    };
+    let expected = |word: &str| -> Result<Option<u32>, ParseError> {
+        if word == "-1" {
+            return Ok(None);
+        }
+        let value = number(word).map_err(|_| ParseError::new(ParseErrorKind::BadSetLine))?;
+        u32::try_from(value)
+            .map(Some)
+            .map_err(|_| ParseError::new(ParseErrorKind::BadSetLine))
+    };
+    let princeton = exact_sqrt(rest.len().saturating_sub(2))
+        .filter(|&n| n >= MIN_SIZE && rest.len() >= 2 && number(length).ok() == Some(n as u64));
+    let (expected, tiles) = match princeton {
+        Some(_) if exact_sqrt(rest.len()).is_none() => (expected(rest[0])?, &rest[2..]),
+        _ => (expected(length)?, rest),
+    };
+    let numbers = tiles
+        .iter()
+        .map(|t| number(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let size = exact_sqrt(numbers.len()).ok_or(BoardError::NotSquare {
+        count: numbers.len(),
+    })?;
+    Ok(SetEntry {
+        id: id.to_string(),
+        expected,
+        board: board_from_numbers(size, &numbers)?,
+    })
+}
+
 /// One board of a batch, with the (1-based) line it starts on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchItem {
     pub line: usize,
     pub board: Result<Board, ParseError>,
+    /// For instance-set lines: the id and the known optimal length.
+    pub known: Option<Known>,
+}
+
+/// What an instance set says of a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    pub id: String,
+    /// The optimal length; `None`: unsolvable.
+    pub expected: Option<u32>,
 }
 
 fn content(line: &str) -> &str {
     line.split('#').next().unwrap_or("").trim()
 }
 
-/// Reads every board of a batch. A bad board is reported in place and the
-/// rest are still read.
-pub fn parse_batch(text: &str) -> Vec<BatchItem> {
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, content(l)))
-        .filter(|(_, l)| !l.is_empty())
-        .collect();
-    let mut items = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let (line, first) = lines[i];
-        i += 1;
-        let lone_size = match numbers(first) {
-            Ok(v) if v.len() == 1 && v[0] >= MIN_SIZE as u64 => Some(v[0] as usize),
-            _ => None,
-        };
-        let board = match lone_size {
-            Some(size) if size <= MAX_SIZE => {
-                let rows = &lines[i..lines.len().min(i + size)];
-                i += rows.len();
-                parse_algs4_rows(size, rows).map_err(|e| e.at(line))
-            }
-            _ => parse_board(first).map_err(|e| e.at(line)),
-        };
-        items.push(BatchItem { line, board });
-    }
-    items
+/// What one line of a batch holds.
+enum LineRead {
+    Text(String),
+    End,
+    Failed(ParseErrorKind),
 }
 
-fn parse_algs4_rows(size: usize, rows: &[(usize, &str)]) -> Result<Board, ParseError> {
-    if rows.len() < size {
-        return Err(ParseError::new(ParseErrorKind::MissingRows {
-            size,
-            found: rows.len(),
-        }));
-    }
-    let mut all = Vec::with_capacity(size * size);
-    for (row, &(line, text)) in rows.iter().enumerate() {
-        let values = numbers(text).map_err(|e| e.at(line))?;
-        if values.len() != size {
-            return Err(ParseError::new(ParseErrorKind::BadRow {
-                row: row + 1,
-                size,
-                found: values.len(),
-            })
-            .at(line));
+/// Reads the boards of a batch one at a time from any `BufRead`. A bad
+/// board is reported in place (with its own line) and reading goes on; an
+/// algs4 block ends at its first row of the wrong length, and that line is
+/// read again on its own, so no board is swallowed by a bad neighbour.
+pub struct BatchReader<R> {
+    input: R,
+    line: usize,
+    /// A line read ahead and not used yet (the row that ended a block).
+    pending: Option<(usize, String)>,
+    done: bool,
+    buffer: Vec<u8>,
+    /// Lines are instance-set lines (`id length tiles...`).
+    sets: bool,
+}
+
+impl<R: BufRead> BatchReader<R> {
+    pub fn new(input: R) -> BatchReader<R> {
+        BatchReader {
+            input,
+            line: 0,
+            pending: None,
+            done: false,
+            buffer: Vec::new(),
+            sets: false,
         }
-        all.extend(values);
     }
-    board_from_numbers(size, &all)
+
+    /// Reads instance-set lines (see [`parse_set_line`]) instead of boards.
+    pub fn sets(input: R) -> BatchReader<R> {
+        BatchReader {
+            sets: true,
+            ..BatchReader::new(input)
+        }
+    }
+
+    /// The next raw line, at most `MAX_LINE_BYTES` long.
+    fn raw_line(&mut self) -> LineRead {
+        self.buffer.clear();
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        match Read::take(&mut self.input, limit).read_until(b'\n', &mut self.buffer) {
+            Ok(0) => LineRead::End,
+            Ok(_) => {
+                self.line += 1;
+                if self.buffer.last() != Some(&b'\n') && self.buffer.len() as u64 >= limit {
+                    return LineRead::Failed(ParseErrorKind::LineTooLong);
+                }
+                match std::str::from_utf8(&self.buffer) {
+                    Ok(text) => LineRead::Text(content(text).to_string()),
+                    Err(_) => LineRead::Failed(ParseErrorKind::NotText),
+                }
+            }
+            Err(e) => {
+                self.line += 1;
+                LineRead::Failed(ParseErrorKind::Read {
+                    message: e.to_string(),
+                })
+            }
+        }
+    }
+
+    /// The next line with content, or an error for a line that cannot be
+    /// read; `None` at the end.
+    fn next_line(&mut self) -> Option<Result<(usize, String), ParseError>> {
+        if let Some(pending) = self.pending.take() {
+            return Some(Ok(pending));
+        }
+        loop {
+            match self.raw_line() {
+                LineRead::End => return None,
+                LineRead::Text(text) if text.is_empty() => continue,
+                LineRead::Text(text) => return Some(Ok((self.line, text))),
+                LineRead::Failed(kind) => {
+                    let error = ParseError::new(kind).at(self.line);
+                    if error.ends_input() {
+                        self.done = true;
+                    }
+                    return Some(Err(error));
+                }
+            }
+        }
+    }
+
+    /// Reads the rows of an algs4 board of side `size` announced on `line`.
+    fn algs4_rows(&mut self, size: usize, line: usize) -> Result<Board, ParseError> {
+        let mut all = Vec::with_capacity(size * size);
+        for row in 1..=size {
+            let (at, text) = match self.next_line() {
+                None => {
+                    return Err(ParseError::new(ParseErrorKind::MissingRows {
+                        size,
+                        found: row - 1,
+                    })
+                    .at(line))
+                }
+                Some(Err(e)) => {
+                    // Report the unreadable line on its own, after this block.
+                    let ends = e.ends_input();
+                    self.pending = None;
+                    self.done = ends;
+                    return Err(e);
+                }
+                Some(Ok(next)) => next,
+            };
+            match numbers(&text) {
+                Ok(values) if values.len() == size => all.extend(values),
+                found => {
+                    let found = found.map_or(0, |v| v.len());
+                    self.pending = Some((at, text));
+                    return Err(ParseError::new(ParseErrorKind::BadRow {
+                        size,
+                        row,
+                        at,
+                        found,
+                    })
+                    .at(line));
+                }
+            }
+        }
+        board_from_numbers(size, &all).map_err(|e| e.at(line))
+    }
+}
+
+impl<R: BufRead> Iterator for BatchReader<R> {
+    type Item = BatchItem;
+
+    fn next(&mut self) -> Option<BatchItem> {
+        if self.done && self.pending.is_none() {
+            return None;
+        }
+        let (line, text) = match self.next_line()? {
+            Ok(next) => next,
+            Err(e) => {
+                return Some(BatchItem {
+                    line: e.line.unwrap_or(self.line),
+                    board: Err(e),
+                    known: None,
+                })
+            }
+        };
+        if self.sets {
+            return Some(match parse_set_line(&text) {
+                Ok(entry) => BatchItem {
+                    line,
+                    board: Ok(entry.board),
+                    known: Some(Known {
+                        id: entry.id,
+                        expected: entry.expected,
+                    }),
+                },
+                Err(e) => BatchItem {
+                    line,
+                    board: Err(e.at(line)),
+                    known: None,
+                },
+            });
+        }
+        let board = match numbers(&text) {
+            Ok(values) if values.len() == 1 => match values[0] {
+                n if (MIN_SIZE as u64..=MAX_SIZE as u64).contains(&n) => {
+                    self.algs4_rows(n as usize, line)
+                }
+                _ => Err(ParseError::new(ParseErrorKind::LoneNumber { value: text }).at(line)),
+            },
+            Ok(values) => board_from_list(&values).map_err(|e| e.at(line)),
+            Err(e) => Err(e.at(line)),
+        };
+        Some(BatchItem {
+            line,
+            board,
+            known: None,
+        })
+    }
+}
+
+/// Reads every board of a batch held in memory (see [`BatchReader`]).
+pub fn parse_batch(text: &str) -> Vec<BatchItem> {
+    BatchReader::new(text.as_bytes()).collect()
 }
 
 #[cfg(test)]
@@ -260,7 +532,116 @@ mod tests {
         let items = parse_batch("3\n1 2 3\n4 5\n6 7 8 0\n");
         assert_eq!(
             items[0].board.as_ref().unwrap_err().to_string(),
-            "line 3: row 2 of a 3x3 board has 2 numbers, expected 3"
+            "line 1: the 3x3 board started here ends at line 3: its row 2 has 2 numbers, expected 3"
         );
+        // The row that ended the block is read on its own, with its own line.
+        assert_eq!(items[1].line, 3);
+        assert!(items[1].board.is_err());
+        assert_eq!(items[2].line, 4);
+        assert!(items[2]
+            .board
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("line 4:"));
+    }
+
+    fn lines_and_results(text: &str) -> Vec<(usize, bool)> {
+        parse_batch(text)
+            .into_iter()
+            .map(|i| (i.line, i.board.is_ok()))
+            .collect()
+    }
+
+    #[test]
+    fn a_bad_block_swallows_no_board() {
+        // A count line followed by one-line boards: one error, three boards.
+        let text = "3\n8 1 3 4 0 2 7 6 5\n1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 0 7 8\n";
+        assert_eq!(
+            lines_and_results(text),
+            [(1, false), (2, true), (3, true), (4, true)]
+        );
+        // A short block, then a one-line board.
+        let text = "3\n1 2 3\n4 5\n8 1 3 4 0 2 7 6 5\n";
+        assert_eq!(lines_and_results(text), [(1, false), (3, false), (4, true)]);
+        // A block cut short by the end of the input.
+        assert_eq!(lines_and_results("2\n1 2\n"), [(1, false)]);
+        // Lone numbers that cannot be a size.
+        assert_eq!(
+            lines_and_results("1\n0\n999\n1 2 3 0\n"),
+            [(1, false), (2, false), (3, false), (4, true)]
+        );
+    }
+
+    #[test]
+    fn tiles_are_plain_digits() {
+        for text in [
+            "+8 +1 +3 +4 +0 +2 +7 +6 +5",
+            "1 2 3 -0",
+            "1 2 3 0x0",
+            "1 2 3 ０",
+        ] {
+            assert!(matches!(
+                parse_board(text).unwrap_err().kind,
+                ParseErrorKind::NotANumber { .. }
+            ));
+        }
+        let huge = parse_board("1 2 3 99999999999999999999999999").unwrap_err();
+        assert!(huge.to_string().contains("out of range"), "{huge}");
+    }
+
+    #[test]
+    fn echoed_input_is_short() {
+        let token = "x".repeat(10_000_000);
+        let message = parse_board(&token).unwrap_err().to_string();
+        assert!(message.len() < 100, "{}", message.len());
+        assert!(echo("a\0b").contains("\\0"));
+    }
+
+    #[test]
+    fn overlong_lines_and_binary_end_or_skip_cleanly() {
+        let mut text = "1 2 3 0\n".to_string();
+        text.push_str(&" ".repeat(MAX_LINE_BYTES + 10));
+        text.push_str("\n1 2 3 0\n");
+        let items = parse_batch(&text);
+        assert_eq!(items.len(), 2);
+        assert!(items[0].board.is_ok());
+        assert_eq!(items[1].line, 2);
+        assert_eq!(
+            items[1].board.as_ref().unwrap_err().kind,
+            ParseErrorKind::LineTooLong
+        );
+        // /dev/zero: one endless line, refused after a bounded read.
+        let zeros = std::io::Read::take(std::io::repeat(0), 1 << 40);
+        let items: Vec<BatchItem> = BatchReader::new(std::io::BufReader::new(zeros)).collect();
+        assert_eq!(items.len(), 1);
+        // Not UTF-8: that line is refused, the next is read.
+        let items = parse_batch_bytes(b"1 2 \xff 0\n1 2 3 0\n");
+        assert_eq!(
+            items[0].board.as_ref().unwrap_err().kind,
+            ParseErrorKind::NotText
+        );
+        assert!(items[1].board.is_ok());
+    }
+
+    fn parse_batch_bytes(bytes: &[u8]) -> Vec<BatchItem> {
+        BatchReader::new(bytes).collect()
+    }
+
+    #[test]
+    fn set_lines_carry_their_known_length() {
+        let e = parse_set_line("1 80 0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+        assert_eq!(
+            (e.id.as_str(), e.expected, e.board.size()),
+            ("1", Some(80), 4)
+        );
+        let e = parse_set_line("puzzle04.txt 3 4 4 0 1 3 4 2 5 7 8 6").unwrap();
+        assert_eq!(
+            (e.id.as_str(), e.expected, e.board.size()),
+            ("puzzle04.txt", Some(4), 3)
+        );
+        let e = parse_set_line("puzzle3x3-unsolvable.txt 3 -1 -1 1 2 3 4 5 6 8 7 0").unwrap();
+        assert_eq!(e.expected, None);
+        assert!(parse_set_line("7").is_err());
     }
 }

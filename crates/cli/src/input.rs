@@ -1,36 +1,219 @@
-//! Where the boards of `solve` come from: the arguments, a file or stdin.
+//! Where the boards of `solve` come from: the arguments, files or stdin,
+//! read lazily one board at a time.
 
-use std::io::Read;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal};
 use std::path::Path;
+use std::sync::Arc;
 
-use npuzzle_board::{parse_batch, parse_board, BatchItem};
+use npuzzle_board::{parse_board, BatchItem, BatchReader};
 
-/// The boards to solve, in input order; `line` is 0 for the command line.
-pub fn read_boards(board_args: &[String], file: Option<&str>) -> Result<Vec<BatchItem>, String> {
-    if let Some(path) = file {
-        return read_batch(path);
-    }
-    match board_args {
-        // `npuzzle solve puzzle04.txt`, as the algs4 solver is run.
-        [single] if Path::new(single).is_file() => read_batch(single),
-        [] => read_batch("-"),
-        words => Ok(vec![BatchItem {
-            line: 0,
-            board: parse_board(&words.join(" ")),
-        }]),
+/// Where boards are read from.
+pub enum Source {
+    /// One board given as arguments.
+    Arguments(String),
+    /// A file, or standard input for "-".
+    File(String),
+}
+
+impl Source {
+    fn name(&self) -> &str {
+        match self {
+            Source::Arguments(_) => "the command line",
+            Source::File(path) if path == "-" => "standard input",
+            Source::File(path) => path,
+        }
     }
 }
 
-fn read_batch(path: &str) -> Result<Vec<BatchItem>, String> {
-    let mut text = String::new();
-    let read = if path == "-" {
-        std::io::stdin().read_to_string(&mut text)
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text))
-    };
-    read.map_err(|e| {
-        let name = if path == "-" { "standard input" } else { path };
-        format!("cannot read {name}: {e}")
-    })?;
-    Ok(parse_batch(&text))
+/// Characters that occur in boards; an argument with any other is a path.
+fn is_board_text(arg: &str) -> bool {
+    arg.chars()
+        .all(|c| c.is_ascii_digit() || c.is_whitespace() || ",/+-".contains(c))
+}
+
+/// Whether an argument names a file rather than holding tile numbers.
+fn looks_like_path(arg: &str) -> bool {
+    arg == "-" || Path::new(arg).is_file() || !is_board_text(arg)
+}
+
+/// The sources the arguments name: a board (all arguments together), or
+/// files (every argument a path, plus any `--file`).
+pub fn sources(args: &[String], files: &[String]) -> Result<Vec<Source>, String> {
+    let paths = args.iter().filter(|a| looks_like_path(a)).count();
+    if !files.is_empty() || (paths == args.len() && !args.is_empty()) {
+        if let Some(board) = args.iter().find(|a| !looks_like_path(a)) {
+            return Err(format!(
+                "'{}' is a board, but boards are read from files here: give boards either \
+                 as arguments or in files, not both",
+                npuzzle_board::echo(board)
+            ));
+        }
+        return Ok(files
+            .iter()
+            .chain(args)
+            .map(|f| Source::File(f.clone()))
+            .collect());
+    }
+    if args.is_empty() {
+        return Ok(vec![Source::File("-".to_string())]);
+    }
+    if let Some(path) = args
+        .iter()
+        .find(|a| a.as_str() != "-" && Path::new(a).is_file())
+    {
+        return Err(format!(
+            "'{path}' is a file, but the other arguments are tile numbers: give boards either \
+             as arguments or in files, not both"
+        ));
+    }
+    Ok(vec![Source::Arguments(args.join(" "))])
+}
+
+/// One board read, with where it came from.
+pub struct Input {
+    /// The file it came from (None for the command line).
+    pub file: Option<Arc<str>>,
+    pub item: BatchItem,
+}
+
+impl Input {
+    /// "FILE line N: " or "line N: " or "" for messages about this board.
+    pub fn place(&self) -> String {
+        match (&self.file, self.item.line) {
+            (Some(file), 0) => format!("{file}: "),
+            (Some(file), line) => format!("{file} line {line}: "),
+            (None, 0) => String::new(),
+            (None, line) => format!("line {line}: "),
+        }
+    }
+}
+
+/// The boards of all sources, in order, read as they are needed.
+pub struct Inputs {
+    sources: std::vec::IntoIter<Source>,
+    current: Option<(Arc<str>, BatchReader<Box<dyn BufRead>>)>,
+    sets: bool,
+}
+
+impl Inputs {
+    pub fn new(sources: Vec<Source>, sets: bool) -> Inputs {
+        Inputs {
+            sources: sources.into_iter(),
+            current: None,
+            sets,
+        }
+    }
+
+    fn open(&self, path: &str) -> Result<Box<dyn BufRead>, String> {
+        if path == "-" {
+            let stdin = io::stdin();
+            if stdin.is_terminal() {
+                eprintln!(
+                    "npuzzle: reading boards from standard input, one per line (Ctrl-D ends; \
+                     `npuzzle solve --help` shows the other ways)"
+                );
+            }
+            return Ok(Box::new(BufReader::new(stdin)));
+        }
+        if Path::new(path).is_dir() {
+            return Err(format!("{path} is a directory, not a board file"));
+        }
+        File::open(path)
+            .map(|f| Box::new(BufReader::new(f)) as Box<dyn BufRead>)
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::NotFound => format!("{path}: no such file"),
+                _ => format!("cannot read {path}: {e}"),
+            })
+    }
+}
+
+impl Iterator for Inputs {
+    type Item = Result<Input, String>;
+
+    /// The next board; an `Err` is a source that cannot be opened (the
+    /// others are still read).
+    fn next(&mut self) -> Option<Result<Input, String>> {
+        loop {
+            if let Some((name, reader)) = &mut self.current {
+                if let Some(item) = reader.next() {
+                    return Some(Ok(Input {
+                        file: Some(name.clone()),
+                        item,
+                    }));
+                }
+                self.current = None;
+            }
+            let source = self.sources.next()?;
+            match source {
+                Source::Arguments(text) => {
+                    return Some(Ok(Input {
+                        file: None,
+                        item: BatchItem {
+                            line: 0,
+                            board: parse_board(&text),
+                            known: None,
+                        },
+                    }))
+                }
+                Source::File(ref path) => match self.open(path) {
+                    Ok(input) => {
+                        let reader = if self.sets {
+                            BatchReader::sets(input)
+                        } else {
+                            BatchReader::new(input)
+                        };
+                        self.current = Some((Arc::from(source.name()), reader));
+                    }
+                    Err(message) => return Some(Err(message)),
+                },
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(args: &[&str], files: &[&str]) -> Result<Vec<String>, String> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let files: Vec<String> = files.iter().map(|s| s.to_string()).collect();
+        sources(&args, &files).map(|s| {
+            s.iter()
+                .map(|s| match s {
+                    Source::Arguments(b) => format!("board {b}"),
+                    Source::File(f) => format!("file {f}"),
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn arguments_are_a_board_or_files() {
+        assert_eq!(
+            kinds(&["1", "2", "3", "0"], &[]).unwrap(),
+            ["board 1 2 3 0"]
+        );
+        assert_eq!(kinds(&["1 2/3 0"], &[]).unwrap(), ["board 1 2/3 0"]);
+        assert_eq!(
+            kinds(&["+1", "2", "3", "0"], &[]).unwrap(),
+            ["board +1 2 3 0"]
+        );
+        assert_eq!(kinds(&[], &[]).unwrap(), ["file -"]);
+        assert_eq!(
+            kinds(&["a.txt", "b.txt"], &[]).unwrap(),
+            ["file a.txt", "file b.txt"]
+        );
+        assert_eq!(
+            kinds(&["b.txt"], &["a.txt"]).unwrap(),
+            ["file a.txt", "file b.txt"]
+        );
+        // A mistyped word among numbers is a bad tile, not a file.
+        assert_eq!(
+            kinds(&["1", "2", "x", "0"], &[]).unwrap(),
+            ["board 1 2 x 0"]
+        );
+        assert!(kinds(&["1 2 3 0"], &["a.txt"]).is_err());
+    }
 }

@@ -2,6 +2,7 @@
 //! work is done by the library crates.
 
 mod input;
+mod output;
 mod pdb;
 mod show;
 mod solve;
@@ -58,53 +59,81 @@ and blank lines skipped, algs4 blocks allowed), or from standard input when neit
     },
 }
 
+/// How a board is searched: shared by `solve` and `play`.
 #[derive(Args)]
-struct SolveArgs {
-    /// The board: n*n numbers (one argument or several), or a file path.
-    board: Vec<String>,
-    /// Read boards from this file, one per line ('-' for standard input).
-    #[arg(long, short)]
-    file: Option<String>,
+struct SearchArgs {
     #[command(flatten)]
     goal: GoalArg,
-    /// The search algorithm.
-    /// [default: idastar]
+    /// The search algorithm [default: idastar]. Given, it runs as asked
+    /// (no fallback to --fast).
     #[arg(long, short, value_enum)]
     algorithm: Option<AlgorithmArg>,
     /// Solve fast but not optimally: reduce the board row by row and column
-    /// by column to a 3x3 core, solved optimally. Boards of 6x6 and more
-    /// are solved this way unless --algorithm or --heuristic is given.
+    /// by column to a 3x3 core, solved optimally.
     #[arg(long)]
     fast: bool,
-    /// The heuristic guiding A* and IDA* [default: pdb for 4x4 boards (the
-    /// tables must be built: cargo xtask build-pdb), linear-conflict otherwise].
+    /// The heuristic guiding A* and IDA* [default: pdb for 4x4 and 5x5 when
+    /// their tables are built, linear-conflict otherwise].
     #[arg(long = "heuristic", value_enum)]
     heuristic: Option<HeuristicArg>,
     /// With --heuristic pdb: the partition whose tables to use (7-8, 6-6-3,
-    /// 5-5-5 for 4x4; 8 for 3x3; tile lists such as "1,2,3;4,5,6").
+    /// 5-5-5 for 4x4; 6-6-6-6 for 5x5; 8 for 3x3; tile lists such as
+    /// "1,2,3;4,5,6").
     #[arg(long)]
     partition: Option<String>,
     /// Directory of the pattern databases [default: $NPUZZLE_PDB_DIR, else
-    /// ./data, else the workspace's data/].
+    /// ./data, else the user data directory (~/.local/share/npuzzle)].
     #[arg(long)]
     pdb_dir: Option<std::path::PathBuf>,
     /// With --heuristic pdb: skip the second lookup of the board mirrored
     /// about its main diagonal (for comparisons; it only costs nodes).
     #[arg(long)]
     no_reflection: bool,
-    /// Give up after this many nodes (BFS and A*: boards kept in memory,
-    /// default 10,000,000; IDA*: nodes expanded, default none).
+    /// Give up after this many nodes. BFS and A*: boards kept in memory
+    /// [default: as many as fit in about 1 GB]. IDA*: nodes expanded
+    /// [default: none; for boards solved without tables, the optimal
+    /// attempt gives way to --fast after 3,000,000].
     #[arg(long)]
     max_nodes: Option<u64>,
+    /// Threads: boards of a batch solved at once, or the threads sharing the
+    /// search of a single board [default: one per core; at most 256].
+    #[arg(long, short)]
+    jobs: Option<usize>,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// The board: n*n numbers (one argument or several); or board files
+    /// (one board per line, or algs4 files).
+    board: Vec<String>,
+    /// Read boards from this file ('-' for standard input); repeat for more.
+    #[arg(long, short)]
+    file: Vec<String>,
+    /// Read instance-set lines: "id optimal-length tiles..." (as in bench/),
+    /// or the Princeton list's "file n expected computed tiles...", and
+    /// check every answer against the known length.
+    #[arg(long)]
+    set: bool,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Print every board of the solution (algs4 style).
     #[arg(long)]
     boards: bool,
     /// Write moves by the direction the tile moves (default) or the blank moves.
     #[arg(long, value_enum, default_value_t = NotationArg::Tile)]
     notation: NotationArg,
-    /// Print JSON Lines: one record per board, then a summary record.
-    #[arg(long)]
+    /// Output: text, json (JSON Lines, one record per board, then a summary;
+    /// see docs/solve-output.schema.json) or algs4 (exactly what the
+    /// Princeton Solver prints).
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    format: FormatArg,
+    /// The same as --format json.
+    #[arg(long, conflicts_with = "format")]
     json: bool,
+    /// One line per board, "FILE: MOVES" (-1: unsolvable), as the Princeton
+    /// PuzzleChecker prints.
+    #[arg(long)]
+    check: bool,
     /// Leave the moves out of the output (lengths and figures only): for
     /// big boards, whose solutions run to millions of moves.
     #[arg(long)]
@@ -112,19 +141,25 @@ struct SolveArgs {
     /// Also write the solution as a self-contained animated SVG (one board).
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,
-    /// Threads: boards of a batch solved at once, or the threads sharing the
-    /// search of a single board (default: one per core).
-    #[arg(long, short)]
-    jobs: Option<usize>,
 }
 
 #[derive(Args)]
 struct PlayArgs {
+    /// The board: n*n numbers (one argument or several), or a board file.
+    #[arg(required = true)]
+    board: Vec<String>,
     #[command(flatten)]
-    solve: SolveArgs,
+    search: SearchArgs,
     /// Milliseconds between moves.
     #[arg(long, default_value_t = 300)]
     delay: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+    Algs4,
 }
 
 #[derive(Args)]
@@ -229,11 +264,7 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args, &mut out),
-        Command::Play(args) => solve::play(
-            &args.solve,
-            std::time::Duration::from_millis(args.delay),
-            &mut out,
-        ),
+        Command::Play(args) => solve::play(&args, &mut out),
         Command::Check(args) => check(&args, &mut out),
         Command::Random(args) => random(&args, &mut out),
         Command::Pdb { command } => pdb::run(&command, &mut out),

@@ -1,575 +1,513 @@
-//! `npuzzle solve`: read the boards, solve them (in parallel for batches),
-//! print each answer in input order.
+//! `npuzzle solve` and `npuzzle play`: read boards as a stream, solve them
+//! (several at once for batches), print each answer in input order as soon
+//! as it and those before it are done.
 
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
-use std::collections::HashMap;
-
-use npuzzle_board::{BatchItem, Board, Goal, Move, Notation};
-use npuzzle_pdb::file::{self, TableFile};
+use npuzzle_board::{Board, Goal};
+use npuzzle_pdb::file::TableFile;
 use npuzzle_pdb::Partition;
 use npuzzle_search::additive::MAX_PATTERNS;
-use npuzzle_search::{Algorithm, HeuristicKind, Request, SearchError, Solution};
-use rayon::prelude::*;
-use serde_json::json;
+use npuzzle_search::{Algorithm, HeuristicKind, Request, SearchError, MAX_SEARCH_SIZE};
 
-use crate::{input, pdb, show, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::input::{self, Input, Inputs};
+use crate::output::{Answer, Printer, Solved, Summary};
+use crate::{pdb, show, PlayArgs, SearchArgs, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
-/// What became of one input board.
-enum Answer {
-    Solved(Solution, HeuristicLabel),
-    /// Solved by reduction: valid, not optimal.
-    Reduced {
-        moves: Vec<Move>,
-        lower_bound: u64,
-        seconds: f64,
-    },
-    Failed(SearchError),
-    /// The tables the board needs cannot be opened.
-    NoTables(String),
-    BadInput(String),
-}
-
-/// The heuristic a board was solved with, as reported.
-#[derive(Clone)]
-struct HeuristicLabel {
-    kind: HeuristicKind,
-    partition: Option<String>,
-    reflection: bool,
-}
-
-impl HeuristicLabel {
-    fn text(&self, algorithm: Algorithm) -> String {
-        if algorithm == Algorithm::Bfs {
-            return "no heuristic".to_string();
-        }
-        match &self.partition {
-            Some(p) if self.reflection => format!("pdb {p} + reflection"),
-            Some(p) => format!("pdb {p}"),
-            None => self.kind.name().to_string(),
-        }
-    }
-}
-
-#[derive(Default)]
-struct Summary {
-    boards: u64,
-    solved: u64,
-    unsolvable: u64,
-    failed: u64,
-    bad_input: u64,
-    nodes: u64,
-    seconds: f64,
-}
+/// Expanded nodes an optimal search may take on a board that has no tables
+/// before it gives way to the reduction (a second or two on one core).
+pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
 
 /// A partition's tables, mapped.
 type OpenTables = (Partition, Vec<TableFile>);
 
-/// The tables of each board size the batch needs, opened once up front and
-/// shared by the threads.
-struct Tables {
-    by_size: HashMap<usize, Result<OpenTables, String>>,
+/// Solves boards as the search options say, opening each size's tables the
+/// first time a board needs them and sharing them between threads.
+pub struct Solver<'a> {
+    args: &'a SearchArgs,
+    tables: Mutex<HashMap<usize, Arc<Result<OpenTables, String>>>>,
 }
 
-impl Tables {
-    fn open(args: &SolveArgs, goal: Goal, sizes: impl Iterator<Item = usize>) -> Tables {
-        let mut by_size = HashMap::new();
-        for size in sizes {
-            by_size
-                .entry(size)
-                .or_insert_with(|| open_tables(args, goal, size));
+/// How a board is to be solved.
+enum Plan {
+    /// An optimal search, with a node budget after which the reduction
+    /// takes over (None: the search runs to the end or to --max-nodes).
+    Search {
+        algorithm: Algorithm,
+        heuristic: HeuristicKind,
+        fallback_after: Option<u64>,
+    },
+    Reduce {
+        why: String,
+    },
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(args: &'a SearchArgs) -> Solver<'a> {
+        Solver {
+            args,
+            tables: Mutex::new(HashMap::new()),
         }
-        Tables { by_size }
     }
-}
 
-fn open_tables(args: &SolveArgs, goal: Goal, size: usize) -> Result<OpenTables, String> {
-    let name = args
-        .partition
-        .clone()
-        .unwrap_or_else(|| Partition::default_name(size).to_string());
-    let partition = Partition::parse(&name, size, goal).map_err(|e| e.to_string())?;
-    if partition.patterns().len() > MAX_PATTERNS {
-        return Err(format!(
-            "the pdb heuristic takes at most {MAX_PATTERNS} patterns"
-        ));
+    fn goal(&self) -> Goal {
+        self.args.goal.goal()
     }
-    let dirs = pdb::search_dirs(args.pdb_dir.as_deref());
-    let Some(dir) = pdb::find_dir(&dirs, &partition) else {
-        return Err(format!(
-            "{}; or solve without them: --heuristic linear-conflict{}",
-            pdb::missing_tables(&dirs, &partition, size, goal),
-            if size >= 5 {
-                ", or --fast (not optimal)"
-            } else {
-                ""
-            },
-        ));
-    };
-    let tables =
-        file::open_partition_noting(&dir, &partition, &mut |note| eprintln!("npuzzle: {note}"))
-            .map_err(|e| e.to_string())?;
-    Ok((partition, tables))
-}
 
-/// The heuristic for a board of side `size`: the one asked for, else the
-/// pattern databases for 4x4 and linear conflict for other sizes.
-fn heuristic_for(args: &SolveArgs, size: usize) -> HeuristicKind {
-    match args.heuristic {
-        Some(h) => h.into(),
-        None if size == 4 || size == 5 => HeuristicKind::Pdb,
-        None => HeuristicKind::LinearConflict,
+    /// Whether the user chose the search (then it runs exactly as asked).
+    fn explicit(&self) -> bool {
+        self.args.algorithm.is_some() || self.args.heuristic.is_some()
     }
-}
 
-/// Smallest side solved by reduction when no search was asked for.
-const FAST_FROM_SIZE: usize = 6;
+    /// The tables for boards of side `size`, opened once.
+    fn tables(&self, size: usize) -> Arc<Result<OpenTables, String>> {
+        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        tables
+            .entry(size)
+            .or_insert_with(|| Arc::new(self.open_tables(size)))
+            .clone()
+    }
 
-/// Whether a board is solved by reduction: asked for, or the board is too
-/// big for optimal search and no search was asked for.
-fn reduces(args: &SolveArgs, board: &Board) -> bool {
-    args.fast
-        || (board.size() >= FAST_FROM_SIZE && args.heuristic.is_none() && args.algorithm.is_none())
-}
-
-/// Solves every board of `items` as `args` say, in input order.
-fn compute(args: &SolveArgs, items: &[BatchItem]) -> io::Result<Vec<Answer>> {
-    let goal = args.goal.goal();
-    let algorithm: Algorithm = args.algorithm.map_or(Algorithm::IdaStar, Into::into);
-    let needs_tables = |board: &Board| {
-        !reduces(args, board)
-            && algorithm != Algorithm::Bfs
-            && heuristic_for(args, board.size()) == HeuristicKind::Pdb
-            && board.is_solvable(goal)
-    };
-    let tables = Tables::open(
-        args,
-        goal,
-        items
-            .iter()
-            .filter_map(|i| i.board.as_ref().ok())
-            .filter(|b| needs_tables(b))
-            .map(Board::size),
-    );
-    let answer = |item: &BatchItem| -> Answer {
-        let board = match &item.board {
-            Ok(board) => board,
-            Err(e) => return Answer::BadInput(e.to_string()),
+    fn open_tables(&self, size: usize) -> Result<OpenTables, String> {
+        let goal = self.goal();
+        let name = self
+            .args
+            .partition
+            .clone()
+            .unwrap_or_else(|| Partition::default_name(size).to_string());
+        let partition = Partition::parse(&name, size, goal).map_err(|e| e.to_string())?;
+        if partition.patterns().len() > MAX_PATTERNS {
+            return Err(format!(
+                "the pdb heuristic takes at most {MAX_PATTERNS} patterns"
+            ));
+        }
+        let dirs = pdb::search_dirs(self.args.pdb_dir.as_deref());
+        let Some(dir) = pdb::find_dir(&dirs, &partition) else {
+            return Err(pdb::missing_tables(&dirs, &partition, size, goal));
         };
-        if reduces(args, board) {
-            let started = Instant::now();
-            return match npuzzle_search::solve_by_reduction(board, goal) {
-                Ok(moves) => Answer::Reduced {
-                    moves,
-                    lower_bound: board.manhattan(goal),
-                    seconds: started.elapsed().as_secs_f64(),
-                },
-                Err(e) => Answer::Failed(e),
+        let tables = npuzzle_pdb::file::open_partition_noting(&dir, &partition, &mut |note| {
+            eprintln!("npuzzle: {note}")
+        })
+        .map_err(|e| e.to_string())?;
+        Ok((partition, tables))
+    }
+
+    /// Tables are the default for these sides, when built.
+    fn tables_by_default(size: usize) -> bool {
+        size == 4 || size == 5
+    }
+
+    fn plan(&self, board: &Board) -> Plan {
+        let size = board.size();
+        if self.args.fast {
+            return Plan::Reduce {
+                why: "--fast".to_string(),
             };
         }
-        let kind = heuristic_for(args, board.size());
+        if self.explicit() {
+            return Plan::Search {
+                algorithm: self.args.algorithm.map_or(Algorithm::IdaStar, Into::into),
+                heuristic: self.args.heuristic.map_or(
+                    if Self::tables_by_default(size) {
+                        HeuristicKind::Pdb
+                    } else {
+                        HeuristicKind::LinearConflict
+                    },
+                    Into::into,
+                ),
+                fallback_after: None,
+            };
+        }
+        if size > MAX_SEARCH_SIZE {
+            return Plan::Reduce {
+                why: format!(
+                    "optimal search takes boards up to {MAX_SEARCH_SIZE}x{MAX_SEARCH_SIZE}"
+                ),
+            };
+        }
+        if Self::tables_by_default(size) && self.tables(size).is_ok() {
+            return Plan::Search {
+                algorithm: Algorithm::IdaStar,
+                heuristic: HeuristicKind::Pdb,
+                fallback_after: None,
+            };
+        }
+        Plan::Search {
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::LinearConflict,
+            fallback_after: (size >= 4)
+                .then_some(self.args.max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
+        }
+    }
+
+    /// The answer for one board; `parallel` splits its search across the
+    /// current rayon pool.
+    pub fn answer(&self, board: &Board, parallel: bool) -> Answer {
+        let goal = self.goal();
+        if !board.is_solvable(goal) {
+            return Answer::Unsolvable;
+        }
+        let started = Instant::now();
+        let (algorithm, heuristic, fallback_after) = match self.plan(board) {
+            Plan::Reduce { why } => return self.reduce(board, why, started),
+            Plan::Search {
+                algorithm,
+                heuristic,
+                fallback_after,
+            } => (algorithm, heuristic, fallback_after),
+        };
         let request = Request {
             goal,
             algorithm,
-            heuristic: kind,
-            max_nodes: args.max_nodes,
-            // One board: split its search across the threads; a batch:
-            // one board per thread.
-            parallel: items.len() == 1,
+            heuristic,
+            max_nodes: fallback_after.or(self.args.max_nodes),
+            parallel,
         };
-        let mut label = HeuristicLabel {
-            kind,
+        let mut solved = Solved {
+            moves: Vec::new(),
+            optimal: true,
+            algorithm: algorithm.name(),
+            heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
             partition: None,
-            reflection: false,
+            reflection: None,
+            stats: None,
+            h0: None,
+            lower_bound: None,
+            note: None,
+            seconds: 0.0,
         };
-        let result = if needs_tables(board) {
-            match &tables.by_size[&board.size()] {
-                Ok((partition, pdbs)) => {
-                    label.partition = Some(partition.name().to_string());
-                    label.reflection = !args.no_reflection;
-                    npuzzle_search::solve_additive(board, &request, pdbs, label.reflection)
+        let result = if heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs {
+            match &*self.tables(board.size()) {
+                Ok((partition, tables)) => {
+                    solved.partition = Some(partition.name().to_string());
+                    solved.reflection = Some(!self.args.no_reflection);
+                    npuzzle_search::solve_additive(
+                        board,
+                        &request,
+                        tables,
+                        !self.args.no_reflection,
+                    )
                 }
-                Err(message) => return Answer::NoTables(message.clone()),
+                Err(message) => {
+                    return Answer::Refused {
+                        reason: message.clone(),
+                        nodes: None,
+                        seconds: started.elapsed().as_secs_f64(),
+                    }
+                }
             }
         } else {
             npuzzle_search::solve(board, &request)
         };
         match result {
-            Ok(solution) => Answer::Solved(solution, label),
-            Err(e) => Answer::Failed(e),
+            Ok(solution) => {
+                solved.moves = solution.moves;
+                solved.stats = Some(solution.stats);
+                solved.h0 = Some(solution.initial_estimate);
+                solved.seconds = solution.elapsed.as_secs_f64();
+                Answer::Solved(solved)
+            }
+            Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
+                board,
+                format!("optimal search gave up after {limit} nodes"),
+                started,
+            ),
+            Err(SearchError::NodeLimit { algorithm, limit }) => Answer::Refused {
+                reason: SearchError::NodeLimit { algorithm, limit }.to_string(),
+                nodes: Some(limit),
+                seconds: started.elapsed().as_secs_f64(),
+            },
+            Err(SearchError::Unsolvable) => Answer::Unsolvable,
+            Err(e) => Answer::Refused {
+                reason: e.to_string(),
+                nodes: None,
+                seconds: started.elapsed().as_secs_f64(),
+            },
         }
-    };
-    let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads).max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(io::Error::other)?;
-    Ok(pool.install(|| items.par_iter().map(answer).collect()))
+    }
+
+    fn reduce(&self, board: &Board, why: String, started: Instant) -> Answer {
+        match npuzzle_search::solve_by_reduction(board, self.goal()) {
+            Ok(moves) => Answer::Solved(Solved {
+                moves,
+                optimal: false,
+                algorithm: "reduction",
+                heuristic: None,
+                partition: None,
+                reflection: None,
+                stats: None,
+                h0: None,
+                lower_bound: Some(board.manhattan(self.goal())),
+                note: Some(why),
+                seconds: started.elapsed().as_secs_f64(),
+            }),
+            Err(e) => Answer::Refused {
+                reason: e.to_string(),
+                nodes: None,
+                seconds: started.elapsed().as_secs_f64(),
+            },
+        }
+    }
 }
 
-/// The moves of an answer, when it has some.
-fn moves_of(answer: &Answer) -> Option<&[Move]> {
-    match answer {
-        Answer::Solved(s, _) => Some(&s.moves),
-        Answer::Reduced { moves, .. } => Some(moves),
-        _ => None,
+/// The thread count from `--jobs`, checked.
+fn jobs(args: &SearchArgs) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    pdb::check_threads("--jobs", args.jobs.unwrap_or(cores))
+}
+
+/// Answers one input: a board, or the error that it is not one.
+fn answer_input(solver: &Solver, input: &Input, parallel: bool) -> Answer {
+    match &input.item.board {
+        Ok(board) => solver.answer(board, parallel),
+        Err(e) => Answer::BadInput(e.to_string()),
     }
 }
 
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
-    let items = match input::read_boards(&args.board, args.file.as_deref()) {
-        Ok(items) => items,
-        Err(message) => {
-            eprintln!("npuzzle: {message}");
-            return Ok(EXIT_BAD_INPUT);
-        }
+    let bad = |message: String| {
+        eprintln!("npuzzle: {message}");
+        Ok(EXIT_BAD_INPUT)
     };
-    if args.svg.is_some() && items.len() != 1 {
-        eprintln!(
-            "npuzzle: --svg animates one board; {} were given",
-            items.len()
-        );
+    let jobs = match jobs(&args.search) {
+        Ok(j) => j,
+        Err(e) => return bad(e),
+    };
+    let sources = match input::sources(&args.board, &args.file) {
+        Ok(s) => s,
+        Err(e) => return bad(e),
+    };
+    let many_sources = sources.len() > 1;
+    let mut inputs = Inputs::new(sources, args.set);
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    let mut printer = Printer::new(args);
+    // Read two boards ahead: one board alone gets every thread for its
+    // search and is printed without a batch header.
+    let mut ahead = Vec::new();
+    let mut source_errors = 0;
+    while ahead.len() < 2 {
+        match inputs.next() {
+            Some(Ok(input)) => ahead.push(input),
+            Some(Err(message)) => {
+                eprintln!("npuzzle: {message}");
+                source_errors += 1;
+            }
+            None => break,
+        }
+    }
+    let batch = ahead.len() > 1 || many_sources;
+    printer.batch = batch;
+    if ahead.is_empty() {
+        if source_errors == 0 {
+            eprintln!("npuzzle: no boards in the input");
+        }
+        summary.errors += source_errors;
+        printer.print_summary(out, &summary, started.elapsed().as_secs_f64())?;
         return Ok(EXIT_BAD_INPUT);
     }
-    if !args.fast
-        && items
-            .iter()
-            .any(|i| i.board.as_ref().is_ok_and(|b| reduces(args, b)))
-    {
-        eprintln!(
-            "npuzzle: boards of {FAST_FROM_SIZE}x{FAST_FROM_SIZE} and more are solved by reduction, \
-             not optimally (optimal search is out of reach); --algorithm idastar insists on a search"
-        );
+    if args.svg.is_some() && batch {
+        return bad("--svg animates one board; give one".to_string());
     }
-    let started = Instant::now();
-    let answers = compute(args, &items)?;
-    if let (Some(path), Ok(board), Some(moves)) =
-        (&args.svg, &items[0].board, moves_of(&answers[0]))
-    {
-        match show::svg(board, moves) {
-            Ok(svg) => std::fs::write(path, svg).map_err(|e| {
-                io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
-            })?,
-            Err(message) => {
-                eprintln!("npuzzle: {message}");
-                return Ok(EXIT_FAILED);
-            }
-        }
-    }
-
-    let printer = Printer {
-        args,
-        batch: items.len() > 1,
+    let solver = Solver::new(&args.search);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(io::Error::other)?;
+    let mut emit = |input: Input, answer: Answer, out: &mut dyn Write| -> io::Result<()> {
+        summary.count(&answer, input.item.known.as_ref());
+        printer.print(out, &input, &answer)?;
+        out.flush()
     };
-    let mut summary = Summary::default();
-    let mut reported_tables = false;
-    for (index, (item, answer)) in items.iter().zip(&answers).enumerate() {
-        summary.boards += 1;
-        match answer {
-            Answer::Solved(s, _) => {
-                summary.solved += 1;
-                summary.nodes += s.stats.expanded;
-                summary.seconds += s.elapsed.as_secs_f64();
-            }
-            Answer::Reduced { seconds, .. } => {
-                summary.solved += 1;
-                summary.seconds += seconds;
-            }
-            Answer::Failed(SearchError::Unsolvable) => summary.unsolvable += 1,
-            Answer::Failed(_) => summary.failed += 1,
-            Answer::NoTables(message) => {
-                summary.failed += 1;
-                if !std::mem::replace(&mut reported_tables, true) {
+    if !batch {
+        let input = ahead.pop().expect("one board");
+        let answer = pool.install(|| answer_input(&solver, &input, true));
+        if let (Some(path), Ok(board), Answer::Solved(solved)) =
+            (&args.svg, &input.item.board, &answer)
+        {
+            match show::svg(board, &solved.moves) {
+                Ok(svg) => std::fs::write(path, svg).map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+                })?,
+                Err(message) => {
                     eprintln!("npuzzle: {message}");
+                    return Ok(EXIT_FAILED);
                 }
             }
-            Answer::BadInput(_) => summary.bad_input += 1,
         }
-        printer.print(out, index + 1, item, answer)?;
-    }
-    printer.print_summary(out, &summary, started.elapsed().as_secs_f64())?;
-    Ok(if summary.bad_input > 0 {
-        EXIT_BAD_INPUT
-    } else if summary.failed > 0 {
-        EXIT_FAILED
+        emit(input, answer, out)?;
     } else {
-        EXIT_OK
+        let rest = ahead.into_iter().map(Ok).chain(inputs);
+        let note_source = |message: String| {
+            eprintln!("npuzzle: {message}");
+        };
+        if jobs == 1 {
+            for input in rest {
+                match input {
+                    Ok(input) => {
+                        let answer = answer_input(&solver, &input, false);
+                        emit(input, answer, out)?;
+                    }
+                    Err(message) => {
+                        note_source(message);
+                        source_errors += 1;
+                    }
+                }
+            }
+        } else {
+            let errors = stream(&solver, jobs, rest, &mut |input, answer| {
+                emit(input, answer, out)
+            })?;
+            source_errors += errors;
+        }
+    }
+    summary.errors += source_errors;
+    printer.print_summary(out, &summary, started.elapsed().as_secs_f64())?;
+    Ok(summary.exit_code())
+}
+
+/// Solves a stream of boards on `jobs` threads, handing each answer to
+/// `emit` in input order. At most a few boards per thread are read ahead
+/// of the printer, so memory does not grow with the batch. Returns the
+/// number of sources that could not be opened.
+fn stream(
+    solver: &Solver,
+    jobs: usize,
+    inputs: impl Iterator<Item = Result<Input, String>>,
+    emit: &mut dyn FnMut(Input, Answer) -> io::Result<()>,
+) -> io::Result<u64> {
+    let window = 4 * jobs;
+    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Input)>(window);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(u64, Input, Answer)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let done_tx = done_tx.clone();
+            let job_rx = &job_rx;
+            scope.spawn(move || loop {
+                let job = job_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                let Ok((index, input)) = job else { break };
+                let answer = answer_input(solver, &input, false);
+                if done_tx.send((index, input, answer)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(done_tx);
+        let mut inputs = inputs;
+        let mut source_errors = 0;
+        let (mut sent, mut printed) = (0u64, 0u64);
+        let mut finished = BTreeMap::new();
+        let mut exhausted = false;
+        let result = loop {
+            while !exhausted && sent - printed < window as u64 {
+                match inputs.next() {
+                    Some(Ok(input)) => {
+                        if job_tx.send((sent, input)).is_err() {
+                            exhausted = true;
+                            break;
+                        }
+                        sent += 1;
+                    }
+                    Some(Err(message)) => {
+                        eprintln!("npuzzle: {message}");
+                        source_errors += 1;
+                    }
+                    None => exhausted = true,
+                }
+            }
+            if printed == sent {
+                break Ok(source_errors);
+            }
+            let Ok((index, input, answer)) = done_rx.recv() else {
+                break Err(io::Error::other("a solver thread stopped"));
+            };
+            finished.insert(index, (input, answer));
+            while let Some((input, answer)) = finished.remove(&printed) {
+                if let Err(e) = emit(input, answer) {
+                    return Err(e);
+                }
+                printed += 1;
+            }
+        };
+        drop(job_tx);
+        result
     })
 }
 
-struct Printer<'a> {
-    args: &'a SolveArgs,
-    batch: bool,
-}
-
-impl Printer<'_> {
-    fn notation(&self) -> Notation {
-        self.args.notation.into()
-    }
-
-    fn print(
-        &self,
-        out: &mut impl Write,
-        number: usize,
-        item: &BatchItem,
-        answer: &Answer,
-    ) -> io::Result<()> {
-        if let Answer::BadInput(message) = answer {
-            eprintln!("npuzzle: {message}");
-        }
-        if self.args.json {
-            return self.print_json(out, item, answer);
-        }
-        let board = match (&item.board, answer) {
-            (_, Answer::BadInput(message)) => {
-                if self.batch {
-                    writeln!(out, "Board {number}: error: {message}\n")?;
-                }
-                return Ok(());
-            }
-            (Ok(board), _) => board,
-            (Err(_), _) => unreachable!("a board that did not parse is bad input"),
-        };
-        if self.batch {
-            let place = if item.line > 0 {
-                format!(" (line {})", item.line)
-            } else {
-                String::new()
-            };
-            writeln!(out, "Board {number}{place}: {board}")?;
-        }
-        match answer {
-            Answer::Solved(s, label) => self.print_solution(out, board, s, label)?,
-            Answer::Reduced {
-                moves,
-                lower_bound,
-                seconds,
-            } => self.print_reduced(out, board, moves, *lower_bound, *seconds)?,
-            Answer::Failed(SearchError::Unsolvable) => writeln!(out, "No solution possible")?,
-            Answer::Failed(e) => {
-                writeln!(out, "No answer: {e}")?;
-                eprintln!("npuzzle: {e}");
-            }
-            Answer::NoTables(_) => writeln!(out, "No answer: pattern databases missing")?,
-            Answer::BadInput(_) => unreachable!(),
-        }
-        if self.batch {
-            writeln!(out)?;
-        }
-        Ok(())
-    }
-
-    fn print_moves(&self, out: &mut impl Write, board: &Board, moves: &[Move]) -> io::Result<()> {
-        if self.args.no_moves {
-            return Ok(());
-        }
-        let who = self.notation().name();
-        writeln!(
-            out,
-            "Moves ({who} direction): {}",
-            Move::format_sequence(moves, self.notation())
-        )?;
-        if self.args.boards {
-            for b in board.replay(moves).expect("a solution replays") {
-                writeln!(out, "{}", b.to_grid())?;
-            }
-        }
-        Ok(())
-    }
-
-    fn print_reduced(
-        &self,
-        out: &mut impl Write,
-        board: &Board,
-        moves: &[Move],
-        lower_bound: u64,
-        seconds: f64,
-    ) -> io::Result<()> {
-        writeln!(
-            out,
-            "Number of moves = {} (not optimal: solved by reduction)",
-            moves.len()
-        )?;
-        self.print_moves(out, board, moves)?;
-        writeln!(
-            out,
-            "Lower bound (Manhattan) {lower_bound}, length / bound {:.2}; {:.6} s",
-            moves.len() as f64 / lower_bound.max(1) as f64,
-            seconds
-        )
-    }
-
-    fn print_solution(
-        &self,
-        out: &mut impl Write,
-        board: &Board,
-        s: &Solution,
-        label: &HeuristicLabel,
-    ) -> io::Result<()> {
-        writeln!(out, "Minimum number of moves = {}", s.moves.len())?;
-        self.print_moves(out, board, &s.moves)?;
-        writeln!(
-            out,
-            "Nodes: {} expanded, {} generated; h0 {} ({}), {}, {:.6} s",
-            s.stats.expanded,
-            s.stats.generated,
-            s.initial_estimate,
-            label.text(self.args.algorithm.map_or(Algorithm::IdaStar, Into::into)),
-            self.algorithm_name(),
-            s.elapsed.as_secs_f64()
-        )
-    }
-
-    fn algorithm_name(&self) -> &'static str {
-        self.args
-            .algorithm
-            .map_or(Algorithm::IdaStar, Into::into)
-            .name()
-    }
-
-    fn print_json(
-        &self,
-        out: &mut impl Write,
-        item: &BatchItem,
-        answer: &Answer,
-    ) -> io::Result<()> {
-        let line = (item.line > 0).then_some(item.line);
-        let record = match (&item.board, answer) {
-            (_, Answer::BadInput(message)) => json!({
-                "type": "error", "line": line, "error": message,
-            }),
-            (Ok(board), answer) => {
-                let mut record = json!({
-                    "type": "solution",
-                    "line": line,
-                    "board": board.tiles(),
-                    "size": board.size(),
-                    "goal": self.args.goal.goal().name(),
-                    "solvable": !matches!(answer, Answer::Failed(SearchError::Unsolvable)),
-                    "algorithm": self.algorithm_name(),
-                    "heuristic": match self.args.algorithm {
-                        Some(crate::AlgorithmArg::Bfs) => "none",
-                        _ => heuristic_for(self.args, board.size()).name(),
-                    },
-                    "length": null, "moves": null, "nodes": null, "generated": null,
-                    "h0": null, "seconds": null,
-                });
-                match answer {
-                    Answer::Solved(s, label) => {
-                        if let Some(partition) = &label.partition {
-                            record["partition"] = json!(partition);
-                            record["reflection"] = json!(label.reflection);
-                        }
-                        record["length"] = json!(s.moves.len());
-                        if !self.args.no_moves {
-                            record["moves"] =
-                                json!(Move::format_sequence(&s.moves, self.notation()));
-                        }
-                        record["notation"] = json!(self.notation().name());
-                        record["nodes"] = json!(s.stats.expanded);
-                        record["generated"] = json!(s.stats.generated);
-                        record["h0"] = json!(s.initial_estimate);
-                        record["seconds"] = json!(s.elapsed.as_secs_f64());
-                        record["optimal"] = json!(true);
-                    }
-                    Answer::Reduced {
-                        moves,
-                        lower_bound,
-                        seconds,
-                    } => {
-                        record["algorithm"] = json!("reduction");
-                        record["heuristic"] = json!(null);
-                        record["length"] = json!(moves.len());
-                        if !self.args.no_moves {
-                            record["moves"] = json!(Move::format_sequence(moves, self.notation()));
-                        }
-                        record["notation"] = json!(self.notation().name());
-                        record["lower_bound"] = json!(lower_bound);
-                        record["seconds"] = json!(seconds);
-                        record["optimal"] = json!(false);
-                    }
-                    Answer::Failed(SearchError::Unsolvable) => {}
-                    Answer::Failed(e) => record["error"] = json!(e.to_string()),
-                    Answer::NoTables(message) => record["error"] = json!(message),
-                    Answer::BadInput(_) => unreachable!(),
-                }
-                record
-            }
-            (Err(_), _) => unreachable!("a board that did not parse is bad input"),
-        };
-        writeln!(out, "{record}")
-    }
-
-    fn print_summary(&self, out: &mut impl Write, s: &Summary, wall: f64) -> io::Result<()> {
-        if self.args.json {
-            let record = json!({
-                "type": "summary", "boards": s.boards, "solved": s.solved,
-                "unsolvable": s.unsolvable, "failed": s.failed, "errors": s.bad_input,
-                "nodes": s.nodes, "seconds": s.seconds, "wall_seconds": wall,
-                "peak_rss_mb": peak_rss_megabytes(),
-            });
-            return writeln!(out, "{record}");
-        }
-        if self.batch {
-            writeln!(
-                out,
-                "Boards: {}, solved {}, unsolvable {}, failed {}, bad input {}; {} nodes expanded, \
-                 {:.3} s searching, {:.3} s wall",
-                s.boards, s.solved, s.unsolvable, s.failed, s.bad_input, s.nodes, s.seconds, wall
-            )?;
-        }
-        Ok(())
-    }
-}
-
-/// The process's peak resident memory, where the system tells it (Linux).
-fn peak_rss_megabytes() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kilobytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes / 1024.0)
-}
-
 /// `npuzzle play`: solves one board and plays the solution.
-pub fn play(args: &SolveArgs, delay: std::time::Duration, out: &mut impl Write) -> io::Result<u8> {
-    let items = match input::read_boards(&args.board, args.file.as_deref()) {
-        Ok(items) => items,
-        Err(message) => {
-            eprintln!("npuzzle: {message}");
+pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
+    let jobs = match jobs(&args.search) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    if items.len() != 1 {
-        eprintln!("npuzzle: play shows one board; {} were given", items.len());
-        return Ok(EXIT_BAD_INPUT);
-    }
-    let answers = compute(args, &items)?;
-    match (&items[0].board, &answers[0]) {
-        (Err(e), _) => {
+    let sources = match input::sources(&args.board, &[]) {
+        Ok(s) => s,
+        Err(e) => {
             eprintln!("npuzzle: {e}");
-            Ok(EXIT_BAD_INPUT)
+            return Ok(EXIT_BAD_INPUT);
         }
-        (Ok(board), answer) => match moves_of(answer) {
-            Some(moves) => {
-                show::play(board, moves, delay, out)?;
-                Ok(EXIT_OK)
+    };
+    let mut inputs = Inputs::new(sources, false);
+    let input = match (inputs.next(), inputs.next()) {
+        (Some(Ok(input)), None) => input,
+        (Some(Err(message)), _) => {
+            eprintln!("npuzzle: {message}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+        (None, _) => {
+            eprintln!("npuzzle: no board given");
+            return Ok(EXIT_BAD_INPUT);
+        }
+        (Some(Ok(_)), Some(_)) => {
+            eprintln!("npuzzle: play shows one board; the input holds more");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    let board = match &input.item.board {
+        Ok(board) => board,
+        Err(e) => {
+            eprintln!(
+                "npuzzle: {}{e}",
+                input
+                    .file
+                    .as_deref()
+                    .map_or(String::new(), |f| format!("{f}: "))
+            );
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    let solver = Solver::new(&args.search);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(io::Error::other)?;
+    match pool.install(|| solver.answer(board, true)) {
+        Answer::Solved(solved) => {
+            if let Some(note) = &solved.note {
+                eprintln!("npuzzle: not optimal: solved by reduction ({note})");
             }
-            None => {
-                let message = match answer {
-                    Answer::Failed(e) => e.to_string(),
-                    Answer::NoTables(m) | Answer::BadInput(m) => m.clone(),
-                    _ => unreachable!("answers with moves are handled above"),
-                };
-                eprintln!("npuzzle: {message}");
-                Ok(
-                    if matches!(answer, Answer::Failed(SearchError::Unsolvable)) {
-                        EXIT_OK
-                    } else {
-                        EXIT_FAILED
-                    },
-                )
-            }
-        },
+            show::play(
+                board,
+                &solved.moves,
+                std::time::Duration::from_millis(args.delay),
+                out,
+            )?;
+            Ok(EXIT_OK)
+        }
+        Answer::Unsolvable => {
+            writeln!(out, "No solution possible")?;
+            Ok(EXIT_OK)
+        }
+        Answer::Refused { reason, .. } | Answer::BadInput(reason) => {
+            eprintln!("npuzzle: {reason}");
+            Ok(EXIT_FAILED)
+        }
     }
 }

@@ -1,0 +1,560 @@
+//! What `npuzzle solve` prints: text, JSON Lines (one serde type per record
+//! type, every key always present; schema in docs/solve-output.schema.json)
+//! or the Princeton algs4 client's exact output.
+
+use std::io::{self, Write};
+
+use npuzzle_board::{Board, Known, Move, Notation};
+use npuzzle_search::Stats;
+use serde::Serialize;
+
+use crate::input::Input;
+use crate::{FormatArg, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+
+/// A solution found.
+pub struct Solved {
+    pub moves: Vec<Move>,
+    pub optimal: bool,
+    pub algorithm: &'static str,
+    pub heuristic: Option<&'static str>,
+    pub partition: Option<String>,
+    pub reflection: Option<bool>,
+    pub stats: Option<Stats>,
+    pub h0: Option<u32>,
+    /// For answers that are not optimal: the Manhattan bound.
+    pub lower_bound: Option<u64>,
+    /// Why the answer is not optimal.
+    pub note: Option<String>,
+    pub seconds: f64,
+}
+
+/// What became of one input board.
+pub enum Answer {
+    Solved(Solved),
+    Unsolvable,
+    /// A valid board left unanswered: a node limit, tables missing.
+    Refused {
+        reason: String,
+        nodes: Option<u64>,
+        seconds: f64,
+    },
+    /// Not a board.
+    BadInput(String),
+}
+
+/// Counts over a batch.
+#[derive(Default)]
+pub struct Summary {
+    pub boards: u64,
+    pub solved: u64,
+    pub optimal: u64,
+    pub unsolvable: u64,
+    pub refused: u64,
+    pub errors: u64,
+    /// Answers that disagree with an instance set's known length.
+    pub mismatches: u64,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl Summary {
+    pub fn count(&mut self, answer: &Answer, known: Option<&Known>) {
+        self.boards += 1;
+        match answer {
+            Answer::Solved(s) => {
+                self.solved += 1;
+                self.optimal += s.optimal as u64;
+                self.nodes += s.stats.map_or(0, |s| s.expanded);
+                self.seconds += s.seconds;
+            }
+            Answer::Unsolvable => self.unsolvable += 1,
+            Answer::Refused { nodes, seconds, .. } => {
+                self.refused += 1;
+                self.nodes += nodes.unwrap_or(0);
+                self.seconds += seconds;
+            }
+            Answer::BadInput(_) => self.errors += 1,
+        }
+        if known.is_some_and(|k| !agrees(answer, k)) {
+            self.mismatches += 1;
+        }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        if self.errors > 0 {
+            EXIT_BAD_INPUT
+        } else if self.refused > 0 || self.mismatches > 0 {
+            EXIT_FAILED
+        } else {
+            EXIT_OK
+        }
+    }
+}
+
+/// Whether an answer matches what an instance set says (a refused or
+/// non-optimal answer cannot confirm it).
+fn agrees(answer: &Answer, known: &Known) -> bool {
+    match (answer, known.expected) {
+        (Answer::Solved(s), Some(expected)) => s.optimal && s.moves.len() as u64 == expected as u64,
+        (Answer::Unsolvable, None) => true,
+        _ => false,
+    }
+}
+
+/// Seconds to the microsecond, so JSON shows 0.001753, not float noise.
+fn micros<S: serde::Serializer>(seconds: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((seconds * 1e6).round() / 1e6)
+}
+
+fn micros_opt<S: serde::Serializer>(seconds: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match seconds {
+        Some(v) => micros(v, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// Where a record's board came from.
+#[derive(Serialize)]
+struct Origin<'a> {
+    /// The file (null: the command line).
+    file: Option<&'a str>,
+    /// The line the board starts on (null: the command line).
+    line: Option<usize>,
+    /// The instance set's id (null: not read with --set).
+    id: Option<&'a str>,
+    /// The instance set's known optimal length (null: none known, or unsolvable).
+    expected: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct SolutionRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    origin: Origin<'a>,
+    board: &'a [u16],
+    size: usize,
+    goal: &'static str,
+    solvable: bool,
+    optimal: bool,
+    length: usize,
+    moves: Option<String>,
+    notation: &'static str,
+    algorithm: &'static str,
+    heuristic: Option<&'static str>,
+    partition: Option<&'a str>,
+    reflection: Option<bool>,
+    nodes: Option<u64>,
+    generated: Option<u64>,
+    h0: Option<u32>,
+    lower_bound: Option<u64>,
+    note: Option<&'a str>,
+    /// With --set: whether the length equals the known one.
+    agrees: Option<bool>,
+    #[serde(serialize_with = "micros")]
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct UnsolvableRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    origin: Origin<'a>,
+    board: &'a [u16],
+    size: usize,
+    goal: &'static str,
+    solvable: bool,
+    agrees: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct RefusedRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    origin: Origin<'a>,
+    board: &'a [u16],
+    size: usize,
+    goal: &'static str,
+    reason: &'a str,
+    nodes: Option<u64>,
+    #[serde(serialize_with = "micros_opt")]
+    seconds: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct ErrorRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    origin: Origin<'a>,
+    error: &'a str,
+}
+
+#[derive(Serialize)]
+struct SummaryRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    boards: u64,
+    solved: u64,
+    optimal: u64,
+    unsolvable: u64,
+    refused: u64,
+    errors: u64,
+    mismatches: u64,
+    nodes: u64,
+    #[serde(serialize_with = "micros")]
+    seconds: f64,
+    #[serde(serialize_with = "micros")]
+    wall_seconds: f64,
+    peak_rss_mb: Option<f64>,
+}
+
+/// Prints answers in the chosen format.
+pub struct Printer<'a> {
+    args: &'a SolveArgs,
+    /// More than one board: answers get a header line, and a summary ends.
+    pub batch: bool,
+    count: u64,
+}
+
+impl<'a> Printer<'a> {
+    pub fn new(args: &'a SolveArgs) -> Printer<'a> {
+        Printer {
+            args,
+            batch: false,
+            count: 0,
+        }
+    }
+
+    fn format(&self) -> FormatArg {
+        if self.args.json {
+            FormatArg::Json
+        } else {
+            self.args.format
+        }
+    }
+
+    fn notation(&self) -> Notation {
+        self.args.notation.into()
+    }
+
+    pub fn print(&mut self, out: &mut dyn Write, input: &Input, answer: &Answer) -> io::Result<()> {
+        self.count += 1;
+        match answer {
+            Answer::BadInput(message) => eprintln!("npuzzle: {}", with_file(input, message)),
+            Answer::Refused { reason, .. } => {
+                eprintln!("npuzzle: {}{reason}", input.place())
+            }
+            _ => {}
+        }
+        if self.args.check {
+            return self.print_check(out, input, answer);
+        }
+        match self.format() {
+            FormatArg::Json => self.print_json(out, input, answer),
+            FormatArg::Algs4 => self.print_algs4(out, input, answer),
+            FormatArg::Text => self.print_text(out, input, answer),
+        }
+    }
+
+    fn print_check(&self, out: &mut dyn Write, input: &Input, answer: &Answer) -> io::Result<()> {
+        let name = match (&input.file, input.item.line) {
+            (Some(file), 0 | 1) => file.to_string(),
+            (Some(file), line) => format!("{file} line {line}"),
+            (None, _) => "board".to_string(),
+        };
+        match answer {
+            Answer::Solved(s) => writeln!(out, "{name}: {}", s.moves.len()),
+            Answer::Unsolvable => writeln!(out, "{name}: -1"),
+            Answer::Refused { .. } | Answer::BadInput(_) => writeln!(out, "{name}: error"),
+        }
+    }
+
+    fn print_algs4(&self, out: &mut dyn Write, input: &Input, answer: &Answer) -> io::Result<()> {
+        let board = match (&input.item.board, answer) {
+            (Ok(board), Answer::Solved(s)) => (board, s),
+            (_, Answer::Unsolvable) => return writeln!(out, "No solution possible"),
+            _ => return Ok(()),
+        };
+        let (board, solved) = board;
+        writeln!(out, "Minimum number of moves = {}", solved.moves.len())?;
+        let mut walk = board.walk(&solved.moves);
+        loop {
+            writeln!(out, "{}", algs4_board(walk.board()))?;
+            match walk.advance() {
+                Ok(Some(_)) => {}
+                Ok(None) => return Ok(()),
+                Err(e) => return Err(io::Error::other(e)),
+            }
+        }
+    }
+
+    fn print_text(&self, out: &mut dyn Write, input: &Input, answer: &Answer) -> io::Result<()> {
+        let board = match (&input.item.board, answer) {
+            (_, Answer::BadInput(message)) => {
+                if self.batch {
+                    writeln!(
+                        out,
+                        "Board {}: error: {}\n",
+                        self.count,
+                        with_file(input, message)
+                    )?;
+                }
+                return Ok(());
+            }
+            (Ok(board), _) => board,
+            (Err(_), _) => unreachable!("a board that did not parse is bad input"),
+        };
+        if self.batch {
+            let place = input.place();
+            let place = place.trim_end_matches(": ");
+            let place = if place.is_empty() {
+                String::new()
+            } else {
+                format!(" ({place})")
+            };
+            writeln!(out, "Board {}{place}: {board}", self.count)?;
+        }
+        if let Some(known) = &input.item.known {
+            let expected = known
+                .expected
+                .map_or("unsolvable".to_string(), |e| e.to_string());
+            let verdict = if agrees(answer, known) {
+                "agrees"
+            } else {
+                "DISAGREES"
+            };
+            writeln!(out, "Known: {} {expected} ({verdict})", known.id)?;
+        }
+        match answer {
+            Answer::Solved(s) if s.optimal => {
+                writeln!(out, "Minimum number of moves = {}", s.moves.len())?;
+                self.print_moves(out, board, &s.moves)?;
+                let stats = s.stats.unwrap_or_default();
+                let heuristic = match (&s.partition, s.reflection) {
+                    (Some(p), Some(true)) => format!("pdb {p} + reflection"),
+                    (Some(p), _) => format!("pdb {p}"),
+                    (None, _) => s.heuristic.unwrap_or("no heuristic").to_string(),
+                };
+                writeln!(
+                    out,
+                    "Nodes: {} expanded, {} generated; h0 {} ({heuristic}), {}, {:.6} s",
+                    stats.expanded,
+                    stats.generated,
+                    s.h0.unwrap_or(0),
+                    s.algorithm,
+                    s.seconds
+                )?;
+            }
+            Answer::Solved(s) => {
+                writeln!(
+                    out,
+                    "Number of moves = {} (not optimal: solved by reduction; {})",
+                    s.moves.len(),
+                    s.note.as_deref().unwrap_or("asked for")
+                )?;
+                self.print_moves(out, board, &s.moves)?;
+                let bound = s.lower_bound.unwrap_or(0);
+                let ratio = if bound > 0 {
+                    format!(
+                        ", length / bound {:.2}",
+                        s.moves.len() as f64 / bound as f64
+                    )
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "Lower bound (Manhattan) {bound}{ratio}; {:.6} s",
+                    s.seconds
+                )?;
+            }
+            Answer::Unsolvable => writeln!(out, "No solution possible")?,
+            Answer::Refused { reason, .. } => writeln!(out, "No answer: {reason}")?,
+            Answer::BadInput(_) => unreachable!("handled above"),
+        }
+        if self.batch {
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    /// The moves, and with --boards every board, one at a time (the memory
+    /// of one board, however long the solution).
+    fn print_moves(&self, out: &mut dyn Write, board: &Board, moves: &[Move]) -> io::Result<()> {
+        if self.args.no_moves {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "Moves ({} direction): {}",
+            self.notation().name(),
+            Move::format_sequence(moves, self.notation())
+        )?;
+        if self.args.boards {
+            let mut walk = board.walk(moves);
+            loop {
+                writeln!(out, "{}", walk.board().to_grid())?;
+                match walk.advance() {
+                    Ok(Some(_)) => {}
+                    Ok(None) => break,
+                    Err(e) => return Err(io::Error::other(e)),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn print_json(&self, out: &mut dyn Write, input: &Input, answer: &Answer) -> io::Result<()> {
+        let known = input.item.known.as_ref();
+        let origin = Origin {
+            file: input.file.as_deref(),
+            line: (input.item.line > 0).then_some(input.item.line),
+            id: known.map(|k| k.id.as_str()),
+            expected: known.and_then(|k| k.expected),
+        };
+        let agrees = known.map(|k| agrees(answer, k));
+        let goal = self.args.search.goal.goal().name();
+        let line = match (&input.item.board, answer) {
+            (_, Answer::BadInput(message)) => serde_json::to_string(&ErrorRecord {
+                kind: "error",
+                origin,
+                error: message,
+            }),
+            (Ok(board), Answer::Solved(s)) => serde_json::to_string(&SolutionRecord {
+                kind: "solution",
+                origin,
+                board: board.tiles(),
+                size: board.size(),
+                goal,
+                solvable: true,
+                optimal: s.optimal,
+                length: s.moves.len(),
+                moves: (!self.args.no_moves)
+                    .then(|| Move::format_sequence(&s.moves, self.notation())),
+                notation: self.notation().name(),
+                algorithm: s.algorithm,
+                heuristic: s.heuristic,
+                partition: s.partition.as_deref(),
+                reflection: s.reflection,
+                nodes: s.stats.map(|s| s.expanded),
+                generated: s.stats.map(|s| s.generated),
+                h0: s.h0,
+                lower_bound: s.lower_bound,
+                note: s.note.as_deref(),
+                agrees,
+                seconds: s.seconds,
+            }),
+            (Ok(board), Answer::Unsolvable) => serde_json::to_string(&UnsolvableRecord {
+                kind: "unsolvable",
+                origin,
+                board: board.tiles(),
+                size: board.size(),
+                goal,
+                solvable: false,
+                agrees,
+            }),
+            (
+                Ok(board),
+                Answer::Refused {
+                    reason,
+                    nodes,
+                    seconds,
+                },
+            ) => serde_json::to_string(&RefusedRecord {
+                kind: "refused",
+                origin,
+                board: board.tiles(),
+                size: board.size(),
+                goal,
+                reason,
+                nodes: *nodes,
+                seconds: Some(*seconds),
+            }),
+            (Err(_), _) => unreachable!("a board that did not parse is bad input"),
+        };
+        writeln!(out, "{}", line.map_err(io::Error::other)?)
+    }
+
+    pub fn print_summary(&self, out: &mut dyn Write, s: &Summary, wall: f64) -> io::Result<()> {
+        if self.args.check {
+            return Ok(());
+        }
+        match self.format() {
+            FormatArg::Json => {
+                let record = SummaryRecord {
+                    kind: "summary",
+                    boards: s.boards,
+                    solved: s.solved,
+                    optimal: s.optimal,
+                    unsolvable: s.unsolvable,
+                    refused: s.refused,
+                    errors: s.errors,
+                    mismatches: s.mismatches,
+                    nodes: s.nodes,
+                    seconds: s.seconds,
+                    wall_seconds: wall,
+                    peak_rss_mb: peak_rss_megabytes(),
+                };
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&record).map_err(io::Error::other)?
+                )
+            }
+            FormatArg::Text if self.batch => writeln!(
+                out,
+                "Boards: {}, solved {} ({} optimal), unsolvable {}, refused {}, bad input {}{}; \
+                 {} nodes expanded, {:.3} s searching, {:.3} s wall",
+                s.boards,
+                s.solved,
+                s.optimal,
+                s.unsolvable,
+                s.refused,
+                s.errors,
+                if self.args.set {
+                    format!(", disagreeing with the set {}", s.mismatches)
+                } else {
+                    String::new()
+                },
+                s.nodes,
+                s.seconds,
+                wall
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A message prefixed with the file it concerns, when there is one and the
+/// message does not name it yet.
+fn with_file(input: &Input, message: &str) -> String {
+    match &input.file {
+        Some(file) => format!("{file}: {message}"),
+        None => message.to_string(),
+    }
+}
+
+/// A board as the algs4 `Board.toString()` writes it: n, then each row of
+/// "%2d " fields.
+fn algs4_board(board: &Board) -> String {
+    let n = board.size();
+    let mut text = format!("{n}\n");
+    for row in board.tiles().chunks(n) {
+        for &tile in row {
+            text.push_str(&format!("{tile:2} "));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The process's peak resident memory, where the system tells it (Linux).
+fn peak_rss_megabytes() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kilobytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some((kilobytes / 1024.0 * 10.0).round() / 10.0)
+}
