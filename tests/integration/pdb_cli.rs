@@ -97,7 +97,11 @@ fn building_again_keeps_valid_tables() {
 #[test]
 fn info_prints_the_header_and_histogram() {
     let path = blank_last_pattern_file(tables(), "5-5-5", 0);
-    let run = npuzzle_in(tables(), &["pdb", "info", path.to_str().unwrap()], "");
+    let run = npuzzle_in(
+        tables(),
+        &["pdb", "info", "--histogram", path.to_str().unwrap()],
+        "",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     for needle in [
         "npuzzle-pdb version 1",
@@ -422,10 +426,24 @@ fn assert_refused(dir: &Path, data: &Path, expected: &str) {
         run.stderr
     );
     assert!(
-        run.stderr.contains("cargo xtask build-pdb"),
+        run.stderr.contains("npuzzle pdb build") && run.stderr.contains("--force"),
         "{}",
         run.stderr
     );
+}
+
+/// Recompresses a packed table after `damage` changed its image: a valid
+/// zstd frame around bytes that only our checksums can catch.
+fn repack(packed: &Path, damage: impl FnOnce(&mut Vec<u8>)) {
+    let mut image = zstd::decode_all(std::fs::File::open(packed).unwrap()).unwrap();
+    damage(&mut image);
+    overwrite(packed, &zstd::encode_all(&image[..], 3).unwrap());
+}
+
+/// Writes over a read-only table file, as a careless program would.
+fn overwrite(path: &Path, bytes: &[u8]) {
+    let _ = std::fs::remove_file(path);
+    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]
@@ -438,18 +456,23 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     let packed = packed_of(&data);
     std::fs::remove_file(file::cache_path(&packed)).unwrap();
     let bytes = std::fs::read(&packed).unwrap();
-    std::fs::write(&packed, &bytes[..bytes.len() / 2]).unwrap();
-    assert_refused(dir.path(), &data, "not a zstd-compressed pattern database");
+    overwrite(&packed, &bytes[..bytes.len() / 2]);
+    assert_refused(
+        dir.path(),
+        &data,
+        "not a valid zstd-compressed pattern database",
+    );
 
-    // A flipped bit in the packed table, no cache: zstd's or our CRC catches it.
+    // A changed table byte inside a valid zstd frame, no cache: our CRC
+    // catches it, every time.
     let dir = scratch();
     let data = copy_of_tables(dir.path());
     let packed = packed_of(&data);
     std::fs::remove_file(file::cache_path(&packed)).unwrap();
-    let mut bytes = std::fs::read(&packed).unwrap();
-    let at = bytes.len() - 100;
-    bytes[at] ^= 0x40;
-    std::fs::write(&packed, &bytes).unwrap();
+    repack(&packed, |image| {
+        let at = image.len() - 100;
+        image[at] ^= 0x40;
+    });
     let run = npuzzle_in(
         dir.path(),
         &[
@@ -463,14 +486,19 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
         "",
     );
     assert_eq!(run.status, 1);
-    assert!(run.stderr.contains("rebuild"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("the table is corrupt"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("Minimum number of moves"));
 
     // A truncated cache is unpacked again from the packed file: still correct.
     let dir = scratch();
     let data = copy_of_tables(dir.path());
     let cache = file::cache_path(&packed_of(&data));
     let bytes = std::fs::read(&cache).unwrap();
-    std::fs::write(&cache, &bytes[..bytes.len() - 7]).unwrap();
+    overwrite(&cache, &bytes[..bytes.len() - 7]);
     let run = npuzzle_in(
         dir.path(),
         &[
@@ -492,19 +520,23 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     let data = copy_of_tables(dir.path());
     let packed = packed_of(&data);
     std::fs::remove_file(file::cache_path(&packed)).unwrap();
-    std::fs::write(&packed, b"hello, I am not a table").unwrap();
-    assert_refused(dir.path(), &data, "not a zstd-compressed pattern database");
+    overwrite(&packed, b"hello, I am not a table");
+    assert_refused(
+        dir.path(),
+        &data,
+        "not a valid zstd-compressed pattern database",
+    );
 
     // A packed file of a future format version (header CRC made to match).
     let dir = scratch();
     let data = copy_of_tables(dir.path());
     let packed = packed_of(&data);
-    let mut image = zstd::decode_all(std::fs::File::open(&packed).unwrap()).unwrap();
-    image[20] = 2;
-    image[60..64].copy_from_slice(&[0; 4]);
-    let crc = crc32fast::hash(&image[..4096]);
-    image[60..64].copy_from_slice(&crc.to_le_bytes());
-    std::fs::write(&packed, zstd::encode_all(&image[..], 3).unwrap()).unwrap();
+    repack(&packed, |image| {
+        image[20] = 2;
+        image[60..64].copy_from_slice(&[0; 4]);
+        let crc = crc32fast::hash(&image[..4096]);
+        image[60..64].copy_from_slice(&crc.to_le_bytes());
+    });
     assert_refused(
         dir.path(),
         &data,
@@ -518,7 +550,7 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     let blank_last = Partition::parse("5-5-5", 4, Goal::BlankLast).unwrap();
     let wrong = data.join(file::file_name(&blank_first.patterns()[0]));
     let right = data.join(file::file_name(&blank_last.patterns()[0]));
-    std::fs::copy(&wrong, &right).unwrap();
+    overwrite(&right, &std::fs::read(&wrong).unwrap());
     let run = npuzzle_in(
         dir.path(),
         &[
@@ -541,54 +573,253 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
 }
 
 #[test]
+fn a_damaged_cache_is_never_used() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let solve = || {
+        npuzzle_in(
+            dir.path(),
+            &[
+                "solve",
+                "--json",
+                "--partition",
+                "6-6-3",
+                "--pdb-dir",
+                &dir_arg(&data),
+                HARD,
+            ],
+            "",
+        )
+    };
+    assert_eq!(solve().json_records()[0]["length"], 80);
+    // One changed byte in the middle of a mapped cache file, header intact.
+    let packed = blank_last_pattern_file(&data, "6-6-3", 0);
+    let cache = file::cache_path(&packed);
+    let mut bytes = std::fs::read(&cache).unwrap();
+    let at = 4096 + (bytes.len() - 4096) / 2;
+    bytes[at] = bytes[at].wrapping_add(0x0c);
+    overwrite(&cache, &bytes);
+    let verify = npuzzle_in(dir.path(), &["pdb", "verify", packed.to_str().unwrap()], "");
+    assert_eq!(verify.status, 1);
+    assert!(verify.stderr.contains("unpacked copy"), "{}", verify.stderr);
+    let run = solve();
+    assert_eq!(run.json_records()[0]["length"], 80, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("replacing the unpacked table"),
+        "{}",
+        run.stderr
+    );
+    let again = npuzzle_in(dir.path(), &["pdb", "verify", packed.to_str().unwrap()], "");
+    assert_eq!(again.status, 0, "{}", again.stderr);
+    // The replaced cache is read-only for everyone.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o444);
+}
+
+#[test]
 fn missing_tables_say_how_to_build_them() {
     let dir = scratch();
-    let run = npuzzle_in(dir.path(), &["solve", HARD], "");
+    // Asked for: refused, with the command that builds them.
+    let run = npuzzle_in(dir.path(), &["solve", "--heuristic", "pdb", HARD], "");
     assert_eq!(run.status, 1);
-    assert!(
-        run.stderr.contains("no pattern databases for 4x4"),
-        "{}",
-        run.stderr
+    for needle in ["no pattern databases for 4x4", "npuzzle pdb build", "--out"] {
+        assert!(run.stderr.contains(needle), "{needle}: {}", run.stderr);
+    }
+    assert!(!run.stdout.contains("moves ="), "{}", run.stdout);
+    // By default: said once, then answered without them.
+    let run = npuzzle_in(
+        dir.path(),
+        &["solve", "--no-moves"],
+        &format!("{HARD}\n{HARD}\n"),
     );
-    assert!(
-        run.stderr.contains("cargo xtask build-pdb"),
-        "{}",
-        run.stderr
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("no pattern databases for 4x4").count(),
+        1
     );
-    assert!(
-        run.stderr.contains("--heuristic linear-conflict"),
+    assert_eq!(
+        run.stdout.matches("not optimal").count(),
+        2,
         "{}",
-        run.stderr
+        run.stdout
     );
 }
 
-/// Killing a build half-way leaves no file under a real name.
 #[test]
-fn an_interrupted_build_leaves_nothing_that_loads() {
+fn pdb_info_wants_a_file_and_prints_the_header_at_once() {
+    let run = npuzzle_in(tables(), &["pdb", "info", "."], "");
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("is a directory"), "{}", run.stderr);
+    let path = blank_last_pattern_file(tables(), "5-5-5", 0);
+    let run = npuzzle_in(tables(), &["pdb", "info", path.to_str().unwrap()], "");
+    assert_eq!(run.status, 0);
+    assert!(run.stdout.contains("--histogram"), "{}", run.stdout);
+}
+
+#[test]
+fn oversized_patterns_are_refused_before_allocating() {
     let dir = scratch();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(["pdb", "build", "--partition", "7-8", "--out", "."])
-        .current_dir(dir.path())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    // The 7-tile table alone takes seconds: stop it in the middle.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let names: Vec<String> = std::fs::read_dir(dir.path())
+    for (args, needle) in [
+        (vec!["--partition", "1,2,3,4,5,6,7,8,9,10"], "GB of memory"),
+        (
+            vec!["--size", "5", "--partition", "1,2,3,4,5,6,7,8,9"],
+            "GB of memory",
+        ),
+        (
+            vec!["--size", "8", "--partition", "1,2,3,4,5,6,7,8,9,10,11,12"],
+            "2^40",
+        ),
+        (
+            vec!["--threads", "100000"],
+            "--threads 100000 is out of range",
+        ),
+    ] {
+        let mut all = vec!["pdb", "build", "--out", "."];
+        all.extend(args);
+        let run = npuzzle_in(dir.path(), &all, "");
+        assert_ne!(run.status, 0, "{all:?}");
+        assert!(run.stderr.contains(needle), "{all:?}: {}", run.stderr);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// Four solvers started together on a fresh directory unpack each table once.
+#[test]
+fn simultaneous_first_opens_unpack_once() {
+    let dir = scratch();
+    let data = dir.path().join("fresh");
+    std::fs::create_dir(&data).unwrap();
+    let partition = Partition::parse("6-6-3", 4, Goal::BlankLast).unwrap();
+    for pattern in partition.patterns() {
+        let name = file::file_name(pattern);
+        std::fs::copy(tables().join(&name), data.join(&name)).unwrap();
+    }
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+                .args(["solve", "--json", "--partition", "6-6-3", "--pdb-dir"])
+                .arg(&data)
+                .arg(HARD)
+                .env("NPUZZLE_CACHE_DIR", dir.path().join("user-cache"))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":80"));
+        // A second unpack over a first would say it replaced the table.
+        assert!(
+            output.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let names: Vec<String> = std::fs::read_dir(data.join("cache"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(names.iter().all(|n| !n.ends_with(".pdb.zst")), "{names:?}");
-    let run = npuzzle_in(dir.path(), &["solve", "--pdb-dir", ".", HARD], "");
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".pdb")), "{names:?}");
+}
+
+/// When the table directory cannot hold the cache, the per-user cache
+/// directory does, and then memory; answers stay right.
+#[test]
+fn an_unwritable_cache_falls_back() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    std::fs::remove_dir_all(data.join("cache")).unwrap();
+    // `cache` is a file: the directory cannot be made.
+    std::fs::write(data.join("cache"), b"in the way").unwrap();
+    let user = dir.path().join("user-cache");
+    let run = |cache_dir: &Path| {
+        let output = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(["solve", "--json", "--partition", "6-6-3", "--pdb-dir"])
+            .arg(&data)
+            .arg(HARD)
+            .env("NPUZZLE_CACHE_DIR", cache_dir)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (status, stdout, stderr) = run(&user);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.contains("\"length\":80"));
+    assert!(
+        stderr.contains("cannot write the unpacked table"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&user).unwrap().count(), 3);
+    // No writable cache anywhere: unpacked into memory.
+    let (status, stdout, stderr) = run(&data.join("cache").join("sub"));
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.contains("\"length\":80"));
+    assert!(stderr.contains("into memory"), "{stderr}");
+}
+
+/// A build killed half-way through writing leaves no file under a real
+/// name; the next build removes its temporary file and succeeds.
+#[test]
+fn an_interrupted_build_leaves_nothing_that_loads() {
+    let dir = scratch();
+    let build = |kill: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+        command
+            .args(["pdb", "build", "--partition", "5-5-5", "--out", "."])
+            .current_dir(dir.path());
+        if let Some(after) = kill {
+            command.env("NPUZZLE_KILL_WRITE_AFTER", after);
+        }
+        command.output().unwrap()
+    };
+    let killed = build(Some("20000"));
+    assert!(!killed.status.success());
+    let names = || -> Vec<String> {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let after_kill = names();
+    assert!(
+        after_kill.iter().all(|n| !n.ends_with(".pdb.zst")),
+        "{after_kill:?}"
+    );
+    assert!(
+        after_kill.iter().any(|n| n.ends_with(".tmp")),
+        "{after_kill:?}"
+    );
+    let args = [
+        "solve",
+        "--partition",
+        "5-5-5",
+        "--heuristic",
+        "pdb",
+        "--pdb-dir",
+        ".",
+        HARD,
+    ];
+    let run = npuzzle_in(dir.path(), &args, "");
     assert_eq!(run.status, 1);
     assert!(
         run.stderr.contains("no pattern databases"),
         "{}",
         run.stderr
     );
+    let rebuilt = build(None);
+    assert!(rebuilt.status.success());
+    let after = names();
+    assert!(after.iter().all(|n| !n.ends_with(".tmp")), "{after:?}");
+    assert_eq!(after.iter().filter(|n| n.ends_with(".pdb.zst")).count(), 3);
 }
 
 /// 5x5 boards go through the same tables and search: a partial partition

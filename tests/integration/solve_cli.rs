@@ -240,7 +240,7 @@ fn bad_arguments_exit_2_with_a_message() {
         ),
         (
             vec!["solve", "--file", "no/such/file.txt"],
-            "cannot read no/such/file.txt",
+            "no/such/file.txt: no such file",
         ),
         (
             vec!["solve", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 99"],
@@ -386,7 +386,7 @@ fn big_boards_are_solved_by_reduction_and_say_so() {
         "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15",
     ]);
     assert!(
-        text.stdout.contains("(not optimal: solved by reduction)"),
+        text.stdout.contains("(not optimal: solved by reduction; --fast)"),
         "{}",
         text.stdout
     );

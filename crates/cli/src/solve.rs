@@ -28,7 +28,16 @@ type OpenTables = (Partition, Vec<TableFile>);
 /// first time a board needs them and sharing them between threads.
 pub struct Solver<'a> {
     args: &'a SearchArgs,
-    tables: Mutex<HashMap<usize, Arc<Result<OpenTables, String>>>>,
+    tables: Mutex<HashMap<usize, Arc<Result<OpenTables, TablesError>>>>,
+    /// Sides whose missing tables were already reported.
+    noted: Mutex<Vec<usize>>,
+}
+
+/// Why a side's tables cannot be used.
+struct TablesError {
+    /// Not built (rather than damaged, or refused): search may go on without.
+    missing: bool,
+    message: String,
 }
 
 /// How a board is to be solved.
@@ -50,6 +59,7 @@ impl<'a> Solver<'a> {
         Solver {
             args,
             tables: Mutex::new(HashMap::new()),
+            noted: Mutex::new(Vec::new()),
         }
     }
 
@@ -63,7 +73,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The tables for boards of side `size`, opened once.
-    fn tables(&self, size: usize) -> Arc<Result<OpenTables, String>> {
+    fn tables(&self, size: usize) -> Arc<Result<OpenTables, TablesError>> {
         let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         tables
             .entry(size)
@@ -71,27 +81,34 @@ impl<'a> Solver<'a> {
             .clone()
     }
 
-    fn open_tables(&self, size: usize) -> Result<OpenTables, String> {
+    fn open_tables(&self, size: usize) -> Result<OpenTables, TablesError> {
+        let refused = |message: String| TablesError {
+            missing: false,
+            message,
+        };
         let goal = self.goal();
         let name = self
             .args
             .partition
             .clone()
             .unwrap_or_else(|| Partition::default_name(size).to_string());
-        let partition = Partition::parse(&name, size, goal).map_err(|e| e.to_string())?;
+        let partition = Partition::parse(&name, size, goal).map_err(|e| refused(e.to_string()))?;
         if partition.patterns().len() > MAX_PATTERNS {
-            return Err(format!(
+            return Err(refused(format!(
                 "the pdb heuristic takes at most {MAX_PATTERNS} patterns"
-            ));
+            )));
         }
         let dirs = pdb::search_dirs(self.args.pdb_dir.as_deref());
         let Some(dir) = pdb::find_dir(&dirs, &partition) else {
-            return Err(pdb::missing_tables(&dirs, &partition, size, goal));
+            return Err(TablesError {
+                missing: true,
+                message: pdb::missing_tables(&dirs, &partition, size, goal),
+            });
         };
         let tables = npuzzle_pdb::file::open_partition_noting(&dir, &partition, &mut |note| {
             eprintln!("npuzzle: {note}")
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| refused(e.to_string()))?;
         Ok((partition, tables))
     }
 
@@ -128,18 +145,41 @@ impl<'a> Solver<'a> {
                 ),
             };
         }
-        if Self::tables_by_default(size) && self.tables(size).is_ok() {
-            return Plan::Search {
-                algorithm: Algorithm::IdaStar,
-                heuristic: HeuristicKind::Pdb,
-                fallback_after: None,
-            };
+        // Tables missing and none asked for: go on without them. Damaged
+        // tables, or tables asked for by --partition or --pdb-dir, are
+        // never replaced silently: the board is refused.
+        let table_options = self.args.partition.is_some() || self.args.pdb_dir.is_some();
+        if Self::tables_by_default(size) {
+            match &*self.tables(size) {
+                Err(e) if e.missing && !table_options => self.note_once(size, &e.message),
+                _ => {
+                    return Plan::Search {
+                        algorithm: Algorithm::IdaStar,
+                        heuristic: HeuristicKind::Pdb,
+                        fallback_after: None,
+                    }
+                }
+            }
         }
         Plan::Search {
             algorithm: Algorithm::IdaStar,
             heuristic: HeuristicKind::LinearConflict,
             fallback_after: (size >= 4)
                 .then_some(self.args.max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
+        }
+    }
+
+    /// Says once per board side why its tables are not used, and what
+    /// happens instead.
+    fn note_once(&self, size: usize, message: &str) {
+        let mut noted = self.noted.lock().unwrap_or_else(|e| e.into_inner());
+        if !noted.contains(&size) {
+            noted.push(size);
+            eprintln!(
+                "npuzzle: {message}\nnpuzzle: meanwhile {size}x{size} boards are solved with \
+                 linear conflict, optimally within {} nodes, else by reduction (not optimal)",
+                self.args.max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)
+            );
         }
     }
 
@@ -191,9 +231,9 @@ impl<'a> Solver<'a> {
                         !self.args.no_reflection,
                     )
                 }
-                Err(message) => {
+                Err(e) => {
                     return Answer::Refused {
-                        reason: message.clone(),
+                        reason: e.message.clone(),
                         nodes: None,
                         seconds: started.elapsed().as_secs_f64(),
                     }
@@ -502,7 +542,7 @@ pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
             Ok(EXIT_OK)
         }
         Answer::Unsolvable => {
-            writeln!(out, "No solution possible")?;
+            eprintln!("npuzzle: No solution possible");
             Ok(EXIT_OK)
         }
         Answer::Refused { reason, .. } | Answer::BadInput(reason) => {

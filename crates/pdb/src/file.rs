@@ -259,20 +259,20 @@ pub fn check_room(dir: &Path, needed: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// A writer that fails after a set number of bytes, for testing interrupted
-/// writes deterministically (`NPUZZLE_FAIL_WRITE_AFTER=N`).
-struct FailAfter<W> {
+/// A writer that kills the process after a set number of bytes, as a
+/// `kill -9` or a power cut would, for testing interrupted writes
+/// deterministically (`NPUZZLE_KILL_WRITE_AFTER=N`, tests only).
+struct KillAfter<W> {
     inner: W,
     left: Option<u64>,
 }
 
-impl<W: Write> Write for FailAfter<W> {
+impl<W: Write> Write for KillAfter<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if let Some(left) = self.left.as_mut() {
             if *left == 0 {
-                return Err(io::Error::other(
-                    "write failed on purpose (NPUZZLE_FAIL_WRITE_AFTER)",
-                ));
+                self.inner.flush()?;
+                std::process::abort();
             }
             let n = self.inner.write(&buf[..buf.len().min(*left as usize)])?;
             *left -= n as u64;
@@ -287,7 +287,7 @@ impl<W: Write> Write for FailAfter<W> {
 }
 
 fn failure_point() -> Option<u64> {
-    std::env::var("NPUZZLE_FAIL_WRITE_AFTER").ok()?.parse().ok()
+    std::env::var("NPUZZLE_KILL_WRITE_AFTER").ok()?.parse().ok()
 }
 
 /// Writes `path` atomically: under the directory's lock, through a uniquely
@@ -332,7 +332,7 @@ fn write_atomically_unless(
         .suffix(".tmp")
         .tempfile_in(dir)?;
     {
-        let mut out = FailAfter {
+        let mut out = KillAfter {
             inner: BufWriter::with_capacity(1 << 20, temporary.as_file_mut()),
             left: failure_point(),
         };
