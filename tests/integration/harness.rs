@@ -46,12 +46,9 @@ pub fn npuzzle_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("npuzzle runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // npuzzle may stop reading early (an overlong line): a closed pipe here
+    // is its answer, not a failure.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     let output = child.wait_with_output().unwrap();
     let run = Run {
         status: output.status.code().unwrap_or(-1),

@@ -2,5 +2,6 @@
 //! user would, in a temporary directory.
 
 mod harness;
+mod input_edges;
 mod pdb_cli;
 mod solve_cli;

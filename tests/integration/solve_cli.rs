@@ -386,7 +386,8 @@ fn big_boards_are_solved_by_reduction_and_say_so() {
         "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15",
     ]);
     assert!(
-        text.stdout.contains("(not optimal: solved by reduction; --fast)"),
+        text.stdout
+            .contains("(not optimal: solved by reduction; --fast)"),
         "{}",
         text.stdout
     );

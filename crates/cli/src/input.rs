@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, IsTerminal};
 use std::path::Path;
 use std::sync::Arc;
 
-use npuzzle_board::{parse_board, BatchItem, BatchReader};
+use npuzzle_board::{echo, parse_board, BatchItem, BatchReader};
 
 /// Where boards are read from.
 pub enum Source {
@@ -63,8 +63,9 @@ pub fn sources(args: &[String], files: &[String]) -> Result<Vec<Source>, String>
         .find(|a| a.as_str() != "-" && Path::new(a).is_file())
     {
         return Err(format!(
-            "'{path}' is a file, but the other arguments are tile numbers: give boards either \
-             as arguments or in files, not both"
+            "'{}' is a file, but the other arguments are tile numbers: give boards either \
+             as arguments or in files, not both",
+            echo(path)
         ));
     }
     Ok(vec![Source::Arguments(args.join(" "))])
@@ -92,7 +93,7 @@ impl Input {
 /// The boards of all sources, in order, read as they are needed.
 pub struct Inputs {
     sources: std::vec::IntoIter<Source>,
-    current: Option<(Arc<str>, BatchReader<Box<dyn BufRead>>)>,
+    current: Option<(Arc<str>, BatchReader<Box<dyn BufRead + Send>>)>,
     sets: bool,
 }
 
@@ -105,7 +106,7 @@ impl Inputs {
         }
     }
 
-    fn open(&self, path: &str) -> Result<Box<dyn BufRead>, String> {
+    fn open(&self, path: &str) -> Result<Box<dyn BufRead + Send>, String> {
         if path == "-" {
             let stdin = io::stdin();
             if stdin.is_terminal() {
@@ -117,13 +118,13 @@ impl Inputs {
             return Ok(Box::new(BufReader::new(stdin)));
         }
         if Path::new(path).is_dir() {
-            return Err(format!("{path} is a directory, not a board file"));
+            return Err(format!("{} is a directory, not a board file", echo(path)));
         }
         File::open(path)
-            .map(|f| Box::new(BufReader::new(f)) as Box<dyn BufRead>)
+            .map(|f| Box::new(BufReader::new(f)) as Box<dyn BufRead + Send>)
             .map_err(|e| match e.kind() {
-                io::ErrorKind::NotFound => format!("{path}: no such file"),
-                _ => format!("cannot read {path}: {e}"),
+                io::ErrorKind::NotFound => format!("{}: no such file", echo(path)),
+                _ => format!("cannot read {}: {e}", echo(path)),
             })
     }
 }

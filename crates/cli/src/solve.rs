@@ -4,8 +4,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use npuzzle_board::{Board, Goal};
 use npuzzle_pdb::file::TableFile;
@@ -410,72 +411,104 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
 }
 
 /// Solves a stream of boards on `jobs` threads, handing each answer to
-/// `emit` in input order. At most a few boards per thread are read ahead
-/// of the printer, so memory does not grow with the batch. Returns the
-/// number of sources that could not be opened.
+/// `emit` in input order. A reader thread reads ahead at most a few boards
+/// per thread beyond the last one printed (a permit per board, returned when
+/// it is printed), so memory does not grow with the batch and an answer is
+/// printed while later input is still awaited. Returns the number of
+/// sources that could not be opened.
 fn stream(
     solver: &Solver,
     jobs: usize,
-    inputs: impl Iterator<Item = Result<Input, String>>,
+    inputs: impl Iterator<Item = Result<Input, String>> + Send + 'static,
     emit: &mut dyn FnMut(Input, Answer) -> io::Result<()>,
 ) -> io::Result<u64> {
     let window = 4 * jobs;
-    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Input)>(window);
+    let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(window);
+    for _ in 0..window {
+        permit_tx.send(()).expect("room for every permit");
+    }
+    let (job_tx, job_rx) = mpsc::channel::<(u64, Input)>();
+    let (done_tx, done_rx) = mpsc::channel::<Event>();
+    // The reader is not joined: it may be blocked on input that never comes
+    // when the output is closed; the process ends without it.
+    let reader_done = done_tx.clone();
+    std::thread::spawn(move || {
+        let mut sent = 0u64;
+        for input in inputs {
+            match input {
+                Ok(input) => {
+                    if permit_rx.recv().is_err() || job_tx.send((sent, input)).is_err() {
+                        return;
+                    }
+                    sent += 1;
+                }
+                Err(message) => {
+                    eprintln!("npuzzle: {message}");
+                    let _ = reader_done.send(Event::SourceError);
+                }
+            }
+        }
+        let _ = reader_done.send(Event::End { boards: sent });
+    });
     let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(u64, Input, Answer)>();
+    // Set when the printer stops early (a closed pipe): the workers end
+    // after their current board instead of waiting for more.
+    let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let done_tx = done_tx.clone();
-            let job_rx = &job_rx;
+            let (job_rx, stop) = (&job_rx, &stop);
             scope.spawn(move || loop {
-                let job = job_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                let Ok((index, input)) = job else { break };
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let job = job_rx
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .recv_timeout(Duration::from_millis(50));
+                let (index, input) = match job {
+                    Ok(job) => job,
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
                 let answer = answer_input(solver, &input, false);
-                if done_tx.send((index, input, answer)).is_err() {
+                if done_tx.send(Event::Answer(index, input, answer)).is_err() {
                     break;
                 }
             });
         }
         drop(done_tx);
-        let mut inputs = inputs;
         let mut source_errors = 0;
-        let (mut sent, mut printed) = (0u64, 0u64);
+        let mut printed = 0u64;
+        let mut total = None;
         let mut finished = BTreeMap::new();
-        let mut exhausted = false;
-        let result = loop {
-            while !exhausted && sent - printed < window as u64 {
-                match inputs.next() {
-                    Some(Ok(input)) => {
-                        if job_tx.send((sent, input)).is_err() {
-                            exhausted = true;
-                            break;
-                        }
-                        sent += 1;
-                    }
-                    Some(Err(message)) => {
-                        eprintln!("npuzzle: {message}");
-                        source_errors += 1;
-                    }
-                    None => exhausted = true,
+        while total != Some(printed) {
+            match done_rx.recv() {
+                Ok(Event::Answer(index, input, answer)) => {
+                    finished.insert(index, (input, answer));
                 }
+                Ok(Event::SourceError) => source_errors += 1,
+                Ok(Event::End { boards }) => total = Some(boards),
+                Err(_) => return Err(io::Error::other("the solver threads stopped")),
             }
-            if printed == sent {
-                break Ok(source_errors);
-            }
-            let Ok((index, input, answer)) = done_rx.recv() else {
-                break Err(io::Error::other("a solver thread stopped"));
-            };
-            finished.insert(index, (input, answer));
             while let Some((input, answer)) = finished.remove(&printed) {
                 if let Err(e) = emit(input, answer) {
+                    stop.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
                 printed += 1;
+                let _ = permit_tx.send(());
             }
-        };
-        drop(job_tx);
-        result
+        }
+        Ok(source_errors)
     })
+}
+
+/// What the reader and the solver threads tell the printer.
+enum Event {
+    Answer(u64, Input, Answer),
+    SourceError,
+    End { boards: u64 },
 }
 
 /// `npuzzle play`: solves one board and plays the solution.
