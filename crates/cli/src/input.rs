@@ -90,10 +90,13 @@ impl Input {
     }
 }
 
+/// A batch being read from one source.
+type Reader = BatchReader<Box<dyn BufRead + Send>>;
+
 /// The boards of all sources, in order, read as they are needed.
 pub struct Inputs {
     sources: std::vec::IntoIter<Source>,
-    current: Option<(Arc<str>, BatchReader<Box<dyn BufRead + Send>>)>,
+    current: Option<(Arc<str>, Reader)>,
     sets: bool,
 }
 

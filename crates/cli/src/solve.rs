@@ -472,7 +472,10 @@ fn stream(
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 };
                 let answer = answer_input(solver, &input, false);
-                if done_tx.send(Event::Answer(index, input, answer)).is_err() {
+                if done_tx
+                    .send(Event::Answer(index, Box::new((input, answer))))
+                    .is_err()
+                {
                     break;
                 }
             });
@@ -484,8 +487,8 @@ fn stream(
         let mut finished = BTreeMap::new();
         while total != Some(printed) {
             match done_rx.recv() {
-                Ok(Event::Answer(index, input, answer)) => {
-                    finished.insert(index, (input, answer));
+                Ok(Event::Answer(index, answered)) => {
+                    finished.insert(index, *answered);
                 }
                 Ok(Event::SourceError) => source_errors += 1,
                 Ok(Event::End { boards }) => total = Some(boards),
@@ -506,7 +509,7 @@ fn stream(
 
 /// What the reader and the solver threads tell the printer.
 enum Event {
-    Answer(u64, Input, Answer),
+    Answer(u64, Box<(Input, Answer)>),
     SourceError,
     End { boards: u64 },
 }

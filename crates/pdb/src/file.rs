@@ -422,7 +422,7 @@ pub fn open_raw(path: &Path, rebuild: &str) -> Result<Pdb<Mmap>, OpenError> {
 
 /// What became of a look at a cache file.
 enum CacheState {
-    Good(Pdb<Mmap>),
+    Good(Box<Pdb<Mmap>>),
     Absent,
     /// Present but not the packed file's table (another build, or damaged).
     Bad(String),
@@ -442,7 +442,7 @@ fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
         return CacheState::Bad("it holds another build of the table".to_string());
     }
     match pdb.verify() {
-        Ok(()) => CacheState::Good(pdb),
+        Ok(()) => CacheState::Good(Box::new(pdb)),
         Err(e) => CacheState::Bad(e.to_string()),
     }
 }
@@ -526,7 +526,7 @@ fn unpack_to(
     let mut source_error = None;
     let already = || match check_cache(cache, header_bytes) {
         CacheState::Good(pdb) => {
-            ready = Some(pdb);
+            ready = Some(*pdb);
             true
         }
         _ => false,

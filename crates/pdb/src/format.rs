@@ -337,7 +337,7 @@ fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
                         ((cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n)) as u32;
                     let twice = (value as u32).wrapping_sub(prefix + last);
                     // 15 is the unreached mark, so a reached excess must be below it.
-                    *excess = if twice % 2 == 0 && twice / 2 < NIBBLE_UNREACHED as u32 {
+                    *excess = if twice.is_multiple_of(2) && twice / 2 < NIBBLE_UNREACHED as u32 {
                         (twice / 2) as u8
                     } else {
                         255
