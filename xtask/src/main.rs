@@ -17,6 +17,9 @@ tasks:
                        --out, --threads, --force, --level)
   bench [options]      solve the standard sets in bench/ and write
                        bench/report.md (see `cargo xtask bench --help`)
+  fuzz [options]       fuzz the board readers and the command line:
+                       --cases N (parser, default 1,000,000), --cli-cases N
+                       (runs of the binary, default 5,000), --seed S
 ";
 
 fn main() -> ExitCode {
@@ -24,6 +27,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("build-pdb") => build_pdb(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("fuzz") => fuzz(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print!("{TASKS}");
             Ok(())
@@ -87,5 +91,53 @@ fn build_pdb(args: &[String]) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("npuzzle pdb build failed ({status})"))
+    }
+}
+
+/// Runs the fuzz tests of the integration suite with large case counts.
+fn fuzz(args: &[String]) -> Result<(), String> {
+    let mut cases = "1000000".to_string();
+    let mut cli_cases = "5000".to_string();
+    let mut seed = "1".to_string();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let slot = match arg.as_str() {
+            "--cases" => &mut cases,
+            "--cli-cases" => &mut cli_cases,
+            "--seed" => &mut seed,
+            other => return Err(format!("fuzz: unknown option '{other}'\n\n{TASKS}")),
+        };
+        *slot = rest
+            .next()
+            .filter(|v| v.parse::<u64>().is_ok())
+            .ok_or_else(|| format!("fuzz: {arg} wants a number"))?
+            .clone();
+    }
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let status = Command::new(cargo)
+        .args([
+            "test",
+            "--release",
+            "--package",
+            "npuzzle-cli",
+            "--test",
+            "integration",
+            "fuzz::",
+            "--",
+            "--nocapture",
+        ])
+        .env("NPUZZLE_FUZZ_CASES", &cases)
+        .env("NPUZZLE_FUZZ_CLI_CASES", &cli_cases)
+        .env("NPUZZLE_FUZZ_SEED", &seed)
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        println!(
+            "fuzz: {cases} parser cases and {cli_cases} command-line runs, seed {seed}: no failure"
+        );
+        Ok(())
+    } else {
+        Err("fuzz: failures (see above; inputs written under the temp directory)".to_string())
     }
 }

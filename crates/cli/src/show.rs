@@ -88,19 +88,15 @@ pub fn play(
     out: &mut impl Write,
 ) -> io::Result<()> {
     let terminal = io::stdout().is_terminal();
-    let boards = board.replay(moves).map_err(io::Error::other)?;
     let width = (board.tiles().len() - 1).to_string().len();
     let n = board.size();
     let clear_line = if terminal { "\x1b[K" } else { "" };
-    let mut previous: Option<&Board> = None;
-    for (step, b) in boards.iter().enumerate() {
-        let moved = previous.and_then(|p| {
-            p.tiles()
-                .iter()
-                .zip(b.tiles())
-                .find(|(x, y)| x != y && **y != 0)
-                .map(|(_, &t)| t)
-        });
+    // One board at a time: a solution of millions of moves plays in the
+    // memory of one board.
+    let mut walk = board.walk(moves);
+    let mut moved = None;
+    loop {
+        let step = walk.step();
         if terminal && step > 0 {
             // Back to the top of the previous frame.
             write!(out, "\x1b[{}A", n + 1)?;
@@ -114,7 +110,7 @@ pub fn play(
             ),
         };
         writeln!(out, "{caption}{clear_line}")?;
-        for row in b.tiles().chunks(n) {
+        for row in walk.board().tiles().chunks(n) {
             let mut line = String::new();
             for &t in row {
                 let text = if t == 0 {
@@ -134,8 +130,11 @@ pub fn play(
             writeln!(out)?;
         }
         out.flush()?;
-        previous = Some(b);
-        if terminal && step < moves.len() {
+        moved = match walk.advance().map_err(io::Error::other)? {
+            Some(tile) => Some(tile),
+            None => break,
+        };
+        if terminal {
             std::thread::sleep(delay);
         }
     }

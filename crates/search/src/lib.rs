@@ -90,8 +90,36 @@ pub struct Request {
     pub parallel: bool,
 }
 
-/// Roughly 100 bytes per kept 4x4 board: about 1 GB at this many.
-pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
+/// The memory BFS and A* may fill by default.
+pub const DEFAULT_MEMORY_BYTES: u64 = 1_000_000_000;
+
+/// What one board kept by BFS or A* costs, in bytes, on a board of `cells`
+/// cells, besides its hash slot: its tiles twice (the list of boards and
+/// the hash key, each a heap block with the allocator's header, rounded to
+/// 16), the fat pointers, the node and the queue or heap entries.
+fn bytes_per_kept_board(cells: usize) -> u64 {
+    let block = (cells + 8).div_ceil(16).max(2) as u64 * 16;
+    2 * block + 56
+}
+
+/// A hash slot (key pointer, index, control byte, padding).
+const BYTES_PER_SLOT: u64 = 25;
+
+/// The default node limit of BFS and A*: the most boards whose estimated
+/// memory fits `DEFAULT_MEMORY_BYTES`, counting the hash table at the
+/// power-of-two size it has then (it holds at most 7/8 of its slots), so
+/// the limit never falls just past a doubling. Measured peaks: see README.
+pub fn default_max_nodes(cells: usize) -> u64 {
+    let per_board = bytes_per_kept_board(cells);
+    (10..40)
+        .map(|k| {
+            let slots = 1u64 << k;
+            let fits = DEFAULT_MEMORY_BYTES.saturating_sub(slots * BYTES_PER_SLOT) / per_board;
+            fits.min(slots / 8 * 7)
+        })
+        .max()
+        .unwrap_or(1)
+}
 
 impl Default for Request {
     fn default() -> Request {
@@ -219,7 +247,9 @@ pub fn solve_with<H: Heuristic>(
     let initial_estimate = heuristic.value(&heuristic.init(&position));
     let limit = match request.algorithm {
         Algorithm::IdaStar => request.max_nodes.unwrap_or(u64::MAX),
-        _ => request.max_nodes.unwrap_or(DEFAULT_MAX_NODES),
+        _ => request
+            .max_nodes
+            .unwrap_or_else(|| default_max_nodes(grid.cells())),
     };
     let found = match request.algorithm {
         Algorithm::Bfs => classic::bfs(grid, position, limit),

@@ -1,0 +1,371 @@
+//! Fuzzing the board parser, the batch reader and the command line: seed
+//! boards and files mutated (byte flips, deletions, duplications,
+//! separators, huge numbers, signs, non-UTF-8, NUL). A few thousand cases
+//! run in every test run; `cargo xtask fuzz` runs millions
+//! (`NPUZZLE_FUZZ_CASES`, `NPUZZLE_FUZZ_CLI_CASES`, `NPUZZLE_FUZZ_SEED`).
+//! Every input that ever failed is kept in `tests/fuzz-regressions/` and
+//! replayed first.
+//!
+//! Invariants: no panic; the parser accepts exactly what an independent
+//! reference reader accepts, with the same tiles; in a batch, every line
+//! that is a valid board on its own is answered, once, at its line; the
+//! binary exits 0, 1 or 2 within its time bound and never panics.
+
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use npuzzle_board::{parse_board, parse_set_line, BatchReader, SplitMix64};
+
+use crate::harness::repo_root;
+
+fn env_count(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+const SEEDS: &[&str] = &[
+    "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+    "0,12,9,13,15,11,10,14,3,7,2,5,4,8,6,1",
+    "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1",
+    "3 8 1 3 4 0 2 7 6 5",
+    "8 1 3 4 0 2 7 6 5",
+    "1 2 3 0",
+    "2\n1 2\n3 0\n",
+    "3\n 0  1  3\n 4  2  5\n 7  8  6\n",
+    "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24",
+    "# comment\n1 2 3 0 # trailing\n\n",
+    "1 80 0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+    "puzzle04.txt 3 4 4 0 1 3 4 2 5 7 8 6",
+];
+
+const PIECES: &[&[u8]] = &[
+    b" ",
+    b",",
+    b"/",
+    b"\n",
+    b"\r\n",
+    b"\t",
+    b"#",
+    b"+",
+    b"-",
+    b"0",
+    b"1",
+    b"3",
+    b"16",
+    b"99999999999999999999999999",
+    b"18446744073709551616",
+    b"\0",
+    b"\xff\xfe",
+    b"\xe2\x80\x83",
+    b"x",
+    b"\xef\xbc\x91",
+    b"127",
+    b"128",
+    b"-1",
+];
+
+/// One mutation of `input`.
+fn mutate(input: &mut Vec<u8>, rng: &mut SplitMix64) {
+    let len = input.len();
+    let at = |rng: &mut SplitMix64| rng.below(len as u64 + 1) as usize;
+    match rng.below(6) {
+        0 if len > 0 => {
+            let i = rng.below(len as u64) as usize;
+            input[i] ^= 1 << rng.below(8);
+        }
+        1 if len > 0 => {
+            let start = at(rng).min(len - 1);
+            let end = (start + 1 + rng.below(8) as usize).min(len);
+            input.drain(start..end);
+        }
+        2 if len > 0 => {
+            let start = at(rng).min(len - 1);
+            let end = (start + 1 + rng.below(16) as usize).min(len);
+            let copy = input[start..end].to_vec();
+            let to = at(rng);
+            input.splice(to..to, copy);
+        }
+        3 => {
+            let piece = PIECES[rng.below(PIECES.len() as u64) as usize];
+            let to = at(rng);
+            input.splice(to..to, piece.iter().copied());
+        }
+        4 if len > 0 => {
+            let i = rng.below(len as u64) as usize;
+            input[i] = PIECES[rng.below(PIECES.len() as u64) as usize][0];
+        }
+        _ => {
+            let seed = SEEDS[rng.below(SEEDS.len() as u64) as usize].as_bytes();
+            input.extend_from_slice(if rng.below(2) == 0 { b"\n" } else { b" " });
+            input.extend_from_slice(seed);
+        }
+    }
+}
+
+fn fresh_case(rng: &mut SplitMix64) -> Vec<u8> {
+    let mut input = SEEDS[rng.below(SEEDS.len() as u64) as usize]
+        .as_bytes()
+        .to_vec();
+    for _ in 0..1 + rng.below(4) {
+        mutate(&mut input, rng);
+    }
+    input
+}
+
+/// The numbers' words of a line: split at white space, commas and '/'.
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == '/')
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The reference reader: what a board must be, written independently of
+/// the parser (n*n numbers, or n then n*n; plain digits; a permutation).
+fn reference(text: &str) -> Option<Vec<u16>> {
+    let tokens = words(text);
+    if tokens.is_empty() || !tokens.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let values: Vec<u128> = tokens
+        .iter()
+        .map(|t| t.parse::<u128>().unwrap_or(u128::MAX))
+        .collect();
+    let permutation = |values: &[u128]| -> Option<Vec<u16>> {
+        let n = (2..=127usize).find(|n| n * n == values.len())?;
+        let mut seen = vec![false; n * n];
+        for &v in values {
+            let slot = seen.get_mut(usize::try_from(v).ok()?)?;
+            if std::mem::replace(slot, true) {
+                return None;
+            }
+        }
+        Some(values.iter().map(|&v| v as u16).collect())
+    };
+    permutation(&values).or_else(|| {
+        let n = (2..=127usize).find(|n| n * n + 1 == values.len())?;
+        (values[0] == n as u128).then(|| permutation(&values[1..]))?
+    })
+}
+
+/// Checks one input against every invariant of the in-process readers.
+fn check_input(bytes: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let parsed = parse_board(&text).ok().map(|b| b.tiles().to_vec());
+        if parsed != reference(&text) {
+            return Err(format!(
+                "parser {parsed:?}, reference {:?}",
+                reference(&text)
+            ));
+        }
+        let _ = parse_set_line(&text);
+        // Batch: every line that is a board on its own is answered at its line.
+        let items: Vec<_> = BatchReader::new(bytes).collect();
+        let mut lines_seen = std::collections::HashSet::new();
+        for item in &items {
+            if !lines_seen.insert(item.line) && item.board.is_ok() {
+                return Err(format!("line {} answered twice", item.line));
+            }
+        }
+        let lines: Vec<Option<&str>> = bytes
+            .split(|&b| b == b'\n')
+            .map(|l| {
+                std::str::from_utf8(l)
+                    .ok()
+                    .map(|l| l.split('#').next().unwrap_or("").trim())
+            })
+            .collect();
+        for (i, content) in lines.iter().enumerate() {
+            let Some(tiles) = content.and_then(reference) else {
+                continue;
+            };
+            match items.iter().find(|it| it.line == i + 1) {
+                Some(item) => {
+                    let found = item.board.as_ref().ok().map(|b| b.tiles().to_vec());
+                    if found.as_deref() != Some(&tiles[..]) {
+                        return Err(format!("line {} read as {found:?}", i + 1));
+                    }
+                }
+                None if !is_block_row(&lines, i) => {
+                    return Err(format!("line {} lost", i + 1));
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }));
+    outcome.unwrap_or_else(|_| Err("panic".to_string()))
+}
+
+/// Whether line `i` can be a row of an algs4 block started above it: a lone
+/// n on an earlier line, and at most n lines of exactly n numbers from
+/// there to line `i` (a legitimate reading, not a lost board).
+fn is_block_row(lines: &[Option<&str>], i: usize) -> bool {
+    let width = lines[i].map_or(0, |l| words(l).len());
+    let mut rows = 1;
+    for line in lines[..i].iter().rev() {
+        let Some(line) = line else { return false };
+        if line.is_empty() {
+            continue;
+        }
+        let found = words(line);
+        if found.len() == 1 && found[0].parse::<usize>() == Ok(width) {
+            return rows <= width;
+        }
+        if found.len() != width {
+            return false;
+        }
+        rows += 1;
+    }
+    false
+}
+
+fn regressions() -> Vec<(String, Vec<u8>)> {
+    let dir = repo_root().join("tests/fuzz-regressions");
+    let mut cases: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| {
+                    (
+                        e.file_name().to_string_lossy().into_owned(),
+                        std::fs::read(e.path()).unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    cases.sort();
+    cases
+}
+
+fn report(failures: &[(Vec<u8>, String)]) {
+    if failures.is_empty() {
+        return;
+    }
+    let dir = std::env::temp_dir().join("npuzzle-fuzz-failures");
+    let _ = std::fs::create_dir_all(&dir);
+    for (i, (input, why)) in failures.iter().enumerate().take(20) {
+        let _ = std::fs::write(dir.join(format!("case-{i}.txt")), input);
+        eprintln!("{why}: {:?}", String::from_utf8_lossy(input));
+    }
+    panic!(
+        "{} failing inputs, written to {} (keep them under tests/fuzz-regressions/)",
+        failures.len(),
+        dir.display()
+    );
+}
+
+#[test]
+fn fuzz_the_board_readers() {
+    let cases = env_count("NPUZZLE_FUZZ_CASES", 5_000);
+    let mut rng = SplitMix64::new(env_count("NPUZZLE_FUZZ_SEED", 1));
+    let mut failures = Vec::new();
+    for (name, input) in regressions() {
+        if let Err(why) = check_input(&input) {
+            failures.push((input, format!("regression {name}: {why}")));
+        }
+    }
+    let started = Instant::now();
+    for _ in 0..cases {
+        let input = fresh_case(&mut rng);
+        if let Err(why) = check_input(&input) {
+            failures.push((input, why));
+        }
+    }
+    eprintln!(
+        "fuzz: {cases} parser cases in {:.1} s, {} failures",
+        started.elapsed().as_secs_f64(),
+        failures.len()
+    );
+    report(&failures);
+}
+
+const FLAGS: &[&str] = &[
+    "--json",
+    "--boards",
+    "--no-moves",
+    "--fast",
+    "--set",
+    "--check",
+    "--format",
+    "algs4",
+    "--notation",
+    "blank",
+    "--goal",
+    "blank-first",
+    "--jobs",
+    "2",
+    "--jobs",
+    "0",
+    "--algorithm",
+    "bfs",
+    "--heuristic",
+    "hamming",
+    "--max-nodes",
+    "1000",
+    "--partition",
+    "x",
+    "--file",
+    "-",
+    "--svg",
+];
+
+#[test]
+fn fuzz_the_command_line() {
+    let cases = env_count("NPUZZLE_FUZZ_CLI_CASES", 200);
+    let mut rng = SplitMix64::new(env_count("NPUZZLE_FUZZ_SEED", 1) ^ 0x5eed);
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for case in 0..cases {
+        let mut args: Vec<String> = vec!["solve".to_string()];
+        for _ in 0..rng.below(3) {
+            args.push(FLAGS[rng.below(FLAGS.len() as u64) as usize].to_string());
+        }
+        let board = fresh_case(&mut rng);
+        let stdin = rng.below(2) == 0;
+        if !stdin {
+            args.push(String::from_utf8_lossy(&board).replace('\0', ""));
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(&args)
+            .current_dir(dir.path())
+            .env("NPUZZLE_PDB_DIR", dir.path().join("none"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        if stdin {
+            let _ = input.write_all(&board);
+        }
+        drop(input);
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if started.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        let mut stderr = String::new();
+        let _ = std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr);
+        let why = match status.and_then(|s| s.code()) {
+            None => Some("killed by a signal or the time bound".to_string()),
+            Some(0..=2) if !stderr.contains("panicked") => None,
+            Some(code) => Some(format!("exit {code}: {stderr}")),
+        };
+        if let Some(why) = why {
+            failures.push((board, format!("case {case} {args:?}: {why}")));
+        }
+    }
+    report(&failures);
+}
