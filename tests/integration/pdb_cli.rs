@@ -877,3 +877,152 @@ fn five_by_five_boards_are_solved_optimally_over_tables() {
         );
     }
 }
+
+/// A small packed file whose header (its CRC valid) claims a huge table:
+/// refused as truncated, with nothing allocated for the claim.
+#[test]
+fn crafted_headers_are_refused_without_allocating() {
+    use npuzzle_pdb::{BuildInfo, Encoding, Header, Pattern};
+    let dir = scratch();
+    for (size, tiles) in [(4usize, 10u8), (5, 8)] {
+        let pattern = Pattern::new(size, Goal::BlankLast, (1..=tiles).collect()).unwrap();
+        let entries = pattern.placements();
+        let header = Header {
+            version: 1,
+            pattern,
+            encoding: Encoding::NibbleExcess,
+            max_value: 60,
+            entries,
+            table_len: entries.div_ceil(2),
+            table_offset: 4096,
+            table_crc: 0,
+            build: BuildInfo::default(),
+        };
+        let path = dir.path().join(format!("crafted-{size}.pdb.zst"));
+        std::fs::write(&path, zstd::encode_all(&header.to_bytes()[..], 19).unwrap()).unwrap();
+        assert!(std::fs::metadata(&path).unwrap().len() < 200);
+        for command in ["verify", "info"] {
+            let run = npuzzle_in(dir.path(), &["pdb", command, path.to_str().unwrap()], "");
+            assert_eq!(run.status, 1, "{command}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("truncated"),
+                "{command}: {}",
+                run.stderr
+            );
+        }
+        // The same header claiming an 8x8 board: more than 2^40 placements.
+        let mut bytes = header.to_bytes();
+        bytes[24] = 8;
+        bytes[60..64].copy_from_slice(&[0; 4]);
+        let crc = crc32fast::hash(&bytes);
+        bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, zstd::encode_all(&bytes[..], 19).unwrap()).unwrap();
+        let run = npuzzle_in(dir.path(), &["pdb", "verify", path.to_str().unwrap()], "");
+        assert_eq!(run.status, 1, "{}", run.stderr);
+        assert!(run.stderr.contains("2^40"), "{}", run.stderr);
+    }
+}
+
+/// Whether this run may switch users and mount (root, as in CI): the two
+/// tests below need it, and say so when they cannot run.
+fn privileged() -> bool {
+    let ok = Command::new("unshare")
+        .args(["-m", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+        && Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "true"])
+            .status()
+            .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: needs root (unshare, setpriv), as CI has");
+    }
+    ok
+}
+
+/// As a user who cannot write the table directory, the per-user cache
+/// takes the unpacked tables; the message names the real path and cause.
+#[test]
+fn a_read_only_table_directory_falls_back_for_other_users() {
+    if !privileged() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let data = dir.path().join("tables");
+    std::fs::create_dir(&data).unwrap();
+    for pattern in Partition::parse("6-6-3", 4, Goal::BlankLast)
+        .unwrap()
+        .patterns()
+    {
+        let name = file::file_name(pattern);
+        std::fs::copy(tables().join(&name), data.join(&name)).unwrap();
+    }
+    let user_cache = dir.path().join("user-cache");
+    std::fs::create_dir(&user_cache).unwrap();
+    std::fs::set_permissions(&user_cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let binary = dir.path().join("npuzzle");
+    std::fs::copy(env!("CARGO_BIN_EXE_npuzzle"), &binary).unwrap();
+    let output = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&binary)
+        .args(["solve", "--json", "--partition", "6-6-3", "--pdb-dir"])
+        .arg(&data)
+        .arg(HARD)
+        .env("NPUZZLE_CACHE_DIR", &user_cache)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":80"));
+    assert!(stderr.contains("Permission denied"), "{stderr}");
+    assert!(
+        stderr.contains(&data.join("cache").display().to_string()),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&user_cache).unwrap().count(), 3);
+}
+
+/// A filesystem too full for the unpacked tables: refused before writing
+/// (no half-written file), and the per-user cache takes them.
+#[test]
+fn a_full_filesystem_falls_back_before_writing() {
+    if !privileged() {
+        return;
+    }
+    let dir = scratch();
+    let mount = dir.path().join("small");
+    std::fs::create_dir(&mount).unwrap();
+    let mut copy = String::new();
+    for pattern in Partition::parse("6-6-3", 4, Goal::BlankLast)
+        .unwrap()
+        .patterns()
+    {
+        let name = file::file_name(pattern);
+        copy.push_str(&format!(
+            "cp '{}' '{}/' && ",
+            tables().join(&name).display(),
+            mount.display()
+        ));
+    }
+    let script = format!(
+        "mount -t tmpfs -o size=3m tmpfs '{m}' && {copy} '{bin}' solve --json --partition 6-6-3 \
+         --pdb-dir '{m}' '{HARD}'; status=$?; ls -a '{m}/cache' >&2; exit $status",
+        m = mount.display(),
+        bin = env!("CARGO_BIN_EXE_npuzzle"),
+    );
+    let output = Command::new("unshare")
+        .args(["-m", "sh", "-c", &script])
+        .env("NPUZZLE_CACHE_DIR", dir.path().join("user-cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":80"));
+    assert!(stderr.contains("no room"), "{stderr}");
+    assert!(
+        !stderr.contains(".tmp"),
+        "a temporary file was left: {stderr}"
+    );
+}

@@ -294,6 +294,35 @@ pub fn run(args: &[String]) -> Result<(), String> {
         latencies[2], latencies[0]
     );
 
+    // The Princeton files with default options, every answer checked.
+    let started = Instant::now();
+    let output = Command::new(&npuzzle)
+        .args(["solve", "--set", "--json", "--no-moves", "--pdb-dir"])
+        .arg(root().join("data"))
+        .arg(root().join("bench/princeton_8puzzle.txt"))
+        .output()
+        .map_err(|e| format!("cannot run npuzzle: {e}"))?;
+    let summary: Value = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .ok_or("no summary from npuzzle solve --set")?;
+    let _ = writeln!(
+        report,
+        "## Princeton files, default options\n\n{} boards (2x2 to 10x10), {} solved, {} unsolvable, \
+         {} disagreeing with the expected answer; {:.2} s wall.\n",
+        summary["boards"],
+        summary["solved"],
+        summary["unsolvable"],
+        summary["mismatches"],
+        started.elapsed().as_secs_f64()
+    );
+    if summary["mismatches"] != 0 || !output.status.success() {
+        return Err(format!(
+            "Princeton files: answers disagree with the expected ones: {summary}"
+        ));
+    }
+
     // Heuristics on Korf's 100, beside the literature.
     for partition in ["6-6-3", "5-5-5"] {
         ensure_tables(&npuzzle, partition)?;

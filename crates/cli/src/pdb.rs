@@ -528,7 +528,17 @@ pub fn missing_tables(dirs: &[PathBuf], partition: &Partition, size: usize, goal
         partition.name(),
         file::file_name(&partition.patterns()[0]),
         looked.join(", "),
-        build_hint(partition, size, goal, &dirs[0]),
+        // Where a build without --out would write, unless a directory was named.
+        build_hint(
+            partition,
+            size,
+            goal,
+            &if dirs.len() == 1 {
+                dirs[0].clone()
+            } else {
+                default_build_dir()
+            }
+        ),
     )
 }
 

@@ -496,6 +496,11 @@ fn stream(
             }
             while let Some((input, answer)) = finished.remove(&printed) {
                 if let Err(e) = emit(input, answer) {
+                    if e.kind() == io::ErrorKind::BrokenPipe {
+                        // The reader is gone (`| head`): every answer it
+                        // wanted is out; boards still being solved are not.
+                        std::process::exit(EXIT_OK.into());
+                    }
                     stop.store(true, Ordering::Relaxed);
                     return Err(e);
                 }

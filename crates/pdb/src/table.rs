@@ -162,10 +162,6 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         let group = (pattern.cells() - (k - 1)) as u64;
         let home = pattern.goal().cell_of(n, pattern.tiles()[k - 1] as u16);
         let groups = self.header.entries / group;
-        let add = |mut counts: Vec<u64>, value: usize| {
-            counts[value] += 1;
-            counts
-        };
         (0..groups)
             .into_par_iter()
             .fold(
@@ -178,15 +174,17 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
                     for rank in first..first + group {
                         let cell = free.trailing_zeros() as usize;
                         free &= free - 1;
-                        let value = if self.is_unreached(rank) {
-                            255
-                        } else {
-                            let last =
-                                (cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n);
-                            self.value_with_manhattan(rank, prefix + last as u32)
-                                .min(254) as usize
+                        let entry = self.entry(rank) as usize;
+                        let value = match self.header.encoding {
+                            Encoding::Byte => entry,
+                            Encoding::NibbleExcess if entry == NIBBLE_UNREACHED as usize => 255,
+                            Encoding::NibbleExcess => {
+                                let last =
+                                    (cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n);
+                                (prefix as usize + last + 2 * entry).min(254)
+                            }
                         };
-                        counts = add(counts, value);
+                        counts[value] += 1;
                     }
                     (counts, placement)
                 },
