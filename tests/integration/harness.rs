@@ -72,3 +72,20 @@ pub fn assert_replays(board: &Board, moves: &str, notation: Notation, goal: Goal
         "{moves:?} does not take {board} to {goal}"
     );
 }
+
+/// Checks that a JSON solution record's moves take its board to `goal`.
+pub fn assert_record_replays(record: &serde_json::Value, goal: Goal) {
+    let tiles: Vec<u16> = record["board"]
+        .as_array()
+        .expect("a board")
+        .iter()
+        .map(|v| v.as_u64().expect("a tile") as u16)
+        .collect();
+    let board = Board::from_tiles(tiles).expect("a valid board");
+    assert_replays(
+        &board,
+        record["moves"].as_str().expect("moves"),
+        Notation::Tile,
+        goal,
+    );
+}

@@ -126,15 +126,22 @@ struct Origin<'a> {
     expected: Option<u32>,
 }
 
+/// The board a record is about.
+#[derive(Serialize)]
+struct Subject<'a> {
+    board: &'a [u16],
+    size: usize,
+    goal: &'static str,
+}
+
 #[derive(Serialize)]
 struct SolutionRecord<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(flatten)]
     origin: Origin<'a>,
-    board: &'a [u16],
-    size: usize,
-    goal: &'static str,
+    #[serde(flatten)]
+    subject: Subject<'a>,
     solvable: bool,
     optimal: bool,
     length: usize,
@@ -161,9 +168,8 @@ struct UnsolvableRecord<'a> {
     kind: &'static str,
     #[serde(flatten)]
     origin: Origin<'a>,
-    board: &'a [u16],
-    size: usize,
-    goal: &'static str,
+    #[serde(flatten)]
+    subject: Subject<'a>,
     solvable: bool,
     agrees: Option<bool>,
 }
@@ -174,9 +180,8 @@ struct RefusedRecord<'a> {
     kind: &'static str,
     #[serde(flatten)]
     origin: Origin<'a>,
-    board: &'a [u16],
-    size: usize,
-    goal: &'static str,
+    #[serde(flatten)]
+    subject: Subject<'a>,
     reason: &'a str,
     nodes: Option<u64>,
     #[serde(serialize_with = "micros_opt")]
@@ -426,9 +431,11 @@ impl<'a> Printer<'a> {
             (Ok(board), Answer::Solved(s)) => serde_json::to_string(&SolutionRecord {
                 kind: "solution",
                 origin,
-                board: board.tiles(),
-                size: board.size(),
-                goal,
+                subject: Subject {
+                    board: board.tiles(),
+                    size: board.size(),
+                    goal,
+                },
                 solvable: true,
                 optimal: s.optimal,
                 length: s.moves.len(),
@@ -450,9 +457,11 @@ impl<'a> Printer<'a> {
             (Ok(board), Answer::Unsolvable) => serde_json::to_string(&UnsolvableRecord {
                 kind: "unsolvable",
                 origin,
-                board: board.tiles(),
-                size: board.size(),
-                goal,
+                subject: Subject {
+                    board: board.tiles(),
+                    size: board.size(),
+                    goal,
+                },
                 solvable: false,
                 agrees,
             }),
@@ -466,9 +475,11 @@ impl<'a> Printer<'a> {
             ) => serde_json::to_string(&RefusedRecord {
                 kind: "refused",
                 origin,
-                board: board.tiles(),
-                size: board.size(),
-                goal,
+                subject: Subject {
+                    board: board.tiles(),
+                    size: board.size(),
+                    goal,
+                },
                 reason,
                 nodes: *nodes,
                 seconds: Some(*seconds),
