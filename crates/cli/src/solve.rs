@@ -3,7 +3,7 @@
 //! as it and those before it are done.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -147,9 +147,9 @@ impl<'a> Solver<'a> {
             };
         }
         // Tables missing and none asked for: go on without them. Damaged
-        // tables, or tables asked for by --partition or --pdb-dir, are
-        // never replaced silently: the board is refused.
-        let table_options = self.args.partition.is_some() || self.args.pdb_dir.is_some();
+        // tables, or tables asked for by --partition, are never replaced
+        // silently: the board is refused.
+        let table_options = self.args.partition.is_some();
         if Self::tables_by_default(size) {
             match &*self.tables(size) {
                 Err(e) if e.missing && !table_options => self.note_once(size, &e.message),
@@ -322,6 +322,9 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
         Err(e) => return bad(e),
     };
     let many_sources = sources.len() > 1;
+    // Someone typing boards: answer each line at once (no look-ahead).
+    let interactive = matches!(&sources[..], [input::Source::File(f)] if f == "-")
+        && io::stdin().is_terminal();
     let mut inputs = Inputs::new(sources, args.set);
     let started = Instant::now();
     let mut summary = Summary::default();
@@ -330,7 +333,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     // search and is printed without a batch header.
     let mut ahead = Vec::new();
     let mut source_errors = 0;
-    while ahead.len() < 2 {
+    while ahead.len() < if interactive { 1 } else { 2 } {
         match inputs.next() {
             Some(Ok(input)) => ahead.push(input),
             Some(Err(message)) => {
@@ -340,7 +343,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
             None => break,
         }
     }
-    let batch = ahead.len() > 1 || many_sources;
+    let batch = ahead.len() > 1 || many_sources || interactive;
     printer.batch = batch;
     if ahead.is_empty() {
         if source_errors == 0 {
