@@ -323,8 +323,8 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     };
     let many_sources = sources.len() > 1;
     // Someone typing boards: answer each line at once (no look-ahead).
-    let interactive = matches!(&sources[..], [input::Source::File(f)] if f == "-")
-        && io::stdin().is_terminal();
+    let interactive =
+        matches!(&sources[..], [input::Source::File(f)] if f == "-") && io::stdin().is_terminal();
     let mut inputs = Inputs::new(sources, args.set);
     let started = Instant::now();
     let mut summary = Summary::default();
