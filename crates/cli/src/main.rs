@@ -259,7 +259,36 @@ impl From<NotationArg> for Notation {
     }
 }
 
+/// The build targets x86-64-v2: refuse plainly on a CPU without it rather
+/// than die of an illegal instruction later.
+fn check_cpu() -> Result<(), String> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let missing: Vec<&str> = [
+            ("popcnt", std::is_x86_feature_detected!("popcnt")),
+            ("sse4.2", std::is_x86_feature_detected!("sse4.2")),
+            ("ssse3", std::is_x86_feature_detected!("ssse3")),
+        ]
+        .into_iter()
+        .filter(|(_, present)| !present)
+        .map(|(name, _)| name)
+        .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "this build needs an x86-64 CPU with {} (2009 or newer); build one for \
+                 this CPU with: RUSTFLAGS=\"-C target-cpu=native\" cargo install --path crates/cli",
+                missing.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
+    if let Err(message) = check_cpu() {
+        eprintln!("npuzzle: {message}");
+        return ExitCode::from(EXIT_FAILED);
+    }
     let cli = Cli::parse();
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match cli.command {
