@@ -403,21 +403,19 @@ fn the_python_reader_agrees_with_the_rust_lookup() {
 
 const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
 
+/// `npuzzle solve ARGS --partition PARTITION --pdb-dir DATA BOARD`, run in `dir`.
+fn solve_over(dir: &Path, data: &Path, partition: &str, args: &[&str], board: &str) -> Run {
+    let data = dir_arg(data);
+    let mut all = vec!["solve"];
+    all.extend(args);
+    all.extend(["--partition", partition, "--pdb-dir", &data, board]);
+    npuzzle_in(dir, &all, "")
+}
+
 /// Solving with damaged tables in `data` fails with a message that names the
 /// problem and the rebuild command; it never answers.
 fn assert_refused(dir: &Path, data: &Path, expected: &str) {
-    let run = npuzzle_in(
-        dir,
-        &[
-            "solve",
-            "--partition",
-            "6-6-3",
-            "--pdb-dir",
-            &dir_arg(data),
-            HARD,
-        ],
-        "",
-    );
+    let run = solve_over(dir, data, "6-6-3", &[], HARD);
     assert_eq!(run.status, 1, "{}", run.stdout);
     assert!(!run.stdout.contains("Minimum number of moves"));
     assert!(
@@ -473,18 +471,7 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
         let at = image.len() - 100;
         image[at] ^= 0x40;
     });
-    let run = npuzzle_in(
-        dir.path(),
-        &[
-            "solve",
-            "--partition",
-            "6-6-3",
-            "--pdb-dir",
-            &dir_arg(&data),
-            HARD,
-        ],
-        "",
-    );
+    let run = solve_over(dir.path(), &data, "6-6-3", &[], HARD);
     assert_eq!(run.status, 1);
     assert!(
         run.stderr.contains("the table is corrupt"),
@@ -499,18 +486,12 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     let cache = file::cache_path(&packed_of(&data));
     let bytes = std::fs::read(&cache).unwrap();
     overwrite(&cache, &bytes[..bytes.len() - 7]);
-    let run = npuzzle_in(
+    let run = solve_over(
         dir.path(),
-        &[
-            "solve",
-            "--json",
-            "--partition",
-            "6-6-3",
-            "--pdb-dir",
-            &dir_arg(&data),
-            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
-        ],
-        "",
+        &data,
+        "6-6-3",
+        &["--json"],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
     );
     assert_eq!(run.json_records()[0]["length"], 1, "{}", run.stderr);
     assert_eq!(std::fs::read(&cache).unwrap().len(), bytes.len());
@@ -551,18 +532,7 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     let wrong = data.join(file::file_name(&blank_first.patterns()[0]));
     let right = data.join(file::file_name(&blank_last.patterns()[0]));
     overwrite(&right, &std::fs::read(&wrong).unwrap());
-    let run = npuzzle_in(
-        dir.path(),
-        &[
-            "solve",
-            "--partition",
-            "5-5-5",
-            "--pdb-dir",
-            &dir_arg(&data),
-            HARD,
-        ],
-        "",
-    );
+    let run = solve_over(dir.path(), &data, "5-5-5", &[], HARD);
     assert_eq!(run.status, 1);
     assert!(
         run.stderr.contains("it is not the table wanted"),
@@ -576,21 +546,7 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
 fn a_damaged_cache_is_never_used() {
     let dir = scratch();
     let data = copy_of_tables(dir.path());
-    let solve = || {
-        npuzzle_in(
-            dir.path(),
-            &[
-                "solve",
-                "--json",
-                "--partition",
-                "6-6-3",
-                "--pdb-dir",
-                &dir_arg(&data),
-                HARD,
-            ],
-            "",
-        )
-    };
+    let solve = || solve_over(dir.path(), &data, "6-6-3", &["--json"], HARD);
     assert_eq!(solve().json_records()[0]["length"], 80);
     // One changed byte in the middle of a mapped cache file, header intact.
     let packed = blank_last_pattern_file(&data, "6-6-3", 0);

@@ -232,13 +232,7 @@ impl<'a> Solver<'a> {
                         !self.args.no_reflection,
                     )
                 }
-                Err(e) => {
-                    return Answer::Refused {
-                        reason: e.message.clone(),
-                        nodes: None,
-                        seconds: started.elapsed().as_secs_f64(),
-                    }
-                }
+                Err(e) => return refused(e.message.clone(), started),
             }
         } else {
             npuzzle_search::solve(board, &request)
@@ -256,17 +250,18 @@ impl<'a> Solver<'a> {
                 format!("optimal search gave up after {limit} nodes"),
                 started,
             ),
-            Err(SearchError::NodeLimit { algorithm, limit }) => Answer::Refused {
-                reason: SearchError::NodeLimit { algorithm, limit }.to_string(),
-                nodes: Some(limit),
-                seconds: started.elapsed().as_secs_f64(),
-            },
             Err(SearchError::Unsolvable) => Answer::Unsolvable,
-            Err(e) => Answer::Refused {
-                reason: e.to_string(),
-                nodes: None,
-                seconds: started.elapsed().as_secs_f64(),
-            },
+            Err(e) => {
+                let nodes = match e {
+                    SearchError::NodeLimit { limit, .. } => Some(limit),
+                    _ => None,
+                };
+                Answer::Refused {
+                    reason: e.to_string(),
+                    nodes,
+                    seconds: started.elapsed().as_secs_f64(),
+                }
+            }
         }
     }
 
@@ -285,12 +280,17 @@ impl<'a> Solver<'a> {
                 note: Some(why),
                 seconds: started.elapsed().as_secs_f64(),
             }),
-            Err(e) => Answer::Refused {
-                reason: e.to_string(),
-                nodes: None,
-                seconds: started.elapsed().as_secs_f64(),
-            },
+            Err(e) => refused(e.to_string(), started),
         }
+    }
+}
+
+/// A board left unanswered for `reason`, with no node count to report.
+fn refused(reason: String, started: Instant) -> Answer {
+    Answer::Refused {
+        reason,
+        nodes: None,
+        seconds: started.elapsed().as_secs_f64(),
     }
 }
 
