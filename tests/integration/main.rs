@@ -5,4 +5,5 @@ mod fuzz;
 mod harness;
 mod input_edges;
 mod pdb_cli;
+mod reuse;
 mod solve_cli;

@@ -14,7 +14,7 @@ use crate::harness::*;
 
 /// Tables built once for the whole test binary: 6-6-3 and 5-5-5 for the
 /// blank-last goal, 5-5-5 for blank-first.
-fn tables() -> &'static Path {
+pub(crate) fn tables() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch();
@@ -838,24 +838,32 @@ fn five_by_five_boards_are_solved_optimally_over_tables() {
 /// refused as truncated, with nothing allocated for the claim.
 #[test]
 fn crafted_headers_are_refused_without_allocating() {
-    use npuzzle_pdb::{BuildInfo, Encoding, Header, Pattern};
+    use npuzzle_pdb::Pattern;
     let dir = scratch();
     for (size, tiles) in [(4usize, 10u8), (5, 8)] {
         let pattern = Pattern::new(size, Goal::BlankLast, (1..=tiles).collect()).unwrap();
         let entries = pattern.placements();
-        let header = Header {
-            version: 1,
-            pattern,
-            encoding: Encoding::NibbleExcess,
-            max_value: 60,
-            entries,
-            table_len: entries.div_ceil(2),
-            table_offset: 4096,
-            table_crc: 0,
-            build: BuildInfo::default(),
-        };
+        // The header as docs/pdb-format.md lays it out, written independently.
+        let mut bytes = vec![0u8; 4096];
+        bytes[..16].copy_from_slice(b"npuzzle-pdb\0\0\0\0\0");
+        bytes[16..20].copy_from_slice(&0x0A0B_0C0Du32.to_le_bytes());
+        bytes[20..22].copy_from_slice(&1u16.to_le_bytes());
+        bytes[22..24].copy_from_slice(&4096u16.to_le_bytes());
+        bytes[24] = size as u8;
+        bytes[26] = tiles;
+        bytes[27] = 1; // placement rank, least value over blank regions
+        bytes[28] = 2; // nibble excess
+        bytes[29] = 60;
+        bytes[32..40].copy_from_slice(&entries.to_le_bytes());
+        bytes[40..48].copy_from_slice(&entries.div_ceil(2).to_le_bytes());
+        bytes[48..56].copy_from_slice(&4096u64.to_le_bytes());
+        bytes[64..64 + tiles as usize].copy_from_slice(pattern.tiles());
+        let crc = crc32fast::hash(&bytes);
+        bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+        let header = npuzzle_pdb::Header::parse(&bytes).expect("the crafted header parses");
+        assert_eq!(header.entries(), entries);
         let path = dir.path().join(format!("crafted-{size}.pdb.zst"));
-        std::fs::write(&path, zstd::encode_all(&header.to_bytes()[..], 19).unwrap()).unwrap();
+        std::fs::write(&path, zstd::encode_all(&bytes[..], 19).unwrap()).unwrap();
         assert!(std::fs::metadata(&path).unwrap().len() < 200);
         for command in ["verify", "info"] {
             let run = npuzzle_in(dir.path(), &["pdb", command, path.to_str().unwrap()], "");
@@ -867,7 +875,6 @@ fn crafted_headers_are_refused_without_allocating() {
             );
         }
         // The same header claiming an 8x8 board: more than 2^40 placements.
-        let mut bytes = header.to_bytes();
         bytes[24] = 8;
         bytes[60..64].copy_from_slice(&[0; 4]);
         let crc = crc32fast::hash(&bytes);

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_board::{parse_board, Goal};
 use npuzzle_pdb::file::{self, TableFile};
 use npuzzle_pdb::{build_file, generate, Partition, Pdb};
+use npuzzle_pdb::{OpenError, Problem, TableSet};
 
 use crate::{GoalArg, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
@@ -93,6 +94,42 @@ pub struct LookupArgs {
 const REBUILD_AS_BUILT: &str =
     "npuzzle pdb build --force (with the --size, --goal and --partition it was built with)";
 
+/// A table error with the command that makes a good table, where building
+/// is the remedy.
+pub fn explain(e: &OpenError, rebuild: &str) -> String {
+    let path = e.path().display();
+    match e.problem() {
+        Problem::Missing => format!("{path}: no such pattern database; build it with: {rebuild}"),
+        problem if e.needs_rebuild() => format!("{path}: {problem}; rebuild it with: {rebuild}"),
+        _ => e.to_string(),
+    }
+}
+
+/// The command that builds a partition's tables into `dir`, for messages.
+pub fn build_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
+    format!(
+        "npuzzle pdb build --size {size} --goal {goal} --partition {} --out {}",
+        shell_word(partition.name()),
+        shell_word(&file::normalize(dir).display().to_string())
+    )
+}
+
+/// The rebuild command for a partition, for error messages.
+pub fn rebuild_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
+    format!("{} --force", build_command(partition, size, goal, dir))
+}
+
+fn shell_word(word: &str) -> String {
+    if word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 /// The most threads `--threads` and `--jobs` take: more only thrash.
 pub const MAX_THREADS: usize = 256;
 
@@ -137,7 +174,7 @@ fn default_build_dir() -> PathBuf {
 /// The command that builds `partition` into `dir`, and in a source
 /// checkout the cargo command too.
 pub fn build_hint(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
-    let command = file::build_command(partition, size, goal, dir);
+    let command = build_command(partition, size, goal, dir);
     if Path::new("xtask/Cargo.toml").is_file() {
         format!(
             "{command} (in this checkout: cargo xtask build-pdb --size {size} --goal {goal} \
@@ -240,15 +277,14 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         .build()
         .map_err(io::Error::other)?;
     let goal = args.which.goal.goal();
-    let rebuild = file::rebuild_command(&partition, args.which.size, goal, &dir);
     let started = Instant::now();
     let terminal = io::stderr().is_terminal();
     let (mut built, mut states, mut disk, mut memory) = (0, 0u64, 0u64, 0u64);
     for pattern in partition.patterns() {
         let path = dir.join(file::file_name(pattern));
         if !args.force && path.is_file() {
-            match file::verify(&path, &rebuild) {
-                Ok(header) if &header.pattern == pattern => {
+            match file::verify(&path) {
+                Ok(header) if header.pattern() == pattern => {
                     writeln!(
                         out,
                         "{}: up to date (verified); --force rebuilds it",
@@ -259,7 +295,12 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
                     continue;
                 }
                 Ok(_) => writeln!(out, "{}: holds another pattern; rebuilding", path.display())?,
-                Err(e) => writeln!(out, "{e}\nrebuilding it")?,
+                Err(e) => writeln!(
+                    out,
+                    "{}: {}\nrebuilding it",
+                    e.path().display(),
+                    e.problem()
+                )?,
             }
         }
         let progress = if terminal {
@@ -316,17 +357,17 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
             out,
             "{}: pattern {pattern}, {} states, {} entries ({}), max value {}, {:.1} s, {} on disk, {} unpacked",
             path.display(),
-            group_digits(header.build.states),
-            group_digits(header.entries),
-            header.encoding.name(),
-            header.max_value,
+            group_digits(header.build().states()),
+            group_digits(header.entries()),
+            header.encoding().name(),
+            header.max_value(),
             pattern_started.elapsed().as_secs_f64(),
             megabytes(packed),
             megabytes(header.file_len()),
         )?;
         out.flush()?;
         built += 1;
-        states += header.build.states;
+        states += header.build().states();
         disk += packed;
         memory += header.file_len();
     }
@@ -346,12 +387,11 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn open_any(path: &Path) -> Result<TableFile, file::OpenError> {
-    let rebuild = REBUILD_AS_BUILT;
+fn open_any(path: &Path) -> Result<TableFile, OpenError> {
     if file::is_packed(path) {
-        file::open_noting(path, rebuild, &mut |note| eprintln!("npuzzle: {note}"))
+        file::open_noting(path, &mut |note| eprintln!("npuzzle: {note}"))
     } else {
-        file::open_raw(path, rebuild).map(|pdb| pdb.map_bytes(file::TableBytes::Mapped))
+        file::open_unpacked(path).map(|pdb| pdb.map_bytes(file::TableBytes::Mapped))
     }
 }
 
@@ -359,17 +399,17 @@ fn info(path: &Path, histogram: bool, out: &mut impl Write) -> io::Result<u8> {
     let pdb = match open_any(path) {
         Ok(pdb) => pdb,
         Err(e) => {
-            eprintln!("npuzzle: {e}");
+            eprintln!("npuzzle: {}", explain(&e, REBUILD_AS_BUILT));
             return Ok(EXIT_FAILED);
         }
     };
     let h = pdb.header();
-    let p = &h.pattern;
+    let p = h.pattern();
     writeln!(out, "file:        {}", path.display())?;
     writeln!(
         out,
         "format:      npuzzle-pdb version {}, little-endian",
-        h.version
+        h.version()
     )?;
     writeln!(out, "puzzle:      {n}x{n}, goal {}", p.goal(), n = p.size())?;
     writeln!(out, "pattern:     {} ({} tiles)", p, p.tiles().len())?;
@@ -380,25 +420,25 @@ fn info(path: &Path, histogram: bool, out: &mut impl Write) -> io::Result<u8> {
     writeln!(
         out,
         "entries:     {} ({})",
-        group_digits(h.entries),
-        h.encoding.name()
+        group_digits(h.entries()),
+        h.encoding().name()
     )?;
     writeln!(
         out,
         "table:       {} at offset {}, CRC-32 {:08x}",
-        megabytes(h.table_len),
-        h.table_offset,
-        h.table_crc
+        megabytes(h.table_len()),
+        h.table_offset(),
+        h.table_crc()
     )?;
-    writeln!(out, "max value:   {}", h.max_value)?;
+    writeln!(out, "max value:   {}", h.max_value())?;
     writeln!(
         out,
         "built by:    {}, {} threads, {:.1} s, {} states, {} successors",
-        h.build.generator,
-        h.build.threads,
-        h.build.milliseconds as f64 / 1000.0,
-        group_digits(h.build.states),
-        group_digits(h.build.successors)
+        h.build().generator(),
+        h.build().threads(),
+        h.build().milliseconds() as f64 / 1000.0,
+        group_digits(h.build().states()),
+        group_digits(h.build().successors())
     )?;
     if !histogram {
         writeln!(
@@ -440,18 +480,17 @@ fn info(path: &Path, histogram: bool, out: &mut impl Write) -> io::Result<u8> {
 fn verify(paths: &[PathBuf], out: &mut impl Write) -> io::Result<u8> {
     let mut code = EXIT_OK;
     for path in paths {
-        let rebuild = REBUILD_AS_BUILT;
-        match file::verify(path, rebuild) {
+        match file::verify(path) {
             Ok(header) => writeln!(
                 out,
                 "{}: ok (pattern {}, {} entries, CRC-32 {:08x})",
                 path.display(),
-                header.pattern,
-                group_digits(header.entries),
-                header.table_crc
+                header.pattern(),
+                group_digits(header.entries()),
+                header.table_crc()
             )?,
             Err(e) => {
-                eprintln!("npuzzle: {e}");
+                eprintln!("npuzzle: {}", explain(&e, REBUILD_AS_BUILT));
                 code = EXIT_FAILED;
             }
         }
@@ -489,30 +528,26 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
         );
         return Ok(EXIT_FAILED);
     };
+    let goal: Goal = which.goal.goal();
+    let rebuild = rebuild_command(&partition, board.size(), goal, &dir);
     let tables = match file::open_partition_noting(&dir, &partition, &mut |note| {
         eprintln!("npuzzle: {note}")
-    }) {
+    })
+    .and_then(|tables| TableSet::new(tables).map_err(|e| OpenError::new(&dir, Problem::Pdb(e))))
+    {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("npuzzle: {e}");
+            eprintln!("npuzzle: {}", explain(&e, &rebuild));
             return Ok(EXIT_FAILED);
         }
     };
-    let goal: Goal = which.goal.goal();
-    let mut sum = 0;
-    for pdb in &tables {
-        let value = pdb.lookup(&board).map_err(io::Error::other)?;
+    let lookup = tables.lookup(&board).map_err(io::Error::other)?;
+    for (pdb, value) in tables.tables().iter().zip(&lookup.values) {
         writeln!(out, "{}: {value}", pdb.pattern())?;
-        sum += value;
     }
-    writeln!(out, "sum: {sum}")?;
-    let mirrored = board.transposed(goal);
-    let mirror_sum: u32 = tables
-        .iter()
-        .map(|pdb| pdb.lookup(&mirrored).unwrap_or(0))
-        .sum();
-    writeln!(out, "reflected sum: {mirror_sum}")?;
-    writeln!(out, "heuristic: {}", sum.max(mirror_sum))?;
+    writeln!(out, "sum: {}", lookup.sum)?;
+    writeln!(out, "reflected sum: {}", lookup.reflected_sum)?;
+    writeln!(out, "heuristic: {}", lookup.value)?;
     Ok(EXIT_OK)
 }
 

@@ -109,7 +109,12 @@ impl<'a> Solver<'a> {
         let tables = npuzzle_pdb::file::open_partition_noting(&dir, &partition, &mut |note| {
             eprintln!("npuzzle: {note}")
         })
-        .map_err(|e| refused(e.to_string()))?;
+        .map_err(|e| {
+            refused(pdb::explain(
+                &e,
+                &pdb::rebuild_command(&partition, size, goal, &dir),
+            ))
+        })?;
         Ok((partition, tables))
     }
 

@@ -16,23 +16,26 @@
 //! directory. When the cache directory cannot be written, the per-user
 //! cache directory is tried, then memory.
 
-use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 pub use memmap2::Mmap;
 
+use crate::error::{fail, open_file};
+pub use crate::error::{normalize, OpenError, Problem};
 use crate::format::{Header, PdbError, HEADER_LEN};
-use npuzzle_board::Goal;
-
-use crate::pattern::{Partition, Pattern};
+pub use crate::mapped::open_unpacked;
+pub use crate::naming::file_name;
+use crate::pattern::Partition;
 use crate::table::Pdb;
 
 /// The bytes of an opened table: mapped from the cache, or unpacked into
 /// memory when no cache could be written.
 pub enum TableBytes {
+    /// Mapped from the unpacked cache file.
     Mapped(Mmap),
+    /// Unpacked into memory.
     Owned(Vec<u8>),
 }
 
@@ -47,16 +50,6 @@ impl AsRef<[u8]> for TableBytes {
 
 /// A table opened from a file.
 pub type TableFile = Pdb<TableBytes>;
-
-/// The compressed file's name for `pattern`.
-pub fn file_name(pattern: &Pattern) -> String {
-    format!(
-        "{n}x{n}-{}-{}.pdb.zst",
-        pattern.goal(),
-        pattern.label(),
-        n = pattern.size()
-    )
-}
 
 /// The unpacked file's name for a packed file's name.
 fn raw_name(packed: &Path) -> String {
@@ -97,119 +90,6 @@ pub fn cache_paths(packed: &Path) -> Vec<PathBuf> {
         }
     }
     paths
-}
-
-/// `path` made absolute and without `.` or `..`, for messages (no symlinks
-/// are resolved, and the path need not exist).
-pub fn normalize(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
-    let mut out = PathBuf::new();
-    for part in absolute.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Why a table file cannot be used, and how to make a good one.
-#[derive(Debug)]
-pub struct OpenError {
-    pub path: PathBuf,
-    pub problem: Problem,
-    /// The command that rebuilds the file.
-    pub rebuild: String,
-}
-
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Problem {
-    Missing,
-    /// A directory or other non-file where a table file was expected.
-    NotAFile,
-    Io(io::Error),
-    NotZstd(String),
-    Pdb(PdbError),
-    /// The packed file is good but its unpacked copy at `cache` is not.
-    DamagedCache {
-        cache: PathBuf,
-        error: PdbError,
-    },
-}
-
-impl fmt::Display for OpenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.display();
-        match &self.problem {
-            Problem::Missing => write!(
-                f,
-                "{path}: no such pattern database; build it with: {}",
-                self.rebuild
-            ),
-            Problem::NotAFile => write!(
-                f,
-                "{path} is a directory, not a table file: give a .pdb.zst (or unpacked .pdb) file"
-            ),
-            Problem::Io(e) => write!(f, "{path}: cannot read it: {e}"),
-            Problem::NotZstd(e) => write!(
-                f,
-                "{path}: damaged: not a valid zstd-compressed pattern database ({e}); \
-                 rebuild it with: {}",
-                self.rebuild
-            ),
-            Problem::Pdb(e) => write!(f, "{path}: {e}; rebuild it with: {}", self.rebuild),
-            Problem::DamagedCache { cache, error } => write!(
-                f,
-                "{path} is good, but its unpacked copy {} is damaged ({error}); it is \
-                 unpacked again at the next solve, or delete it",
-                cache.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for OpenError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.problem {
-            Problem::Io(e) => Some(e),
-            Problem::Pdb(e) | Problem::DamagedCache { error: e, .. } => Some(e),
-            _ => None,
-        }
-    }
-}
-
-fn fail(path: &Path, problem: Problem, rebuild: &str) -> OpenError {
-    OpenError {
-        path: normalize(path),
-        problem,
-        rebuild: rebuild.to_string(),
-    }
-}
-
-/// Opens a table file, a missing one or a directory told apart from other
-/// failures.
-fn open_file(path: &Path, rebuild: &str) -> Result<File, OpenError> {
-    if path.is_dir() {
-        return Err(fail(path, Problem::NotAFile, rebuild));
-    }
-    File::open(path).map_err(|e| {
-        let problem = if e.kind() == io::ErrorKind::NotFound {
-            Problem::Missing
-        } else {
-            Problem::Io(e)
-        };
-        fail(path, problem, rebuild)
-    })
 }
 
 /// An exclusive lock on a directory, held until dropped: writers of the
@@ -381,43 +261,21 @@ pub fn save_raw(path: &Path, image: &[u8]) -> io::Result<()> {
 }
 
 /// Reads the header of a packed file, unpacking only its first page.
-pub fn read_packed_header(path: &Path, rebuild: &str) -> Result<(Header, Vec<u8>), OpenError> {
-    let file = open_file(path, rebuild)?;
-    let mut decoder = zstd::Decoder::new(file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
+pub fn read_packed_header(path: &Path) -> Result<(Header, Vec<u8>), OpenError> {
+    let file = open_file(path)?;
+    let mut decoder = zstd::Decoder::new(file).map_err(|e| fail(path, Problem::Io(e)))?;
     let mut bytes = vec![0u8; HEADER_LEN];
     let mut filled = 0;
     while filled < HEADER_LEN {
         match decoder.read(&mut bytes[filled..]) {
             Ok(0) => break,
             Ok(n) => filled += n,
-            Err(e) => return Err(fail(path, Problem::NotZstd(e.to_string()), rebuild)),
+            Err(e) => return Err(fail(path, Problem::NotZstd(e.to_string()))),
         }
     }
     bytes.truncate(filled);
-    let header = Header::parse(&bytes).map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
+    let header = Header::parse(&bytes).map_err(|e| fail(path, Problem::Pdb(e)))?;
     Ok((header, bytes))
-}
-
-/// Maps a file read-only, with its pages mapped up front: one call that
-/// costs some 20 ms for the 260 MB table from the page cache, where faulting
-/// the pages in one by one costs ten times that.
-fn map(file: &File) -> io::Result<Mmap> {
-    // SAFETY: the map is only read. Table files are written once under a
-    // temporary name, made read-only and renamed into place, never modified
-    // in place by npuzzle; a rebuild or a new unpack replaces the file by
-    // rename and leaves this mapping on the old inode. Another program that
-    // truncates or rewrites the file in place (despite its mode) can still
-    // change or remove the bytes under the map: docs/pdb-format.md states
-    // that risk (a SIGBUS, or values changed after the CRC check).
-    unsafe { memmap2::MmapOptions::new().populate().map(file) }
-}
-
-/// Opens a raw (unpacked) table file by mapping it: O(1) checks only (the
-/// header); `Pdb::verify` checks the table.
-pub fn open_raw(path: &Path, rebuild: &str) -> Result<Pdb<Mmap>, OpenError> {
-    let file = open_file(path, rebuild)?;
-    let bytes = map(&file).map_err(|e| fail(path, Problem::Io(e), rebuild))?;
-    Pdb::from_bytes(bytes).map_err(|e| fail(path, Problem::Pdb(e), rebuild))
 }
 
 /// What became of a look at a cache file.
@@ -434,9 +292,9 @@ fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
     if !path.exists() {
         return CacheState::Absent;
     }
-    let pdb = match open_raw(path, "") {
+    let pdb = match open_unpacked(path) {
         Ok(pdb) => pdb,
-        Err(e) => return CacheState::Bad(e.problem_text()),
+        Err(e) => return CacheState::Bad(e.problem().to_string()),
     };
     if pdb.bytes()[..HEADER_LEN] != header_bytes[..] {
         return CacheState::Bad("it holds another build of the table".to_string());
@@ -444,16 +302,6 @@ fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
     match pdb.verify() {
         Ok(()) => CacheState::Good(Box::new(pdb)),
         Err(e) => CacheState::Bad(e.to_string()),
-    }
-}
-
-impl OpenError {
-    fn problem_text(&self) -> String {
-        match &self.problem {
-            Problem::Io(e) => e.to_string(),
-            Problem::Pdb(e) => e.to_string(),
-            other => format!("{other:?}"),
-        }
     }
 }
 
@@ -466,23 +314,17 @@ enum UnpackError {
 
 /// Streams the table out of `packed` into `sink`, checking its length and
 /// CRC against `header`.
-fn decode_checked(
-    packed: &Path,
-    header: &Header,
-    rebuild: &str,
-    sink: &mut dyn Write,
-) -> Result<(), UnpackError> {
-    let file = File::open(packed)
-        .map_err(|e| UnpackError::Source(fail(packed, Problem::Io(e), rebuild)))?;
-    let mut decoder = zstd::Decoder::new(file)
-        .map_err(|e| UnpackError::Source(fail(packed, Problem::Io(e), rebuild)))?;
+fn decode_checked(packed: &Path, header: &Header, sink: &mut dyn Write) -> Result<(), UnpackError> {
+    let file = File::open(packed).map_err(|e| UnpackError::Source(fail(packed, Problem::Io(e))))?;
+    let mut decoder =
+        zstd::Decoder::new(file).map_err(|e| UnpackError::Source(fail(packed, Problem::Io(e))))?;
     let mut crc = crc32fast::Hasher::new();
     let mut total = 0u64;
     let mut buffer = vec![0u8; 1 << 20];
     loop {
-        let n = decoder.read(&mut buffer).map_err(|e| {
-            UnpackError::Source(fail(packed, Problem::NotZstd(e.to_string()), rebuild))
-        })?;
+        let n = decoder
+            .read(&mut buffer)
+            .map_err(|e| UnpackError::Source(fail(packed, Problem::NotZstd(e.to_string()))))?;
         if n == 0 {
             break;
         }
@@ -496,7 +338,7 @@ fn decode_checked(
         }
         sink.write_all(chunk).map_err(UnpackError::Target)?;
     }
-    let damaged = |e| UnpackError::Source(fail(packed, Problem::Pdb(e), rebuild));
+    let damaged = |e| UnpackError::Source(fail(packed, Problem::Pdb(e)));
     if total != header.file_len() {
         return Err(damaged(PdbError::Truncated {
             len: total,
@@ -520,7 +362,6 @@ fn unpack_to(
     cache: &Path,
     header: &Header,
     header_bytes: &[u8],
-    rebuild: &str,
 ) -> Result<Pdb<Mmap>, UnpackError> {
     let mut ready = None;
     let mut source_error = None;
@@ -532,7 +373,7 @@ fn unpack_to(
         _ => false,
     };
     let written = write_atomically_unless(cache, Some(header.file_len()), already, |out| {
-        decode_checked(packed, header, rebuild, out).map_err(|e| match e {
+        decode_checked(packed, header, out).map_err(|e| match e {
             UnpackError::Target(e) => e,
             UnpackError::Source(e) => {
                 source_error = Some(e);
@@ -547,20 +388,16 @@ fn unpack_to(
     if let Some(pdb) = ready {
         return Ok(pdb);
     }
-    open_raw(cache, rebuild).map_err(|e| match e.problem {
-        Problem::Io(io) => UnpackError::Target(io),
+    open_unpacked(cache).map_err(|e| match e.problem() {
+        Problem::Io(io) => UnpackError::Target(io::Error::new(io.kind(), e.to_string())),
         _ => UnpackError::Source(e),
     })
 }
 
 /// Opens a packed table for lookups, saying through `note` (one line each)
 /// when a cache was damaged or could not be written where expected.
-pub fn open_noting(
-    packed: &Path,
-    rebuild: &str,
-    note: &mut dyn FnMut(String),
-) -> Result<TableFile, OpenError> {
-    let (header, header_bytes) = read_packed_header(packed, rebuild)?;
+pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableFile, OpenError> {
+    let (header, header_bytes) = read_packed_header(packed)?;
     let places = cache_paths(packed);
     for place in &places {
         match check_cache(place, &header_bytes) {
@@ -573,7 +410,7 @@ pub fn open_noting(
         }
     }
     for place in &places {
-        match unpack_to(packed, place, &header, &header_bytes, rebuild) {
+        match unpack_to(packed, place, &header, &header_bytes) {
             Ok(pdb) => return Ok(pdb.map_bytes(TableBytes::Mapped)),
             Err(UnpackError::Source(e)) => return Err(e),
             Err(UnpackError::Target(e)) => note(format!(
@@ -588,36 +425,35 @@ pub fn open_noting(
         normalize(packed).display()
     ));
     let mut image = Vec::new();
-    match decode_checked(packed, &header, rebuild, &mut image) {
+    match decode_checked(packed, &header, &mut image) {
         Ok(()) => {}
         Err(UnpackError::Source(e)) => return Err(e),
-        Err(UnpackError::Target(e)) => return Err(fail(packed, Problem::Io(e), rebuild)),
+        Err(UnpackError::Target(e)) => return Err(fail(packed, Problem::Io(e))),
     }
-    Pdb::from_bytes(TableBytes::Owned(image)).map_err(|e| fail(packed, Problem::Pdb(e), rebuild))
+    Pdb::from_bytes(TableBytes::Owned(image)).map_err(|e| fail(packed, Problem::Pdb(e)))
 }
 
 /// Opens a packed table for lookups (see [`open_noting`]), silently.
-pub fn open(packed: &Path, rebuild: &str) -> Result<TableFile, OpenError> {
-    open_noting(packed, rebuild, &mut |_| {})
+pub fn open(packed: &Path) -> Result<TableFile, OpenError> {
+    open_noting(packed, &mut |_| {})
 }
 
 /// Checks a packed or raw file completely: header, length and table CRC
 /// (for packed files also zstd's frame checksum, and the unpacked copies of
 /// the same build).
-pub fn verify(path: &Path, rebuild: &str) -> Result<Header, OpenError> {
+pub fn verify(path: &Path) -> Result<Header, OpenError> {
     if !is_packed(path) {
-        let pdb = open_raw(path, rebuild)?;
-        pdb.verify()
-            .map_err(|e| fail(path, Problem::Pdb(e), rebuild))?;
+        let pdb = open_unpacked(path)?;
+        pdb.verify().map_err(|e| fail(path, Problem::Pdb(e)))?;
         return Ok(pdb.header().clone());
     }
-    let (header, header_bytes) = read_packed_header(path, rebuild)?;
-    decode_checked(path, &header, rebuild, &mut io::sink()).map_err(|e| match e {
+    let (header, header_bytes) = read_packed_header(path)?;
+    decode_checked(path, &header, &mut io::sink()).map_err(|e| match e {
         UnpackError::Source(e) => e,
-        UnpackError::Target(e) => fail(path, Problem::Io(e), rebuild),
+        UnpackError::Target(e) => fail(path, Problem::Io(e)),
     })?;
     for cache in cache_paths(path) {
-        let Ok(pdb) = open_raw(&cache, rebuild) else {
+        let Ok(pdb) = open_unpacked(&cache) else {
             continue;
         };
         if pdb.bytes()[..HEADER_LEN] != header_bytes[..] {
@@ -630,7 +466,6 @@ pub fn verify(path: &Path, rebuild: &str) -> Result<Header, OpenError> {
                     cache: normalize(&cache),
                     error,
                 },
-                rebuild,
             ));
         }
     }
@@ -646,31 +481,6 @@ pub fn is_packed(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// The command that builds a partition's tables into `dir`, for messages.
-pub fn build_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
-    format!(
-        "npuzzle pdb build --size {size} --goal {goal} --partition {} --out {}",
-        shell_word(partition.name()),
-        shell_word(&normalize(dir).display().to_string())
-    )
-}
-
-/// The rebuild command for a partition, for error messages.
-pub fn rebuild_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
-    format!("{} --force", build_command(partition, size, goal, dir))
-}
-
-fn shell_word(word: &str) -> String {
-    if word
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
 /// Opens every table of `partition` from `dir`, checking that each holds the
 /// pattern its name promises; cache problems are told through `note`.
 pub fn open_partition_noting(
@@ -678,16 +488,14 @@ pub fn open_partition_noting(
     partition: &Partition,
     note: &mut dyn FnMut(String),
 ) -> Result<Vec<TableFile>, OpenError> {
-    let first = &partition.patterns()[0];
-    let rebuild = rebuild_command(partition, first.size(), first.goal(), dir);
     partition
         .patterns()
         .iter()
         .map(|pattern| {
             let path = dir.join(file_name(pattern));
-            let pdb = open_noting(&path, &rebuild, note)?;
+            let pdb = open_noting(&path, note)?;
             pdb.expect_pattern(pattern)
-                .map_err(|e| fail(&path, Problem::Pdb(e), &rebuild))?;
+                .map_err(|e| fail(&path, Problem::Pdb(e)))?;
             Ok(pdb)
         })
         .collect()

@@ -11,14 +11,20 @@
 use std::fmt;
 
 use npuzzle_board::Goal;
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use crate::generate::UNREACHED;
 use crate::pattern::{Pattern, PatternError};
 
+/// The byte value of a placement never reached, in the generator and in the
+/// byte encoding.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// The label at the start of every table file.
 pub const MAGIC: [u8; 16] = *b"npuzzle-pdb\0\0\0\0\0";
 /// Written as a little-endian u32; reads back differently on a big-endian host.
 pub const ENDIAN_MARKER: u32 = 0x0A0B_0C0D;
+/// The format version this library reads and writes.
 pub const FORMAT_VERSION: u16 = 1;
 /// The header's size and the table's offset: one page.
 pub const HEADER_LEN: usize = 4096;
@@ -32,6 +38,7 @@ pub const NIBBLE_UNREACHED: u8 = 15;
 
 /// How a table entry holds a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Encoding {
     /// One byte per placement: the value itself (255: never reached).
     Byte,
@@ -43,6 +50,7 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The encoding's code in the header.
     pub fn code(self) -> u8 {
         match self {
             Encoding::Byte => 1,
@@ -58,6 +66,7 @@ impl Encoding {
         }
     }
 
+    /// A short description, for people.
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Byte => "u8 value",
@@ -65,6 +74,7 @@ impl Encoding {
         }
     }
 
+    /// The bytes a table of `entries` entries takes.
     pub fn table_len(self, entries: u64) -> u64 {
         match self {
             Encoding::Byte => entries,
@@ -75,38 +85,79 @@ impl Encoding {
 
 /// How the table was made: kept in the header for the record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BuildInfo {
-    pub states: u64,
-    pub successors: u64,
-    pub milliseconds: u64,
-    pub threads: u32,
-    pub generator: String,
+    pub(crate) states: u64,
+    pub(crate) successors: u64,
+    pub(crate) milliseconds: u64,
+    pub(crate) threads: u32,
+    pub(crate) generator: String,
 }
 
-/// Everything the header says.
+impl BuildInfo {
+    /// Abstract states the generator reached.
+    pub fn states(&self) -> u64 {
+        self.states
+    }
+    /// Successors it generated.
+    pub fn successors(&self) -> u64 {
+        self.successors
+    }
+    /// How long the build took, in milliseconds.
+    pub fn milliseconds(&self) -> u64 {
+        self.milliseconds
+    }
+    /// The threads it ran on.
+    pub fn threads(&self) -> u32 {
+        self.threads
+    }
+    /// The program that built it (`npuzzle 0.1.0`).
+    pub fn generator(&self) -> &str {
+        &self.generator
+    }
+}
+
+/// Everything the header says; read through its methods, so the format can
+/// grow fields without breaking callers.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Header {
-    pub version: u16,
-    pub pattern: Pattern,
-    pub encoding: Encoding,
-    pub max_value: u8,
-    pub entries: u64,
-    pub table_len: u64,
-    pub table_offset: u64,
-    pub table_crc: u32,
-    pub build: BuildInfo,
+    pub(crate) version: u16,
+    pub(crate) pattern: Pattern,
+    pub(crate) encoding: Encoding,
+    pub(crate) max_value: u8,
+    pub(crate) entries: u64,
+    pub(crate) table_len: u64,
+    pub(crate) table_offset: u64,
+    pub(crate) table_crc: u32,
+    pub(crate) build: BuildInfo,
 }
 
-/// Why bytes are not a usable table. Each message says what to do.
+/// Why bytes are not a usable table.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PdbError {
+    /// Shorter than the header says (`len` bytes, `needed` promised).
+    #[allow(missing_docs)]
     Truncated { len: u64, needed: u64 },
+    /// Not a pattern database file at all.
     Foreign,
+    /// Written on a machine of the other byte order.
     Endianness,
+    /// A format version this library does not read.
+    #[allow(missing_docs)]
     Version { found: u16, supported: u16 },
+    /// The header does not match its CRC.
+    #[allow(missing_docs)]
     HeaderChecksum { stored: u32, computed: u32 },
+    /// The table does not match its CRC.
+    #[allow(missing_docs)]
     TableChecksum { stored: u32, computed: u32 },
+    /// Header fields that contradict each other.
+    #[allow(missing_docs)]
     Malformed { what: String },
+    /// A good table, but not the one asked for (or a board of another size).
+    #[allow(missing_docs)]
     Mismatch { what: String },
 }
 
@@ -289,10 +340,48 @@ impl Header {
     pub fn file_len(&self) -> u64 {
         self.table_offset + self.table_len
     }
+
+    /// The format version of the file.
+    pub fn version(&self) -> u16 {
+        self.version
+    }
+    /// The tiles the table abstracts over, with the board size and goal.
+    pub fn pattern(&self) -> &Pattern {
+        &self.pattern
+    }
+    /// How entries hold values.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+    /// The largest value in the table.
+    pub fn max_value(&self) -> u8 {
+        self.max_value
+    }
+    /// Table entries: one per placement of the pattern tiles.
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+    /// The table's length in bytes.
+    pub fn table_len(&self) -> u64 {
+        self.table_len
+    }
+    /// Where the table starts in the file.
+    pub fn table_offset(&self) -> u64 {
+        self.table_offset
+    }
+    /// The CRC-32 of the table.
+    pub fn table_crc(&self) -> u32 {
+        self.table_crc
+    }
+    /// How the table was made.
+    pub fn build(&self) -> &BuildInfo {
+        &self.build
+    }
 }
 
 /// Encodes per-placement values (from the generator) as a table, in the
 /// smallest encoding that holds them: returns the encoding and the bytes.
+#[cfg(feature = "generate")]
 pub fn encode_table(pattern: &Pattern, values: Vec<u8>) -> (Encoding, Vec<u8>) {
     let excesses = excesses(pattern, &values);
     if excesses.par_iter().any(|&e| e > NIBBLE_UNREACHED) {
@@ -307,6 +396,7 @@ pub fn encode_table(pattern: &Pattern, values: Vec<u8>) -> (Encoding, Vec<u8>) {
 
 /// (value - Manhattan distance) / 2 per placement; 255 where that is not a
 /// small whole number, `NIBBLE_UNREACHED` where the value was never reached.
+#[cfg(feature = "generate")]
 fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
     let k = pattern.tiles().len();
     // Ranks sharing all digits but the last form a group: the last tile runs
@@ -348,8 +438,10 @@ fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
     out
 }
 
-/// CRC-32 of a table, its slices hashed in parallel and combined: the check
-/// at every open of a cached table must cost little.
+/// CRC-32 of a table, its slices hashed in parallel and combined (with the
+/// `parallel` feature): the check at every open of a cached table must cost
+/// little.
+#[cfg(feature = "parallel")]
 pub fn table_crc(table: &[u8]) -> u32 {
     table
         .par_chunks(4 << 20)
@@ -363,4 +455,10 @@ pub fn table_crc(table: &[u8]) -> u32 {
             left
         })
         .finalize()
+}
+
+/// CRC-32 of a table, on the calling thread (without the `parallel` feature).
+#[cfg(not(feature = "parallel"))]
+pub fn table_crc(table: &[u8]) -> u32 {
+    crc32fast::hash(table)
 }

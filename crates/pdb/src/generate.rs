@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::pattern::Pattern;
 
 /// A table entry never reached: no placement of a solvable board has it.
-pub const UNREACHED: u8 = u8::MAX;
+pub use crate::format::UNREACHED;
 
 /// Fixed bit sets with atomic test-and-set.
 struct AtomicBits {
@@ -339,6 +339,7 @@ fn rank_change(
 /// One finished breadth-first level, for progress reports.
 #[derive(Clone, Copy, Debug)]
 pub struct Level {
+    /// The level: moves from the goal.
     pub depth: u32,
     /// States first reached at this depth.
     pub states: u64,
@@ -346,6 +347,7 @@ pub struct Level {
     pub total: u64,
     /// The size of the abstract space (placements x free cells).
     pub space: u64,
+    /// Time since the build started.
     pub elapsed: Duration,
 }
 
@@ -372,6 +374,7 @@ pub fn memory_needed(pattern: &Pattern) -> u64 {
 
 /// Why a table could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BuildError {
     /// Distances reach the byte that marks "never reached".
     TooDeep,
@@ -390,12 +393,15 @@ impl std::error::Error for BuildError {}
 
 /// A finished table: one value per placement rank.
 pub struct Built {
+    /// The value of each placement rank (`UNREACHED`: never reached).
     pub values: Vec<u8>,
     /// Abstract states reached (placement and blank region).
     pub states: u64,
+    /// The largest value.
     pub max_value: u8,
     /// Successors generated over the whole search.
     pub successors: u64,
+    /// How long the search took.
     pub elapsed: Duration,
 }
 

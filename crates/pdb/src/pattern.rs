@@ -10,30 +10,23 @@ pub const MAX_PDB_SIZE: usize = 8;
 
 /// Why a pattern or partition is not acceptable.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[allow(missing_docs)] // the fields are named for what they hold
 pub enum PatternError {
-    Size {
-        size: usize,
-    },
-    Tile {
-        tile: u64,
-        max: usize,
-    },
-    Repeated {
-        tile: u8,
-    },
+    /// A board size tables are not built for.
+    Size { size: usize },
+    /// A number that is not a tile of the board.
+    Tile { tile: u64, max: usize },
+    /// A tile in two patterns.
+    Repeated { tile: u8 },
+    /// A pattern without tiles.
     Empty,
-    UnknownPartition {
-        name: String,
-        size: usize,
-    },
-    BadList {
-        text: String,
-    },
+    /// A partition name not known for this size.
+    UnknownPartition { name: String, size: usize },
+    /// A tile list that cannot be read.
+    BadList { text: String },
     /// More placements than any table could hold.
-    TooLarge {
-        size: usize,
-        tiles: usize,
-    },
+    TooLarge { size: usize, tiles: usize },
 }
 
 /// The most placements a pattern may have: 2^40 (a table of that many
@@ -85,6 +78,7 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// The pattern of `tiles` (ranked in that order) on a `size`x`size` board.
     pub fn new(size: usize, goal: Goal, tiles: Vec<u8>) -> Result<Pattern, PatternError> {
         if !(2..=MAX_PDB_SIZE).contains(&size) {
             return Err(PatternError::Size { size });
@@ -125,18 +119,22 @@ impl Pattern {
         })
     }
 
+    /// The board's side.
     pub fn size(&self) -> usize {
         self.size
     }
 
+    /// The board's cells.
     pub fn cells(&self) -> usize {
         self.size * self.size
     }
 
+    /// The goal the pattern's home cells come from.
     pub fn goal(&self) -> Goal {
         self.goal
     }
 
+    /// The tiles, in rank order.
     pub fn tiles(&self) -> &[u8] {
         &self.tiles
     }
@@ -168,6 +166,7 @@ impl Pattern {
         self.ranker.unrank(rank, placement)
     }
 
+    /// The ranking of placements of this many tiles on this many cells.
     pub fn ranker(&self) -> &Ranker {
         &self.ranker
     }
@@ -221,6 +220,7 @@ pub struct Ranker {
 }
 
 impl Ranker {
+    /// The ranking of `k` distinct cells out of `cells`.
     pub fn new(cells: usize, k: usize) -> Ranker {
         let mut weights = [0u64; 64];
         let mut reciprocals = [0u64; 64];
@@ -261,6 +261,7 @@ impl Ranker {
         rank
     }
 
+    /// The placement of rank `rank`, written into `placement`.
     pub fn unrank(&self, mut rank: u64, placement: &mut [u8]) {
         let mut digits = [0u8; 64];
         for i in (0..self.k).rev() {
@@ -417,10 +418,12 @@ impl Partition {
         })
     }
 
+    /// The partition's name (`7-8`, or the tile lists).
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// Its patterns, disjoint.
     pub fn patterns(&self) -> &[Pattern] {
         &self.patterns
     }

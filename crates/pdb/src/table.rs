@@ -2,15 +2,18 @@
 //! a memory map. Files and maps are the caller's business (see `file`).
 
 use npuzzle_board::{Board, Goal};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use crate::format::{table_crc, Encoding, Header, PdbError, HEADER_LEN, NIBBLE_UNREACHED};
-use crate::generate::UNREACHED;
+use crate::format::{
+    table_crc, Encoding, Header, PdbError, HEADER_LEN, NIBBLE_UNREACHED, UNREACHED,
+};
 use crate::pattern::Pattern;
 
 /// A pattern database: header plus table, checked in O(1) on construction.
 ///
 /// ```
+/// # #[cfg(feature = "generate")] {
 /// use npuzzle_board::{Board, Goal};
 /// use npuzzle_pdb::{build_file, Pattern, Pdb};
 ///
@@ -22,6 +25,7 @@ use crate::pattern::Pattern;
 /// let board = Board::from_tiles(vec![2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
 /// // Tiles 1 and 2 must pass each other: more than their Manhattan distance of 2.
 /// assert!(pdb.lookup(&board).unwrap() > 2);
+/// # }
 /// ```
 pub struct Pdb<D> {
     bytes: D,
@@ -55,14 +59,17 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         Ok(())
     }
 
+    /// The header: pattern, encoding, sizes, CRC, build record.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// The tiles the table abstracts over.
     pub fn pattern(&self) -> &Pattern {
         &self.header.pattern
     }
 
+    /// How entries hold values.
     pub fn encoding(&self) -> Encoding {
         self.header.encoding
     }
@@ -153,51 +160,63 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     }
 
     /// How many placements have each value (0..=254); index 255 counts the
-    /// placements never reached. Reads the whole table, in parallel; ranks
-    /// that differ only in the last tile's digit share one unrank.
+    /// placements never reached. Reads the whole table (in parallel with the
+    /// `parallel` feature); ranks that differ only in the last tile's digit
+    /// share one unrank.
     pub fn histogram(&self) -> Vec<u64> {
+        let pattern = self.pattern();
+        let group = (pattern.cells() - (pattern.tiles().len() - 1)) as u64;
+        let groups = self.header.entries / group;
+        let start = || (vec![0u64; 256], vec![0u8; pattern.tiles().len()]);
+        let count = |(mut counts, mut placement): (Vec<u64>, Vec<u8>), g: u64| {
+            self.count_group(g * group, group, &mut counts, &mut placement);
+            (counts, placement)
+        };
+        #[cfg(feature = "parallel")]
+        {
+            (0..groups)
+                .into_par_iter()
+                .fold(start, count)
+                .map(|(counts, _)| counts)
+                .reduce(|| vec![0u64; 256], add_counts)
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            (0..groups).fold(start(), count).0
+        }
+    }
+
+    /// Counts the values of the `group` ranks from `first`, which share all
+    /// digits but the last tile's.
+    fn count_group(&self, first: u64, group: u64, counts: &mut [u64], placement: &mut [u8]) {
         let pattern = self.pattern();
         let k = pattern.tiles().len();
         let n = pattern.size();
-        let group = (pattern.cells() - (k - 1)) as u64;
         let home = pattern.goal().cell_of(n, pattern.tiles()[k - 1] as u16);
-        let groups = self.header.entries / group;
-        (0..groups)
-            .into_par_iter()
-            .fold(
-                || (vec![0u64; 256], vec![0u8; k]),
-                |(mut counts, mut placement), g| {
-                    let first = g * group;
-                    pattern.unrank(first, &mut placement);
-                    let prefix = pattern.manhattan(&placement[..k - 1]);
-                    let mut free = !placement[..k - 1].iter().fold(0u64, |m, &c| m | 1 << c);
-                    for rank in first..first + group {
-                        let cell = free.trailing_zeros() as usize;
-                        free &= free - 1;
-                        let entry = self.entry(rank) as usize;
-                        let value = match self.header.encoding {
-                            Encoding::Byte => entry,
-                            Encoding::NibbleExcess if entry == NIBBLE_UNREACHED as usize => 255,
-                            Encoding::NibbleExcess => {
-                                let last =
-                                    (cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n);
-                                (prefix as usize + last + 2 * entry).min(254)
-                            }
-                        };
-                        counts[value] += 1;
-                    }
-                    (counts, placement)
-                },
-            )
-            .map(|(counts, _)| counts)
-            .reduce(
-                || vec![0u64; 256],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            )
+        pattern.unrank(first, placement);
+        let prefix = pattern.manhattan(&placement[..k - 1]);
+        let mut free = !placement[..k - 1].iter().fold(0u64, |m, &c| m | 1 << c);
+        for rank in first..first + group {
+            let cell = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let entry = self.entry(rank) as usize;
+            let value = match self.header.encoding {
+                Encoding::Byte => entry,
+                Encoding::NibbleExcess if entry == NIBBLE_UNREACHED as usize => 255,
+                Encoding::NibbleExcess => {
+                    let last = (cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n);
+                    (prefix as usize + last + 2 * entry).min(254)
+                }
+            };
+            counts[value] += 1;
+        }
     }
+}
+
+#[cfg(feature = "parallel")]
+fn add_counts(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
+    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+    a
 }
 
 impl<D> Pdb<D> {
@@ -209,6 +228,7 @@ impl<D> Pdb<D> {
         }
     }
 
+    /// The goal the table is built for.
     pub fn goal(&self) -> Goal {
         self.header.pattern.goal()
     }

@@ -177,9 +177,9 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                     tiles: pattern.tiles().len(),
                 });
             }
-            if pdb.header().entries > 1 << 32 {
+            if pdb.header().entries() > 1 << 32 {
                 return Err(AdditiveError::TooManyEntries {
-                    entries: pdb.header().entries,
+                    entries: pdb.header().entries(),
                 });
             }
             for &tile in pattern.tiles() {

@@ -1,0 +1,153 @@
+//! The tables of a partition looked up together: the heuristic value the
+//! solver starts from and `npuzzle pdb lookup` prints.
+
+use npuzzle_board::{Board, Goal};
+
+use crate::format::PdbError;
+use crate::pattern::Partition;
+use crate::table::Pdb;
+
+/// Disjoint tables of one board size and goal, looked up as the solver does:
+/// the sum of their values, maxed with the same sum over the board reflected
+/// about its main diagonal (Korf and Felner's second lookup: the reflection
+/// maps solutions to solutions, so both sums are lower bounds).
+pub struct TableSet<D> {
+    tables: Vec<Pdb<D>>,
+}
+
+/// Every figure of one lookup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Lookup {
+    /// Each table's value, in the order of the tables.
+    pub values: Vec<u32>,
+    /// Their sum: a lower bound on the moves the board needs.
+    pub sum: u32,
+    /// The same sum for the reflected board: another lower bound.
+    pub reflected_sum: u32,
+    /// The larger of the two: the heuristic value.
+    pub value: u32,
+}
+
+impl<D: AsRef<[u8]> + Sync> TableSet<D> {
+    /// Takes tables of one size and goal whose patterns share no tile.
+    pub fn new(tables: Vec<Pdb<D>>) -> Result<TableSet<D>, PdbError> {
+        let mismatch = |what: String| PdbError::Mismatch { what };
+        let Some(first) = tables.first() else {
+            return Err(mismatch("no tables given".to_string()));
+        };
+        let (size, goal) = (first.pattern().size(), first.goal());
+        let mut seen = vec![false; size * size];
+        for pdb in &tables {
+            let pattern = pdb.pattern();
+            if pattern.size() != size || pdb.goal() != goal {
+                return Err(mismatch(format!(
+                    "tables for {size}x{size} goal {goal} and for {n}x{n} goal {} cannot be added",
+                    pdb.goal(),
+                    n = pattern.size()
+                )));
+            }
+            for &tile in pattern.tiles() {
+                if std::mem::replace(&mut seen[tile as usize], true) {
+                    return Err(mismatch(format!(
+                        "tile {tile} is in two tables, so their values cannot be added"
+                    )));
+                }
+            }
+        }
+        Ok(TableSet { tables })
+    }
+
+    /// The tables, in the order given.
+    pub fn tables(&self) -> &[Pdb<D>] {
+        &self.tables
+    }
+
+    /// The side of the boards the tables are for.
+    pub fn size(&self) -> usize {
+        self.tables[0].pattern().size()
+    }
+
+    /// The goal the tables are built for.
+    pub fn goal(&self) -> Goal {
+        self.tables[0].goal()
+    }
+
+    /// Looks `board` up in every table, directly and reflected.
+    pub fn lookup(&self, board: &Board) -> Result<Lookup, PdbError> {
+        let values = self
+            .tables
+            .iter()
+            .map(|pdb| pdb.lookup(board))
+            .collect::<Result<Vec<u32>, PdbError>>()?;
+        let reflected = board.transposed(self.goal());
+        let reflected_sum = self
+            .tables
+            .iter()
+            .map(|pdb| pdb.lookup(&reflected))
+            .sum::<Result<u32, PdbError>>()?;
+        let sum = values.iter().sum();
+        Ok(Lookup {
+            values,
+            sum,
+            reflected_sum,
+            value: reflected_sum.max(sum),
+        })
+    }
+
+    /// The heuristic value of `board`: a lower bound on its solution length,
+    /// the number `npuzzle pdb lookup` prints last.
+    pub fn value(&self, board: &Board) -> Result<u32, PdbError> {
+        self.lookup(board).map(|lookup| lookup.value)
+    }
+
+    /// Checks that the tables are exactly those of `partition`.
+    pub fn expect_partition(&self, partition: &Partition) -> Result<(), PdbError> {
+        if self.tables.len() != partition.patterns().len() {
+            return Err(PdbError::Mismatch {
+                what: format!(
+                    "{} tables given, partition {} has {}",
+                    self.tables.len(),
+                    partition.name(),
+                    partition.patterns().len()
+                ),
+            });
+        }
+        self.tables
+            .iter()
+            .zip(partition.patterns())
+            .try_for_each(|(pdb, pattern)| pdb.expect_pattern(pattern))
+    }
+}
+
+#[cfg(feature = "mmap")]
+impl TableSet<memmap2::Mmap> {
+    /// Maps the unpacked tables (`*.pdb`) of `partition` from `dir`, or from
+    /// `dir/cache/` where `npuzzle` unpacks the `*.pdb.zst` files it is given,
+    /// and checks each completely (its CRC: some 30 ms per 100 MB).
+    pub fn open_unpacked(
+        dir: &std::path::Path,
+        partition: &Partition,
+    ) -> Result<TableSet<memmap2::Mmap>, crate::OpenError> {
+        use crate::error::{fail, Problem};
+        let tables = partition
+            .patterns()
+            .iter()
+            .map(|pattern| {
+                let name = crate::naming::unpacked_file_name(pattern);
+                let direct = dir.join(&name);
+                let path = if direct.exists() {
+                    direct
+                } else {
+                    dir.join("cache").join(&name)
+                };
+                let pdb = crate::mapped::open_unpacked(&path)?;
+                pdb.expect_pattern(pattern)
+                    .and_then(|()| pdb.verify())
+                    .map_err(|e| fail(&path, Problem::Pdb(e)))?;
+                Ok(pdb)
+            })
+            .collect::<Result<Vec<_>, crate::OpenError>>()?;
+        Ok(TableSet { tables })
+    }
+}

@@ -1,0 +1,120 @@
+/* Drives libnpuzzle as a C program would: opens the tables in argv[1]
+ * (partition argv[2]), then reads lines "LENGTH t0 t1 ... t15" from
+ * standard input and checks that npuzzle_solve finds LENGTH moves and that
+ * npuzzle_lookup gives a lower bound; prints "LOOKUP LENGTH MOVES" per
+ * board for the caller to replay. Then checks the error paths. Exit status
+ * 0 only if every check passed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npuzzle.h"
+
+static int failures = 0;
+
+static void check(int ok, const char *what) {
+    if (!ok) {
+        fprintf(stderr, "FAILED: %s (last error: %s)\n", what, npuzzle_last_error());
+        failures++;
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s PDB_DIR PARTITION < boards\n", argv[0]);
+        return 2;
+    }
+    npuzzle_solver *solver = NULL;
+    npuzzle_status status = npuzzle_open(argv[1], argv[2], 4, &solver);
+    if (status != NPUZZLE_OK) {
+        fprintf(stderr, "npuzzle_open: %d: %s\n", (int)status, npuzzle_last_error());
+        return 1;
+    }
+
+    int expected;
+    int boards = 0;
+    uint8_t first[16];
+    int first_length = -1;
+    while (scanf("%d", &expected) == 1) {
+        uint8_t tiles[16];
+        for (int i = 0; i < 16; i++) {
+            int t;
+            if (scanf("%d", &t) != 1) {
+                fprintf(stderr, "bad input line\n");
+                return 2;
+            }
+            tiles[i] = (uint8_t)t;
+        }
+        uint32_t h = 0;
+        check(npuzzle_lookup(solver, tiles, 16, &h) == NPUZZLE_OK, "lookup");
+        char moves[256];
+        size_t length = 0;
+        uint64_t expanded = 0;
+        status = npuzzle_solve(solver, tiles, 16, 0, moves, sizeof moves, &length, &expanded);
+        check(status == NPUZZLE_OK, "solve");
+        check((int)length == expected, "optimal length");
+        check(strlen(moves) == length, "moves are NUL-terminated");
+        check(h <= length, "lookup is a lower bound");
+        check(expanded > 0 || length == 0, "nodes counted");
+        printf("%u %zu %s\n", h, length, moves);
+        if (boards == 0) {
+            memcpy(first, tiles, sizeof first);
+            first_length = expected;
+        }
+        boards++;
+    }
+    if (boards == 0 || first_length < 10) {
+        fprintf(stderr, "give at least one board of 10 moves or more, first\n");
+        return 2;
+    }
+
+    /* A buffer too small: the status says so and the length is given. */
+    char tiny[4];
+    size_t length = 0;
+    status = npuzzle_solve(solver, first, 16, 0, tiny, sizeof tiny, &length, NULL);
+    check(status == NPUZZLE_BUFFER_TOO_SMALL, "buffer too small is reported");
+    check((int)length == first_length, "the needed length is given");
+
+    /* A node limit. */
+    char moves[256];
+    status = npuzzle_solve(solver, first, 16, 1, moves, sizeof moves, &length, NULL);
+    check(status == NPUZZLE_NODE_LIMIT, "node limit is reported");
+
+    /* Not a board: a repeated tile. */
+    uint8_t repeated[16] = {1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+    uint32_t h;
+    check(npuzzle_lookup(solver, repeated, 16, &h) == NPUZZLE_INVALID_BOARD, "invalid board");
+    check(strlen(npuzzle_last_error()) > 0, "invalid board has a message");
+
+    /* Unsolvable: two tiles swapped. */
+    uint8_t swapped[16] = {2, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0};
+    status = npuzzle_solve(solver, swapped, 16, 0, moves, sizeof moves, &length, NULL);
+    check(status == NPUZZLE_UNSOLVABLE, "unsolvable board");
+
+    /* A 3x3 board on 4x4 tables. */
+    uint8_t small[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
+    check(npuzzle_lookup(solver, small, 9, &h) == NPUZZLE_WRONG_SIZE, "wrong size");
+
+    /* Null pointers are refused, not dereferenced. */
+    check(npuzzle_lookup(solver, NULL, 16, &h) == NPUZZLE_INVALID_ARGUMENT, "null tiles");
+    check(npuzzle_lookup(NULL, first, 16, &h) == NPUZZLE_INVALID_ARGUMENT, "null solver");
+
+    npuzzle_close(solver);
+    npuzzle_close(NULL);
+
+    /* Missing tables: a status and a message naming the file. */
+    npuzzle_solver *none = NULL;
+    status = npuzzle_open("/nonexistent-npuzzle-dir", NULL, 4, &none);
+    check(status == NPUZZLE_TABLES, "missing tables");
+    check(none == NULL, "no handle on failure");
+    check(strstr(npuzzle_last_error(), "npuzzle pdb build") != NULL, "message says how to build");
+    status = npuzzle_open(argv[1], "9-9", 4, &none);
+    check(status == NPUZZLE_INVALID_ARGUMENT, "unknown partition");
+
+    if (failures > 0) {
+        fprintf(stderr, "%d checks failed\n", failures);
+        return 1;
+    }
+    fprintf(stderr, "all checks passed on %d boards\n", boards);
+    return 0;
+}
