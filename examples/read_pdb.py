@@ -10,8 +10,12 @@ Usage:
 
 TABLE.pdb is an unpacked table: the cache/ file next to a .pdb.zst, which
 `npuzzle` writes on the first open (Python's standard library has no zstd).
+The file is memory-mapped, not read: a lookup touches one page of it.
+Exit status: 0 done, 1 unusable table, 2 bad board or arguments.
 """
 
+import mmap
+import os
 import struct
 import sys
 import zlib
@@ -20,14 +24,37 @@ MAGIC = b"npuzzle-pdb\0\0\0\0\0"
 HEADER_LEN = 4096
 
 
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
 class PdbError(Exception):
-    pass
+    """The file is not a usable table."""
+
+
+class BoardError(ValueError):
+    """The numbers given are not a board for this table."""
+
+
+def unpacked_hint(path):
+    """What to pass instead of a packed .pdb.zst file."""
+    directory, name = os.path.split(path)
+    unpacked = os.path.join(directory, "cache", name[:-4] if name.endswith(".zst") else name)
+    if os.path.isfile(unpacked):
+        return f"pass its unpacked copy instead: {unpacked}"
+    return (f"pass its unpacked copy, {unpacked}, which npuzzle writes on the first "
+            f"open (run `npuzzle pdb lookup --pdb-dir {directory or '.'} BOARD` once)")
 
 
 class Pdb:
     def __init__(self, path):
         with open(path, "rb") as f:
-            data = f.read()
+            if f.read(4) == ZSTD_MAGIC:
+                raise PdbError(f"{path} is compressed with zstd, which Python's standard "
+                               f"library cannot read; {unpacked_hint(path)}")
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                raise PdbError(f"{path}: empty file, not an npuzzle pattern database")
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         if data[:16] != MAGIC:
             raise PdbError(f"{path}: not an npuzzle pattern database")
         if len(data) < HEADER_LEN:
@@ -85,10 +112,31 @@ class Pdb:
         return manhattan + 2 * nibble
 
     def lookup(self, board):
-        if len(board) != self.n * self.n:
-            raise PdbError(f"the table is for {self.n}x{self.n} boards")
+        """The table's lower bound for `board` (tiles row by row, 0 = blank)."""
+        cells = self.n * self.n
+        if len(board) != cells:
+            raise BoardError(f"{len(board)} numbers, but the table is for {self.n}x{self.n} "
+                             f"boards ({cells} numbers)")
+        if sorted(board) != list(range(cells)):
+            wrong = next((t for t in board if not 0 <= t < cells), None)
+            if wrong is None:
+                wrong = next(t for t in board if board.count(t) > 1)
+                raise BoardError(f"tile {wrong} appears twice: a board holds each of "
+                                 f"0..{cells - 1} once")
+            raise BoardError(f"{wrong} is not a tile of a {self.n}x{self.n} board "
+                             f"(0..{cells - 1})")
         cell_of = {tile: cell for cell, tile in enumerate(board)}
         return self.value([cell_of[t] for t in self.tiles])
+
+
+def parse_board(text):
+    """Numbers separated by spaces, commas or '/'."""
+    numbers = []
+    for token in text.replace(",", " ").replace("/", " ").split():
+        if not token.isdigit():
+            raise BoardError(f"'{token}' is not a tile number")
+        numbers.append(int(token))
+    return numbers
 
 
 def main(argv):
@@ -105,8 +153,11 @@ def main(argv):
               f"{pdb.entries} entries, encoding {pdb.encoding}, max value {pdb.max_value}")
         return 0
     for text in argv[2:]:
-        board = [int(t) for t in text.replace(",", " ").split()]
-        print(pdb.lookup(board))
+        try:
+            print(pdb.lookup(parse_board(text)))
+        except BoardError as e:
+            print(f"read_pdb: board '{text}': {e}", file=sys.stderr)
+            return 2
     return 0
 
 

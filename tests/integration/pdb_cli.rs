@@ -401,6 +401,56 @@ fn the_python_reader_agrees_with_the_rust_lookup() {
     }
 }
 
+/// The stdlib reader runs as a program (executable, maps the file), points
+/// from a packed file to its unpacked copy, and refuses bad boards by name.
+#[test]
+fn the_python_reader_explains_what_it_refuses() {
+    let partition = Partition::parse("6-6-3", 4, Goal::BlankLast).unwrap();
+    let packed = tables().join(file::file_name(&partition.patterns()[0]));
+    let unpacked = file::cache_path(&packed);
+    let reader = repo_root().join("examples/read_pdb.py");
+    let run = |args: &[&std::ffi::OsStr]| {
+        // Run directly, as a user would: the file is executable.
+        let output = Command::new(&reader).args(args).output().unwrap();
+        (
+            output.status.code().unwrap(),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (status, _, stderr) = run(&[packed.as_os_str(), HARD.as_ref()]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("compressed with zstd"), "{stderr}");
+    assert!(stderr.contains(&unpacked.display().to_string()), "{stderr}");
+
+    let (status, stdout, stderr) = run(&[unpacked.as_os_str(), HARD.as_ref()]);
+    assert_eq!(status, 0, "{stderr}");
+    let pdb = file::open_partition(tables(), &partition).unwrap();
+    let board = npuzzle_board::parse_board(HARD).unwrap();
+    assert_eq!(stdout.trim(), pdb[0].lookup(&board).unwrap().to_string());
+
+    for (board, expected) in [
+        (
+            "1 2 3 4 5 6 7 8 0",
+            "9 numbers, but the table is for 4x4 boards",
+        ),
+        (
+            "1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+            "tile 1 appears twice",
+        ),
+        (
+            "16 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+            "16 is not a tile of a 4x4 board",
+        ),
+        ("1 2 x 4", "'x' is not a tile number"),
+    ] {
+        let (status, _, stderr) = run(&[unpacked.as_os_str(), board.as_ref()]);
+        assert_eq!(status, 2, "{board}: {stderr}");
+        assert!(stderr.contains(expected), "{board}: {stderr}");
+        assert!(!stderr.contains("Traceback"), "{stderr}");
+    }
+}
+
 const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
 
 /// `npuzzle solve ARGS --partition PARTITION --pdb-dir DATA BOARD`, run in `dir`.

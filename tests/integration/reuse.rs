@@ -193,9 +193,9 @@ fn libnpuzzle() -> &'static Path {
     })
 }
 
-/// Compiles tests/c/solve_boards.c with the system `cc` against the static
-/// or the shared library.
-fn compile_c(into: &Path, shared: bool) -> PathBuf {
+/// Compiles a C program of the repository with the system `cc` against the
+/// static or the shared library.
+fn compile_c(source: &str, into: &Path, shared: bool) -> PathBuf {
     let lib = libnpuzzle();
     let exe = into.join(if shared { "c-shared" } else { "c-static" });
     let root = repo_root();
@@ -204,7 +204,7 @@ fn compile_c(into: &Path, shared: bool) -> PathBuf {
         .arg(&exe)
         .arg("-I")
         .arg(root.join("crates/capi/include"))
-        .arg(root.join("tests/c/solve_boards.c"));
+        .arg(root.join(source));
     if shared {
         cc.arg(format!("-L{}", lib.display()))
             .arg("-lnpuzzle")
@@ -234,7 +234,7 @@ fn a_c_program_solves_boards_through_libnpuzzle() {
         .collect();
     let scratch = scratch();
     for shared in [false, true] {
-        let exe = compile_c(scratch.path(), shared);
+        let exe = compile_c("tests/c/solve_boards.c", scratch.path(), shared);
         let mut child = Command::new(&exe)
             .args([tables().to_str().unwrap(), "6-6-3"])
             .stdin(Stdio::piped())
@@ -260,4 +260,41 @@ fn a_c_program_solves_boards_through_libnpuzzle() {
             );
         }
     }
+}
+
+#[test]
+fn the_c_example_of_the_readme_solves_a_board() {
+    let scratch = scratch();
+    let exe = compile_c("examples/c/solve.c", scratch.path(), true);
+    let (board, length) = boards_with_lengths(1, 8).remove(0);
+    let tiles: Vec<String> = board.tiles().iter().map(u16::to_string).collect();
+    let output = Command::new(&exe)
+        .arg(tables())
+        .arg("6-6-3")
+        .args(&tiles)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rest = stdout
+        .strip_prefix(&format!("{length} moves: "))
+        .expect(&stdout);
+    assert_replays(
+        &board,
+        rest.split(' ').next().unwrap(),
+        Notation::Tile,
+        Goal::BlankLast,
+    );
+    // Missing tables: the library's message, exit status 1.
+    let output = Command::new(&exe)
+        .arg("/nonexistent")
+        .args(&tiles)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("npuzzle pdb build"));
 }

@@ -17,6 +17,13 @@ tasks:
                        --out, --threads, --force, --level)
   bench [options]      solve the standard sets in bench/ and write
                        bench/report.md (see `cargo xtask bench --help`)
+  test [--no-python]   the whole test suite: `cargo test --workspace
+                       --release` (Rust, and the C program against
+                       libnpuzzle), the light reader alone (default
+                       features), then the Python package: built with
+                       maturin into target/python-venv and tested with pytest
+  python               only the Python part of `test`; prints how to use
+                       the venv it makes
   fuzz [options]       fuzz the board readers and the command line:
                        --cases N (parser, default 1,000,000), --cli-cases N
                        (runs of the binary, default 5,000), --seed S
@@ -28,6 +35,8 @@ fn main() -> ExitCode {
         Some("build-pdb") => build_pdb(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
+        Some("test") => test(&args[1..]),
+        Some("python") => python_tests(),
         Some("help" | "--help" | "-h") | None => {
             print!("{TASKS}");
             Ok(())
@@ -140,4 +149,112 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     } else {
         Err("fuzz: failures (see above; inputs written under the temp directory)".to_string())
     }
+}
+
+fn run(command: &mut Command, what: &str) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// The whole suite: Rust (with the C program) and Python.
+fn test(args: &[String]) -> Result<(), String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    run(
+        Command::new(&cargo)
+            .args(["test", "--workspace", "--release"])
+            .current_dir(root()),
+        "cargo test",
+    )?;
+    // The light reader alone, as a dependent sees it: no feature enabled by
+    // the other crates of the workspace.
+    run(
+        Command::new(&cargo)
+            .args(["test", "--release", "--package", "npuzzle-pdb"])
+            .current_dir(root()),
+        "cargo test --package npuzzle-pdb (default features)",
+    )?;
+    if args.iter().any(|a| a == "--no-python") {
+        return Ok(());
+    }
+    python_tests()
+}
+
+/// Builds the Python package into a virtual environment under target/ with
+/// maturin and runs its tests with pytest.
+fn python_tests() -> Result<(), String> {
+    let root = root();
+    let target = env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let venv = target.join("python-venv");
+    let python = venv.join("bin").join("python");
+    if !python.is_file() {
+        run(
+            Command::new("python3").args(["-m", "venv"]).arg(&venv),
+            "python3 -m venv (on Debian: apt-get install python3-venv)",
+        )?;
+    }
+    run(
+        Command::new(&python).args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "maturin>=1.9,<2",
+            "pytest",
+            "numpy",
+        ]),
+        "pip install maturin pytest numpy",
+    )?;
+    let wheels = target.join("wheels");
+    let _ = std::fs::remove_dir_all(&wheels);
+    run(
+        Command::new(venv.join("bin").join("maturin"))
+            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .arg(root.join("crates/python/Cargo.toml"))
+            .arg("--out")
+            .arg(&wheels)
+            .arg("--interpreter")
+            .arg(&python),
+        "maturin build",
+    )?;
+    let wheel = std::fs::read_dir(&wheels)
+        .map_err(|e| format!("{}: {e}", wheels.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .find(|path| path.extension().is_some_and(|e| e == "whl"))
+        .ok_or("maturin made no wheel")?;
+    run(
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--force-reinstall",
+                "--no-deps",
+            ])
+            .arg(&wheel),
+        "pip install the wheel",
+    )?;
+    let npuzzle = release_npuzzle()?;
+    run(
+        Command::new(&python)
+            .args(["-m", "pytest", "-q"])
+            .arg(root.join("crates/python/tests"))
+            .env("NPUZZLE_BIN", &npuzzle)
+            .current_dir(&root),
+        "pytest",
+    )?;
+    println!(
+        "Python package installed in {venv}: {venv}/bin/python -c 'import npuzzle'",
+        venv = venv.display()
+    );
+    Ok(())
 }

@@ -17,6 +17,7 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// Both goals.
     pub const ALL: [Goal; 2] = [Goal::BlankLast, Goal::BlankFirst];
 
     /// The name used on the command line and in files.
@@ -27,6 +28,7 @@ impl Goal {
         }
     }
 
+    /// The goal named `blank-last` or `blank-first`.
     pub fn from_name(name: &str) -> Option<Goal> {
         Goal::ALL.into_iter().find(|g| g.name() == name)
     }
@@ -66,6 +68,7 @@ impl fmt::Display for Goal {
 /// A move, named by the direction in which the *tile* slides into the blank
 /// (the speed-solvers' convention): `Up` moves the tile below the blank up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)] // the four directions
 pub enum Move {
     Up,
     Down,
@@ -76,8 +79,10 @@ pub enum Move {
 /// How moves are written: by the tile's direction (default) or the blank's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Notation {
+    /// The direction the tile slides (the speed-solvers' convention).
     #[default]
     Tile,
+    /// The direction the blank moves (the opposite letter).
     Blank,
 }
 
@@ -92,8 +97,10 @@ impl Notation {
 }
 
 impl Move {
+    /// The four moves.
     pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
 
+    /// The move that undoes this one.
     pub fn opposite(self) -> Move {
         match self {
             Move::Up => Move::Down,
@@ -127,6 +134,7 @@ impl Move {
         }
     }
 
+    /// The move a letter `U D L R` names in `notation`.
     pub fn from_letter(letter: char, notation: Notation) -> Option<Move> {
         let m = match letter.to_ascii_uppercase() {
             'U' => Move::Up,
@@ -174,32 +182,23 @@ impl Move {
 
 /// Why a board or a move is not acceptable.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[allow(missing_docs)] // the fields are named for what they hold
 pub enum BoardError {
     /// The number count is not n*n for any allowed n.
-    NotSquare {
-        count: usize,
-    },
-    SizeOutOfRange {
-        size: usize,
-    },
-    TileOutOfRange {
-        value: u64,
-        max: usize,
-    },
-    DuplicateTile {
-        value: u16,
-    },
-    MissingTile {
-        value: u16,
-    },
-    IllegalMove {
-        step: usize,
-        letter: char,
-    },
-    BadMoveLetter {
-        letter: char,
-        index: usize,
-    },
+    NotSquare { count: usize },
+    /// The side is outside the sizes handled.
+    SizeOutOfRange { size: usize },
+    /// A number larger than any tile of the board.
+    TileOutOfRange { value: u64, max: usize },
+    /// A tile given twice.
+    DuplicateTile { value: u16 },
+    /// A tile missing.
+    MissingTile { value: u16 },
+    /// A move that leaves the board.
+    IllegalMove { step: usize, letter: char },
+    /// A letter that is not a move.
+    BadMoveLetter { letter: char, index: usize },
 }
 
 impl fmt::Display for BoardError {
@@ -310,6 +309,7 @@ impl Board {
         self.blank
     }
 
+    /// Whether the board is `goal`.
     pub fn is_goal(&self, goal: Goal) -> bool {
         self.tiles
             .iter()

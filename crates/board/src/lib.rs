@@ -4,6 +4,8 @@
 //! Everything here works on values and `&str`; files, terminals and search
 //! live in other crates.
 
+#![warn(missing_docs)]
+
 mod board;
 mod parse;
 mod random;

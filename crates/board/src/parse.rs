@@ -20,23 +20,25 @@ const ECHO_CHARS: usize = 24;
 /// Why some text is not a board; `line` is set when the text came from a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The line of the batch (1-based), if the text came from one.
     pub line: Option<usize>,
+    /// What is wrong.
     pub kind: ParseErrorKind,
 }
 
+/// What is wrong with some text that should be a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[allow(missing_docs)] // the fields are named for what they hold
 pub enum ParseErrorKind {
+    /// No numbers at all.
     Empty,
-    NotANumber {
-        token: String,
-    },
+    /// A token that is not a tile number.
+    NotANumber { token: String },
+    /// Numbers that are not a board.
     Board(BoardError),
     /// An algs4 header promised more rows than the text holds.
-    MissingRows {
-        size: usize,
-        found: usize,
-    },
+    MissingRows { size: usize, found: usize },
     /// An algs4 board ended at a row of the wrong length (on line `at`).
     BadRow {
         size: usize,
@@ -45,17 +47,13 @@ pub enum ParseErrorKind {
         found: usize,
     },
     /// A lone number that cannot start an algs4 board.
-    LoneNumber {
-        value: String,
-    },
+    LoneNumber { value: String },
     /// A line past `MAX_LINE_BYTES`: the rest of the input is not read.
     LineTooLong,
     /// A line that is not UTF-8 text.
     NotText,
     /// The input could not be read further.
-    Read {
-        message: String,
-    },
+    Read { message: String },
     /// A set line (`id length tiles...`) without its id or length.
     BadSetLine,
 }
@@ -229,8 +227,11 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
 /// tiles...`. A length of -1 means unsolvable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetEntry {
+    /// The instance's name in the set.
     pub id: String,
+    /// Its optimal length (`None`: unsolvable).
     pub expected: Option<u32>,
+    /// The board.
     pub board: Board,
 }
 
@@ -272,7 +273,9 @@ pub fn parse_set_line(text: &str) -> Result<SetEntry, ParseError> {
 /// One board of a batch, with the (1-based) line it starts on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchItem {
+    /// The line the board starts on (1-based).
     pub line: usize,
+    /// The board, or why the text is not one.
     pub board: Result<Board, ParseError>,
     /// For instance-set lines: the id and the known optimal length.
     pub known: Option<Known>,
@@ -281,6 +284,7 @@ pub struct BatchItem {
 /// What an instance set says of a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Known {
+    /// The instance's name in the set.
     pub id: String,
     /// The optimal length; `None`: unsolvable.
     pub expected: Option<u32>,
@@ -313,6 +317,7 @@ pub struct BatchReader<R> {
 }
 
 impl<R: BufRead> BatchReader<R> {
+    /// A reader of the boards in `input`.
     pub fn new(input: R) -> BatchReader<R> {
         BatchReader {
             input,

@@ -2,18 +2,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
 use npuzzle_board::{random_walk, SplitMix64};
-use npuzzle_pdb::{build_file, file};
+use npuzzle_pdb::file;
 
 use super::*;
 
-/// Builds `partition`'s tables into a fresh directory, as `npuzzle pdb
-/// build` does (packed files), once per test binary.
+/// Builds `partition`'s tables into a fresh directory.
 fn build(partition: &Partition) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for pattern in partition.patterns() {
-        let image = build_file(pattern, 1, |_| {}).unwrap();
-        file::save_packed(&dir.path().join(file::file_name(pattern)), &image, 3).unwrap();
-    }
+    build_tables(dir.path(), partition).unwrap();
     dir
 }
 
@@ -143,4 +139,29 @@ fn bad_boards_and_missing_tables_are_errors_that_say_what_to_do() {
     assert!(text.contains("npuzzle pdb build"), "{text}");
     let source = std::error::Error::source(&e).expect("the open error as source");
     assert!(source.to_string().contains(".pdb.zst"), "{source}");
+}
+
+#[test]
+fn building_again_keeps_intact_tables_and_replaces_damaged_ones() {
+    let partition = Partition::parse("3", 2, Goal::BlankLast).unwrap();
+    let dir = build(&partition);
+    let path = dir.path().join(file::file_name(&partition.patterns()[0]));
+    let before = std::fs::metadata(&path).unwrap().modified().unwrap();
+    build_tables(dir.path(), &partition).unwrap();
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().modified().unwrap(),
+        before
+    );
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, b"not a table").unwrap();
+    assert!(Tables::open_partition(dir.path(), &partition).is_err());
+    build_tables(dir.path(), &partition).unwrap();
+    // The complete 2x2 table is exact: its value is the solution's length.
+    let solver = Solver::new(Tables::open_partition(dir.path(), &partition).unwrap()).unwrap();
+    let mut rng = SplitMix64::new(3);
+    for steps in 0..20 {
+        let board = random_walk(2, Goal::BlankLast, steps, &mut rng);
+        let h = solver.tables().heuristic(&board).unwrap() as usize;
+        assert_eq!(h, solver.solve(&board).unwrap().length(), "{board}");
+    }
 }

@@ -151,3 +151,73 @@ impl TableSet<memmap2::Mmap> {
         Ok(TableSet { tables })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{BuildInfo, Encoding, Header, FORMAT_VERSION, HEADER_LEN};
+    use crate::pattern::Pattern;
+
+    /// A table written by hand, so this runs without the generator: tile 1
+    /// of the 2x2 puzzle, whose abstract distance is its Manhattan distance.
+    fn tile_one_table(goal: Goal) -> Vec<u8> {
+        let pattern = Pattern::new(2, goal, vec![1]).unwrap();
+        let home = goal.cell_of(2, 1);
+        let table: Vec<u8> = (0..4usize)
+            .map(|cell| ((cell / 2).abs_diff(home / 2) + (cell % 2).abs_diff(home % 2)) as u8)
+            .collect();
+        let header = Header {
+            version: FORMAT_VERSION,
+            pattern,
+            encoding: Encoding::Byte,
+            max_value: 2,
+            entries: 4,
+            table_len: 4,
+            table_offset: HEADER_LEN as u64,
+            table_crc: crate::format::table_crc(&table),
+            build: BuildInfo::default(),
+        };
+        let mut image = header.to_bytes();
+        image.extend_from_slice(&table);
+        image
+    }
+
+    #[test]
+    fn a_set_adds_its_tables_and_the_reflected_board() {
+        for goal in Goal::ALL {
+            let pdb = Pdb::from_bytes(tile_one_table(goal)).unwrap();
+            pdb.verify().unwrap();
+            assert_eq!(pdb.histogram()[..3], [1, 2, 1]);
+            let set = TableSet::new(vec![pdb]).unwrap();
+            assert_eq!((set.size(), set.goal()), (2, goal));
+            for tiles in [[0u16, 1, 2, 3], [3, 2, 1, 0], [1, 2, 3, 0], [2, 0, 3, 1]] {
+                let board = Board::new(2, tiles.to_vec()).unwrap();
+                let lookup = set.lookup(&board).unwrap();
+                let cell = board.tiles().iter().position(|&t| t == 1).unwrap();
+                let home = goal.cell_of(2, 1);
+                let manhattan =
+                    ((cell / 2).abs_diff(home / 2) + (cell % 2).abs_diff(home % 2)) as u32;
+                assert_eq!(lookup.values, vec![manhattan]);
+                let reflected = set.tables()[0].lookup(&board.transposed(goal)).unwrap();
+                assert_eq!(lookup.reflected_sum, reflected);
+                assert_eq!(lookup.value, manhattan.max(reflected));
+            }
+        }
+    }
+
+    #[test]
+    fn sets_refuse_overlapping_or_mixed_tables() {
+        let table = || Pdb::from_bytes(tile_one_table(Goal::BlankLast)).unwrap();
+        let overlap = TableSet::new(vec![table(), table()]).err().unwrap();
+        assert!(
+            overlap.to_string().contains("tile 1 is in two tables"),
+            "{overlap}"
+        );
+        let other = Pdb::from_bytes(tile_one_table(Goal::BlankFirst)).unwrap();
+        assert!(TableSet::new(vec![table(), other]).is_err());
+        assert!(TableSet::<Vec<u8>>::new(vec![]).is_err());
+        let set = TableSet::new(vec![table()]).unwrap();
+        let big = Board::new(3, (0..9).collect()).unwrap();
+        assert!(set.lookup(&big).is_err());
+    }
+}

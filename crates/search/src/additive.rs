@@ -92,6 +92,7 @@ pub struct Additive<'a, D> {
 /// Why a set of tables cannot make an admissible additive heuristic here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[allow(missing_docs)] // the fields are named for what they hold
 pub enum AdditiveError {
     /// No table at all.
     NoTables,

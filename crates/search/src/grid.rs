@@ -8,7 +8,9 @@ pub const MAX_SEARCH_SIZE: usize = 15;
 /// search so that the inner loop only indexes tables.
 #[derive(Clone, Debug)]
 pub struct Grid {
+    /// The side.
     pub n: usize,
+    /// The goal.
     pub goal: Goal,
     /// Goal cell of each tile.
     pub home: Vec<u8>,
@@ -20,6 +22,7 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// The tables of an `n`x`n` board for `goal`.
     pub fn new(n: usize, goal: Goal) -> Grid {
         assert!(
             (2..=MAX_SEARCH_SIZE).contains(&n),
@@ -54,15 +57,18 @@ impl Grid {
         }
     }
 
+    /// The board's cells.
     pub fn cells(&self) -> usize {
         self.n * self.n
     }
 
+    /// The cells a tile can slide from into the blank at `blank`, with the move.
     #[inline(always)]
     pub fn neighbors(&self, blank: u8) -> &[(u8, Move)] {
         &self.neighbors[blank as usize]
     }
 
+    /// The grid distance of `cell` to `tile`'s home.
     #[inline(always)]
     pub fn distance(&self, tile: u8, cell: u8) -> u32 {
         self.distance[tile as usize * self.cells() + cell as usize] as u32
@@ -80,6 +86,7 @@ pub struct Position {
 }
 
 impl Position {
+    /// The position of `board`.
     pub fn new(board: &Board) -> Position {
         let mut tiles = [0u8; 256];
         let mut cells = [0u8; 256];
@@ -90,6 +97,7 @@ impl Position {
         Position { tiles, cells }
     }
 
+    /// The blank's cell.
     #[inline(always)]
     pub fn blank(&self) -> u8 {
         self.cells[0]
@@ -107,10 +115,12 @@ impl Position {
         tile
     }
 
+    /// Whether every tile is home.
     pub fn is_goal(&self, grid: &Grid) -> bool {
         (0..grid.cells()).all(|t| self.cells[t] == grid.home[t])
     }
 
+    /// The position as a board of side `n`.
     pub fn to_board(&self, n: usize) -> Board {
         let tiles = self.tiles[..n * n].iter().map(|&t| t as u16).collect();
         Board::new(n, tiles).expect("a position is a permutation")

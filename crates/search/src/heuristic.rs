@@ -7,6 +7,7 @@ use crate::grid::{Grid, Position};
 /// whatever the heuristic keeps between moves; search copies it on its stack,
 /// so undoing a move costs nothing.
 pub trait Heuristic: Sync {
+    /// What the heuristic keeps between moves.
     type State: Copy + Send + Sync;
 
     /// The name used on the command line and in reports.
@@ -53,6 +54,7 @@ pub struct Hamming {
 }
 
 impl Hamming {
+    /// The estimate for `grid`.
     pub fn new(grid: &Grid) -> Hamming {
         Hamming { grid: grid.clone() }
     }
@@ -88,6 +90,7 @@ pub struct Manhattan {
 }
 
 impl Manhattan {
+    /// The estimate for `grid`.
     pub fn new(grid: &Grid) -> Manhattan {
         Manhattan { grid: grid.clone() }
     }
@@ -135,6 +138,7 @@ pub struct LinearConflictState {
 }
 
 impl LinearConflict {
+    /// The estimate for `grid`.
     pub fn new(grid: &Grid) -> LinearConflict {
         LinearConflict { grid: grid.clone() }
     }

@@ -1,6 +1,8 @@
 //! Optimal search for the n-puzzle: IDA* (the default), and BFS and A* as the
 //! classic solvers do them, over the heuristics of [`heuristic`].
 
+#![warn(missing_docs)]
+
 pub mod additive;
 mod classic;
 mod grid;
@@ -21,13 +23,17 @@ pub use reduction::solve_by_reduction;
 /// Which search runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Algorithm {
+    /// Breadth-first search (no estimate; memory grows fast).
     Bfs,
+    /// A* (memory grows with the boards kept).
     AStar,
+    /// Iterative-deepening A* (constant memory): the default.
     #[default]
     IdaStar,
 }
 
 impl Algorithm {
+    /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Bfs => "bfs",
@@ -40,8 +46,11 @@ impl Algorithm {
 /// Which estimate guides A* and IDA*.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HeuristicKind {
+    /// Tiles out of place.
     Hamming,
+    /// Sum of the tiles' grid distances home.
     Manhattan,
+    /// Manhattan plus two moves per conflicting pair in a row or column.
     #[default]
     LinearConflict,
     /// Additive pattern databases (tables given by the caller).
@@ -49,6 +58,7 @@ pub enum HeuristicKind {
 }
 
 impl HeuristicKind {
+    /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             HeuristicKind::Hamming => "hamming",
@@ -81,8 +91,11 @@ impl std::ops::AddAssign for Stats {
 /// What to run.
 #[derive(Clone, Copy, Debug)]
 pub struct Request {
+    /// The goal to reach.
     pub goal: Goal,
+    /// The search to run.
     pub algorithm: Algorithm,
+    /// The estimate guiding A* and IDA*.
     pub heuristic: HeuristicKind,
     /// BFS and A*: most boards kept in memory; IDA*: most nodes expanded.
     pub max_nodes: Option<u64>,
@@ -136,15 +149,20 @@ impl Default for Request {
 /// An optimal solution with the figures of the search that found it.
 #[derive(Clone, Debug)]
 pub struct Solution {
+    /// The moves, in order.
     pub moves: Vec<Move>,
+    /// The search's counters.
     pub stats: Stats,
     /// The heuristic's estimate of the start board.
     pub initial_estimate: u32,
+    /// Time spent searching.
     pub elapsed: Duration,
 }
 
 /// Why no solution came back.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[allow(missing_docs)] // the fields are named for what they hold
 pub enum SearchError {
     /// The parity rule says the goal cannot be reached.
     Unsolvable,
@@ -192,7 +210,14 @@ impl fmt::Display for SearchError {
     }
 }
 
-impl std::error::Error for SearchError {}
+impl std::error::Error for SearchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SearchError::Tables(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// Solves `board` optimally as `request` says.
 pub fn solve(board: &Board, request: &Request) -> Result<Solution, SearchError> {

@@ -18,6 +18,7 @@ use npuzzle_board::Move;
 
 /// An automaton state; `START` before any move.
 pub type PruneState = u16;
+/// The state before any move.
 pub const START: PruneState = 0;
 const DEAD: PruneState = PruneState::MAX;
 
@@ -176,11 +177,13 @@ pub fn forbidden_sequences(max_len: usize) -> Vec<Vec<u8>> {
 /// in tile notation: generating them takes seconds, so they are kept here,
 /// and a test checks that the generator still gives exactly these.
 const STANDARD: &str = include_str!("duplicates.txt");
+/// The longest forbidden sequence in the standard automaton.
 pub const STANDARD_LENGTH: usize = 12;
 
 /// Move indices as letters, and back.
 const LETTERS: [char; 4] = ['U', 'D', 'L', 'R'];
 
+/// Sequences as lines of letters, the form of `duplicates.txt`.
 pub fn format_sequences(sequences: &[Vec<u8>]) -> String {
     sequences
         .iter()
@@ -267,10 +270,12 @@ impl MovePruning {
         (s != DEAD).then_some(s)
     }
 
+    /// The forbidden sequences the automaton knows.
     pub fn forbidden_count(&self) -> usize {
         self.forbidden
     }
 
+    /// Its states.
     pub fn states(&self) -> usize {
         self.next.len()
     }

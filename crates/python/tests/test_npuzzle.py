@@ -1,0 +1,206 @@
+"""The Python package as a user meets it: tables built with build_tables,
+solutions checked against breadth-first truth and known optimal lengths,
+every solution replayed, NumPy batches, errors, the GIL and the stubs."""
+
+import ast
+import collections
+import os
+import pathlib
+import random
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import npuzzle
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+GOAL_4 = tuple(list(range(1, 16)) + [0])
+
+
+@pytest.fixture(scope="session")
+def pdb_dir(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("pdb")
+    npuzzle.build_tables(directory, "5-5-5")
+    npuzzle.build_tables(directory, "8", size=3)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def solver(pdb_dir):
+    return npuzzle.Solver(pdb_dir, partition="5-5-5")
+
+
+def replay(board, moves):
+    """Applies moves (the direction each tile slides) and returns the board."""
+    tiles = list(board)
+    n = int(len(tiles) ** 0.5)
+    blank = tiles.index(0)
+    step = {"U": n, "D": -n, "L": 1, "R": -1}
+    for move in moves:
+        source = blank + step[move]
+        assert 0 <= source < len(tiles), f"{move} leaves the board"
+        if move in "LR":
+            assert source // n == blank // n, f"{move} leaves the row"
+        tiles[blank], tiles[source] = tiles[source], 0
+        blank = source
+    return tuple(tiles)
+
+
+def goal(n):
+    return tuple(list(range(1, n * n)) + [0])
+
+
+def random_walk(n, steps, rng):
+    tiles = list(goal(n))
+    blank = len(tiles) - 1
+    for _ in range(steps):
+        options = [b for b in (blank - n, blank + n) if 0 <= b < len(tiles)]
+        options += [b for b in (blank - 1, blank + 1) if 0 <= b < len(tiles) and b // n == blank // n]
+        source = rng.choice(options)
+        tiles[blank], tiles[source] = tiles[source], 0
+        blank = source
+    return tiles
+
+
+def bfs_distances_3x3():
+    start = goal(3)
+    distance = {start: 0}
+    queue = collections.deque([start])
+    while queue:
+        board = queue.popleft()
+        blank = board.index(0)
+        for source in (blank - 3, blank + 3, blank - 1, blank + 1):
+            if not 0 <= source < 9 or (abs(source - blank) == 1 and source // 3 != blank // 3):
+                continue
+            tiles = list(board)
+            tiles[blank], tiles[source] = tiles[source], 0
+            nxt = tuple(tiles)
+            if nxt not in distance:
+                distance[nxt] = distance[board] + 1
+                queue.append(nxt)
+    return distance
+
+
+def test_3x3_solutions_are_optimal_against_breadth_first_search(pdb_dir):
+    truth = bfs_distances_3x3()
+    assert len(truth) == 181440
+    solver = npuzzle.Solver(pdb_dir, partition="8", size=3)
+    boards = random.Random(1).sample(sorted(truth), 400)
+    solutions = solver.solve_many(boards, jobs=2)
+    for board, solution in zip(boards, solutions):
+        assert solution.length == truth[board] == len(solution.moves)
+        assert replay(board, solution.moves) == goal(3)
+
+
+def test_4x4_known_optimal_lengths(solver):
+    lines = (REPO / "bench" / "korf100_goal_blank_last.txt").read_text().splitlines()
+    entries = []
+    for line in lines:
+        fields = line.split()
+        if fields and not line.startswith("#"):
+            entries.append((int(fields[1]), [int(t) for t in fields[2:]]))
+    easiest = sorted(entries, key=lambda e: e[0])[:6]
+    solutions = solver.solve_many([board for _, board in easiest])
+    for (length, board), solution in zip(easiest, solutions):
+        assert solution.length == length
+        assert replay(board, solution.moves) == GOAL_4
+        assert solution.initial_estimate == solver.lookup(board) <= length
+    one = solver.solve(" ".join(map(str, easiest[0][1])))
+    assert one.length == easiest[0][0]
+
+
+def test_lookup_equals_the_cli(pdb_dir, solver):
+    binary = os.environ.get("NPUZZLE_BIN", str(REPO / "target" / "release" / "npuzzle"))
+    assert pathlib.Path(binary).is_file(), f"{binary}: build it with cargo build --release"
+    tables = npuzzle.Tables(pdb_dir, partition="5-5-5")
+    rng = random.Random(2)
+    boards = [random_walk(4, 200, rng) for _ in range(10)]
+    boards.append([0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
+    for board in boards:
+        out = subprocess.run(
+            [binary, "pdb", "lookup", "--partition", "5-5-5", "--pdb-dir", str(pdb_dir)]
+            + [str(t) for t in board],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        cli = int(out.strip().splitlines()[-1].removeprefix("heuristic: "))
+        assert tables.lookup(board) == cli == solver.lookup(board)
+        assert len(tables.values(board)) == 3
+    assert (tables.partition, tables.size, tables.goal) == ("5-5-5", 4, "blank-last")
+
+
+def test_distances_of_a_numpy_batch(solver):
+    rng = random.Random(3)
+    boards = [random_walk(4, 30 + i, rng) for i in range(40)]
+    unsolvable = list(GOAL_4)
+    unsolvable[0], unsolvable[1] = unsolvable[1], unsolvable[0]
+    boards.append(unsolvable)
+    array = np.array(boards, dtype=np.int64)
+    lengths = solver.distances(array, jobs=2)
+    assert lengths.dtype == np.int32 and lengths.shape == (41,)
+    assert lengths[-1] == -1
+    solutions = solver.solve_many(boards[:-1])
+    assert list(lengths[:-1]) == [s.length for s in solutions]
+    assert solver.solve_many([unsolvable]) == [None]
+    assert solver.distances(np.zeros((0, 16), dtype=np.uint8)).shape == (0,)
+
+
+def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
+    with pytest.raises(ValueError, match=r"shape \(k, 16\)"):
+        solver.distances(np.zeros((3, 9), dtype=np.uint8))
+    bad = np.array([list(GOAL_4), [1] * 16], dtype=np.uint8)
+    with pytest.raises(ValueError, match="row 1"):
+        solver.distances(bad)
+    with pytest.raises(ValueError, match="row 0: 16 is not a tile"):
+        solver.distances(np.array([list(range(1, 17))]))
+    with pytest.raises(ValueError, match="tiles must be integers"):
+        solver.distances(np.zeros((1, 16)))
+    with pytest.raises(ValueError, match=r"boards\[1\]"):
+        solver.solve_many([GOAL_4, [1, 2, 3]])
+    with pytest.raises(ValueError):
+        solver.solve("1 2 3 4 5 6 7 8 0")  # a 3x3 board on 4x4 tables
+    with pytest.raises(npuzzle.UnsolvableError):
+        solver.solve([2, 1] + list(range(3, 16)) + [0])
+    with pytest.raises(npuzzle.NodeLimitError):
+        npuzzle.Solver(pdb_dir, partition="5-5-5", max_nodes=5).solve(
+            [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
+    with pytest.raises(npuzzle.TablesError, match="npuzzle pdb build"):
+        npuzzle.Solver(pdb_dir / "nowhere")
+    with pytest.raises(ValueError, match="unknown goal"):
+        npuzzle.Tables(pdb_dir, goal="sideways")
+    with pytest.raises(ValueError, match="no partition named"):
+        npuzzle.Tables(pdb_dir, partition="9-9")
+
+
+def test_solve_many_releases_the_gil(solver):
+    rng = random.Random(4)
+    boards = [random_walk(4, 400, rng) for _ in range(30)]
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (solver.solve_many(boards, jobs=1), done.set()))
+    ticks = 0
+    worker.start()
+    while not done.is_set():
+        ticks += 1
+    worker.join()
+    assert ticks > 1000, f"the main thread ran only {ticks} times during the solve"
+
+
+def test_stubs_name_exactly_what_the_module_has():
+    from npuzzle import _npuzzle
+
+    stub = ast.parse((pathlib.Path(npuzzle.__file__).parent / "_npuzzle.pyi").read_text())
+    stubbed = {
+        node.name for node in stub.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))
+    } | {
+        node.target.id for node in stub.body if isinstance(node, ast.AnnAssign)
+    }
+    native = {name for name in dir(_npuzzle) if not name.startswith("__") or name == "__version__"}
+    assert stubbed == native
+    for node in stub.body:
+        if isinstance(node, ast.ClassDef) and node.name in {"Solution", "Tables", "Solver"}:
+            methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+            cls = getattr(_npuzzle, node.name)
+            public = {m for m in dir(cls) if not m.startswith("__")} | (methods & {"__init__", "__len__"})
+            assert methods == public, node.name
+    assert (pathlib.Path(npuzzle.__file__).parent / "py.typed").exists()
