@@ -6,4 +6,5 @@ mod harness;
 mod input_edges;
 mod pdb_cli;
 mod reuse;
+mod serve;
 mod solve_cli;

@@ -4,6 +4,7 @@
 mod input;
 mod output;
 mod pdb;
+mod serve;
 mod show;
 mod solve;
 
@@ -52,6 +53,14 @@ and blank lines skipped, algs4 blocks allowed), or from standard input when neit
     Check(CheckArgs),
     /// Print uniformly random solvable boards, one per line.
     Random(RandomArgs),
+    /// Play the picture puzzle in the browser, with an optimal coach.
+    #[command(
+        long_about = "Play the picture puzzle in the browser, with an optimal coach.\n\n\
+Serves the game and its HTTP API (docs/serve-api.md) on http://127.0.0.1:8015/ by default. \
+The page is built into the binary: it works offline. Tables are opened once and shared by \
+all requests; every search has a node budget, and a full queue answers 503."
+    )]
+    Serve(ServeArgs),
     /// Build, inspect, verify and query pattern databases.
     Pdb {
         #[command(subcommand)]
@@ -153,6 +162,37 @@ struct PlayArgs {
     /// Milliseconds between moves.
     #[arg(long, default_value_t = 300)]
     delay: u64,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// The port to listen on (0: any free port, printed at start).
+    #[arg(long, default_value_t = 8015)]
+    port: u16,
+    /// The address to listen on. The default serves this machine only;
+    /// 0.0.0.0 exposes the game (and the solver's CPU) to the network.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// Directory of the pattern databases [default: $NPUZZLE_PDB_DIR, else
+    /// ./data, else the user data directory (~/.local/share/npuzzle)].
+    #[arg(long)]
+    pdb_dir: Option<std::path::PathBuf>,
+    /// The 4x4 tables to use (7-8, 6-6-3, 5-5-5, or tile lists).
+    #[arg(long)]
+    partition: Option<String>,
+    /// Expanded nodes a request may take before it is answered "too hard for
+    /// this request" (the 80-move boards take about 4 to 6 million).
+    #[arg(long, default_value_t = 20_000_000)]
+    max_nodes: u64,
+    /// Searches queued or running at once; more are answered 503.
+    #[arg(long, default_value_t = 256)]
+    queue: usize,
+    /// Solver threads in each of the two pools [default: one per core].
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -296,6 +336,7 @@ fn main() -> ExitCode {
         Command::Play(args) => solve::play(&args, &mut out),
         Command::Check(args) => check(&args, &mut out),
         Command::Random(args) => random(&args, &mut out),
+        Command::Serve(args) => Ok(serve::run(&args)),
         Command::Pdb { command } => pdb::run(&command, &mut out),
     };
     let result = result.and_then(|code| out.flush().map(|_| code));

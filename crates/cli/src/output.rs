@@ -413,79 +413,13 @@ impl<'a> Printer<'a> {
     }
 
     fn print_json(&self, out: &mut dyn Write, input: &Input, answer: &Answer) -> io::Result<()> {
-        let known = input.item.known.as_ref();
-        let origin = Origin {
-            file: input.file.as_deref(),
-            line: (input.item.line > 0).then_some(input.item.line),
-            id: known.map(|k| k.id.as_str()),
-            expected: known.and_then(|k| k.expected),
-        };
-        let agrees = known.map(|k| agrees(answer, k));
-        let goal = self.args.search.goal.goal().name();
-        let line = match (&input.item.board, answer) {
-            (_, Answer::BadInput(message)) => serde_json::to_string(&ErrorRecord {
-                kind: "error",
-                origin,
-                error: message,
-            }),
-            (Ok(board), Answer::Solved(s)) => serde_json::to_string(&SolutionRecord {
-                kind: "solution",
-                origin,
-                subject: Subject {
-                    board: board.tiles(),
-                    size: board.size(),
-                    goal,
-                },
-                solvable: true,
-                optimal: s.optimal,
-                length: s.moves.len(),
-                moves: (!self.args.no_moves)
-                    .then(|| Move::format_sequence(&s.moves, self.notation())),
-                notation: self.notation().name(),
-                algorithm: s.algorithm,
-                heuristic: s.heuristic,
-                partition: s.partition.as_deref(),
-                reflection: s.reflection,
-                nodes: s.stats.map(|s| s.expanded),
-                generated: s.stats.map(|s| s.generated),
-                h0: s.h0,
-                lower_bound: s.lower_bound,
-                note: s.note.as_deref(),
-                agrees,
-                seconds: s.seconds,
-            }),
-            (Ok(board), Answer::Unsolvable) => serde_json::to_string(&UnsolvableRecord {
-                kind: "unsolvable",
-                origin,
-                subject: Subject {
-                    board: board.tiles(),
-                    size: board.size(),
-                    goal,
-                },
-                solvable: false,
-                agrees,
-            }),
-            (
-                Ok(board),
-                Answer::Refused {
-                    reason,
-                    nodes,
-                    seconds,
-                },
-            ) => serde_json::to_string(&RefusedRecord {
-                kind: "refused",
-                origin,
-                subject: Subject {
-                    board: board.tiles(),
-                    size: board.size(),
-                    goal,
-                },
-                reason,
-                nodes: *nodes,
-                seconds: Some(*seconds),
-            }),
-            (Err(_), _) => unreachable!("a board that did not parse is bad input"),
-        };
+        let line = json_record(
+            input,
+            answer,
+            self.args.search.goal.goal().name(),
+            self.notation(),
+            !self.args.no_moves,
+        );
         writeln!(out, "{}", line.map_err(io::Error::other)?)
     }
 
@@ -568,4 +502,86 @@ fn peak_rss_megabytes() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kilobytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some((kilobytes / 1024.0 * 10.0).round() / 10.0)
+}
+
+/// The JSON record (one line of `--json` output) for one answered input;
+/// `npuzzle serve` answers with the same records.
+pub fn json_record(
+    input: &Input,
+    answer: &Answer,
+    goal: &'static str,
+    notation: Notation,
+    with_moves: bool,
+) -> serde_json::Result<String> {
+    let known = input.item.known.as_ref();
+    let origin = Origin {
+        file: input.file.as_deref(),
+        line: (input.item.line > 0).then_some(input.item.line),
+        id: known.map(|k| k.id.as_str()),
+        expected: known.and_then(|k| k.expected),
+    };
+    let agrees = known.map(|k| agrees(answer, k));
+    match (&input.item.board, answer) {
+        (_, Answer::BadInput(message)) => serde_json::to_string(&ErrorRecord {
+            kind: "error",
+            origin,
+            error: message,
+        }),
+        (Ok(board), Answer::Solved(s)) => serde_json::to_string(&SolutionRecord {
+            kind: "solution",
+            origin,
+            subject: Subject {
+                board: board.tiles(),
+                size: board.size(),
+                goal,
+            },
+            solvable: true,
+            optimal: s.optimal,
+            length: s.moves.len(),
+            moves: with_moves.then(|| Move::format_sequence(&s.moves, notation)),
+            notation: notation.name(),
+            algorithm: s.algorithm,
+            heuristic: s.heuristic,
+            partition: s.partition.as_deref(),
+            reflection: s.reflection,
+            nodes: s.stats.map(|s| s.expanded),
+            generated: s.stats.map(|s| s.generated),
+            h0: s.h0,
+            lower_bound: s.lower_bound,
+            note: s.note.as_deref(),
+            agrees,
+            seconds: s.seconds,
+        }),
+        (Ok(board), Answer::Unsolvable) => serde_json::to_string(&UnsolvableRecord {
+            kind: "unsolvable",
+            origin,
+            subject: Subject {
+                board: board.tiles(),
+                size: board.size(),
+                goal,
+            },
+            solvable: false,
+            agrees,
+        }),
+        (
+            Ok(board),
+            Answer::Refused {
+                reason,
+                nodes,
+                seconds,
+            },
+        ) => serde_json::to_string(&RefusedRecord {
+            kind: "refused",
+            origin,
+            subject: Subject {
+                board: board.tiles(),
+                size: board.size(),
+                goal,
+            },
+            reason,
+            nodes: *nodes,
+            seconds: Some(*seconds),
+        }),
+        (Err(_), _) => unreachable!("a board that did not parse is bad input"),
+    }
 }

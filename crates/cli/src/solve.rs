@@ -32,6 +32,8 @@ pub struct Solver<'a> {
     tables: Mutex<HashMap<usize, Arc<Result<OpenTables, TablesError>>>>,
     /// Sides whose missing tables were already reported.
     noted: Mutex<Vec<usize>>,
+    /// The one side `--partition` applies to (None: every side).
+    partition_side: Option<usize>,
 }
 
 /// Why a side's tables cannot be used.
@@ -61,6 +63,24 @@ impl<'a> Solver<'a> {
             args,
             tables: Mutex::new(HashMap::new()),
             noted: Mutex::new(Vec::new()),
+            partition_side: None,
+        }
+    }
+
+    /// A solver whose `--partition` names the tables of `side` only; other
+    /// sides get their default tables (the server takes every size).
+    pub fn with_partition_for(args: &'a SearchArgs, side: usize) -> Solver<'a> {
+        Solver {
+            partition_side: Some(side),
+            ..Solver::new(args)
+        }
+    }
+
+    /// The partition asked for boards of side `size`, if any.
+    fn partition_option(&self, size: usize) -> Option<&str> {
+        match self.partition_side {
+            Some(side) if side != size => None,
+            _ => self.args.partition.as_deref(),
         }
     }
 
@@ -89,10 +109,9 @@ impl<'a> Solver<'a> {
         };
         let goal = self.goal();
         let name = self
-            .args
-            .partition
-            .clone()
-            .unwrap_or_else(|| Partition::default_name(size).to_string());
+            .partition_option(size)
+            .unwrap_or_else(|| Partition::default_name(size))
+            .to_string();
         let partition = Partition::parse(&name, size, goal).map_err(|e| refused(e.to_string()))?;
         if partition.patterns().len() > MAX_PATTERNS {
             return Err(refused(format!(
@@ -123,7 +142,7 @@ impl<'a> Solver<'a> {
         size == 4 || size == 5
     }
 
-    fn plan(&self, board: &Board) -> Plan {
+    fn plan(&self, board: &Board, max_nodes: Option<u64>) -> Plan {
         let size = board.size();
         if self.args.fast {
             return Plan::Reduce {
@@ -154,10 +173,12 @@ impl<'a> Solver<'a> {
         // Tables missing and none asked for: go on without them. Damaged
         // tables, or tables asked for by --partition, are never replaced
         // silently: the board is refused.
-        let table_options = self.args.partition.is_some();
+        let table_options = self.partition_option(size).is_some();
         if Self::tables_by_default(size) {
             match &*self.tables(size) {
-                Err(e) if e.missing && !table_options => self.note_once(size, &e.message),
+                Err(e) if e.missing && !table_options => {
+                    self.note_once(size, &e.message, max_nodes)
+                }
                 _ => {
                     return Plan::Search {
                         algorithm: Algorithm::IdaStar,
@@ -170,21 +191,20 @@ impl<'a> Solver<'a> {
         Plan::Search {
             algorithm: Algorithm::IdaStar,
             heuristic: HeuristicKind::LinearConflict,
-            fallback_after: (size >= 4)
-                .then_some(self.args.max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
+            fallback_after: (size >= 4).then_some(max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
         }
     }
 
     /// Says once per board side why its tables are not used, and what
     /// happens instead.
-    fn note_once(&self, size: usize, message: &str) {
+    fn note_once(&self, size: usize, message: &str, max_nodes: Option<u64>) {
         let mut noted = self.noted.lock().unwrap_or_else(|e| e.into_inner());
         if !noted.contains(&size) {
             noted.push(size);
             eprintln!(
                 "npuzzle: {message}\nnpuzzle: meanwhile {size}x{size} boards are solved with \
                  linear conflict, optimally within {} nodes, else by reduction (not optimal)",
-                self.args.max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)
+                max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)
             );
         }
     }
@@ -192,12 +212,17 @@ impl<'a> Solver<'a> {
     /// The answer for one board; `parallel` splits its search across the
     /// current rayon pool.
     pub fn answer(&self, board: &Board, parallel: bool) -> Answer {
+        self.answer_within(board, parallel, self.args.max_nodes)
+    }
+
+    /// `answer` with its own node budget instead of `--max-nodes`.
+    pub fn answer_within(&self, board: &Board, parallel: bool, max_nodes: Option<u64>) -> Answer {
         let goal = self.goal();
         if !board.is_solvable(goal) {
             return Answer::Unsolvable;
         }
         let started = Instant::now();
-        let (algorithm, heuristic, fallback_after) = match self.plan(board) {
+        let (algorithm, heuristic, fallback_after) = match self.plan(board, max_nodes) {
             Plan::Reduce { why } => return self.reduce(board, why, started),
             Plan::Search {
                 algorithm,
@@ -209,7 +234,7 @@ impl<'a> Solver<'a> {
             goal,
             algorithm,
             heuristic,
-            max_nodes: fallback_after.or(self.args.max_nodes),
+            max_nodes: fallback_after.or(max_nodes),
             parallel,
         };
         let mut solved = Solved {
@@ -270,7 +295,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn reduce(&self, board: &Board, why: String, started: Instant) -> Answer {
+    pub fn reduce(&self, board: &Board, why: String, started: Instant) -> Answer {
         match npuzzle_search::solve_by_reduction(board, self.goal()) {
             Ok(moves) => Answer::Solved(Solved {
                 moves,

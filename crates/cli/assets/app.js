@@ -1,0 +1,530 @@
+// npuzzle in the browser: the board, the player's moves, and the coach,
+// which asks the server (docs/serve-api.md) for optimal solutions.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const boardEl = $("board");
+
+const game = {
+  size: 4,
+  goal: "blank-last",
+  tiles: [],       // tiles[cell] = tile number, 0 the blank
+  start: [],       // the position Reset returns to
+  moves: 0,
+  startedAt: null, // the first move after a shuffle starts the clock
+  elapsed: 0,
+  plan: null,      // moves of an optimal solution from the current position
+  planOptimal: false,
+  distance: null,  // { exact, value, text }
+  playing: null,   // { moves, index, timer } while a solution is shown
+  picture: "/picture.svg",
+  request: 0,      // newest coach request: older answers are dropped
+};
+
+// Tiles keyed by number, reused between renders so transitions animate.
+let tileEls = new Map();
+
+function goalTiles(n, goal) {
+  const cells = n * n;
+  return Array.from({ length: cells }, (_, i) =>
+    goal === "blank-first" ? i : (i + 1) % cells);
+}
+
+function homeOf(tile) {
+  const n = game.size;
+  return game.goal === "blank-first" ? tile : (tile === 0 ? n * n - 1 : tile - 1);
+}
+
+function isSolved() {
+  const goal = goalTiles(game.size, game.goal);
+  return game.tiles.every((t, i) => t === goal[i]);
+}
+
+function blank() {
+  return game.tiles.indexOf(0);
+}
+
+// --- Rendering -------------------------------------------------------------
+
+function render() {
+  const n = game.size;
+  const solved = isSolved();
+  boardEl.classList.toggle("solved", solved && game.tiles.length > 0);
+  boardEl.dataset.state = solved ? "solved" : "playing";
+  boardEl.dataset.tiles = game.tiles.join(",");
+  const inner = boardEl.clientWidth - 2 * gap();
+  const cell = inner / n;
+  const wanted = new Set();
+  game.tiles.forEach((tile, index) => {
+    if (tile === 0 && !solved) return;
+    wanted.add(tile);
+    let el = tileEls.get(tile);
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "tile";
+      el.dataset.tile = String(tile);
+      el.setAttribute("role", "gridcell");
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = tile === 0 ? "" : String(tile);
+      el.appendChild(number);
+      el.addEventListener("click", () => clickTile(tile));
+      boardEl.appendChild(el);
+      tileEls.set(tile, el);
+    }
+    const home = homeOf(tile);
+    el.style.width = `${cell - gap()}px`;
+    el.style.height = `${cell - gap()}px`;
+    el.style.left = `${gap() + gap() / 2}px`;
+    el.style.top = `${gap() + gap() / 2}px`;
+    el.style.transform = `translate(${(index % n) * cell}px, ${Math.floor(index / n) * cell}px)`;
+    el.style.backgroundImage = `url("${game.picture}")`;
+    el.style.backgroundSize = `${inner}px ${inner}px`;
+    el.style.backgroundPosition =
+      `${-(home % n) * cell - gap() / 2}px ${-Math.floor(home / n) * cell - gap() / 2}px`;
+    el.querySelector(".number").style.fontSize = `${Math.max(11, cell * 0.2)}px`;
+    el.classList.remove("hint");
+    el.setAttribute("aria-label", tile === 0 ? "blank" : `tile ${tile}`);
+  });
+  for (const [tile, el] of tileEls) {
+    if (!wanted.has(tile)) { el.remove(); tileEls.delete(tile); }
+  }
+  $("moves").textContent = String(game.moves);
+  renderTimer();
+  $("board-text").placeholder = rowsText(game.tiles, n);
+}
+
+function gap() {
+  return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--gap")) || 3;
+}
+
+function rowsText(tiles, n) {
+  const rows = [];
+  for (let r = 0; r < n; r++) rows.push(tiles.slice(r * n, r * n + n).join(" "));
+  return rows.join(" / ");
+}
+
+function renderTimer() {
+  const total = game.elapsed + (game.startedAt ? Date.now() - game.startedAt : 0);
+  const s = Math.floor(total / 1000);
+  $("timer").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+setInterval(renderTimer, 250);
+
+function say(text, error = false) {
+  const el = $("message");
+  el.textContent = text || "\u00a0";
+  el.classList.toggle("error", error);
+}
+
+function showCoach(text, kind) {
+  const el = $("coach");
+  el.textContent = text;
+  el.className = `coach ${kind || ""}`;
+  el.dataset.distance = game.distance && game.distance.exact ? String(game.distance.value) : "";
+}
+
+// --- Moves -----------------------------------------------------------------
+
+// The cell of the tile that a move letter (tile notation) slides into the
+// blank, or -1 if there is none.
+function sourceOf(letter) {
+  const n = game.size, b = blank(), r = Math.floor(b / n), c = b % n;
+  switch (letter) {
+    case "L": return c + 1 < n ? b + 1 : -1;
+    case "R": return c > 0 ? b - 1 : -1;
+    case "U": return r + 1 < n ? b + n : -1;
+    case "D": return r > 0 ? b - n : -1;
+  }
+  return -1;
+}
+
+// The letter that slides the tile at `cell` (next to the blank) into it.
+function letterFor(cell) {
+  const n = game.size, b = blank();
+  if (cell === b + 1 && cell % n !== 0) return "L";
+  if (cell === b - 1 && b % n !== 0) return "R";
+  if (cell === b + n) return "U";
+  if (cell === b - n) return "D";
+  return null;
+}
+
+function inverse(letter) {
+  return { L: "R", R: "L", U: "D", D: "U" }[letter];
+}
+
+// Applies one move; `byPlayer` counts it and keeps the coach up to date.
+function apply(letter, byPlayer) {
+  const from = sourceOf(letter);
+  if (from < 0) return false;
+  const b = blank();
+  game.tiles[b] = game.tiles[from];
+  game.tiles[from] = 0;
+  if (byPlayer) {
+    if (!game.startedAt && game.moves === 0) game.startedAt = Date.now();
+    game.moves += 1;
+    if (game.plan && game.plan[0] === letter) {
+      game.plan = game.plan.slice(1);
+    } else {
+      game.plan = null;
+    }
+  }
+  return true;
+}
+
+function afterPlayerMoves() {
+  stopPlaying(true);
+  render();
+  if (isSolved()) {
+    if (game.startedAt) { game.elapsed += Date.now() - game.startedAt; game.startedAt = null; }
+    renderTimer();
+    game.distance = { exact: true, value: 0 };
+    showCoach("Solved!", "solved");
+    say(game.moves > 0 ? `Solved in ${game.moves} moves and ${$("timer").textContent}.` : "");
+    return;
+  }
+  say("");
+  coach();
+}
+
+function clickTile(tile) {
+  if (game.playing) stopPlaying(true);
+  const n = game.size, b = blank(), cell = game.tiles.indexOf(tile);
+  const sameRow = Math.floor(cell / n) === Math.floor(b / n);
+  const sameCol = cell % n === b % n;
+  if (tile === 0 || !(sameRow || sameCol)) return;
+  let letter;
+  if (sameRow) letter = cell > b ? "L" : "R";
+  else letter = cell > b ? "U" : "D";
+  // Slide the tiles between, nearest to the blank first.
+  const count = sameRow ? Math.abs(cell - b) : Math.abs(cell - b) / n;
+  for (let i = 0; i < count; i++) apply(letter, true);
+  afterPlayerMoves();
+}
+
+const KEYS = {
+  ArrowLeft: "L", ArrowRight: "R", ArrowUp: "U", ArrowDown: "D",
+  a: "L", d: "R", w: "U", s: "D", A: "L", D: "R", W: "U", S: "D",
+};
+
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (target && (target.tagName === "TEXTAREA" || target.tagName === "INPUT" ||
+      target.tagName === "SELECT")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "h" || event.key === "H") { hint(); event.preventDefault(); return; }
+  const letter = KEYS[event.key];
+  if (!letter) return;
+  event.preventDefault();
+  if (game.playing) stopPlaying(true);
+  if (apply(letter, true)) afterPlayerMoves();
+});
+
+// --- Server ----------------------------------------------------------------
+
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  let record;
+  try { record = await response.json(); } catch { record = null; }
+  if (!record) throw new Error(`the server answered ${response.status}`);
+  if (record.type === "error") throw new Error(record.error);
+  return record;
+}
+
+// Asks how far the position is from solved, and keeps the plan for hints.
+async function coach() {
+  const id = ++game.request;
+  const tiles = game.tiles.slice();
+  if (game.plan && game.planOptimal) {
+    showDistance(game.plan.length);
+    return;
+  }
+  game.plan = null;
+  showCoach("Thinking\u2026");
+  try {
+    if (game.size <= 4) {
+      const record = await api("/api/hint", { board: tiles, goal: game.goal });
+      if (id !== game.request) return;
+      takeSolution(record);
+    } else {
+      const record = await api("/api/check", { board: tiles, goal: game.goal });
+      if (id !== game.request) return;
+      if (record.distance !== null) {
+        showDistance(record.distance);
+      } else {
+        game.distance = { exact: false, value: record.lower_bound };
+        const known = record.upper_bound === null ? "" :
+          `; a ${record.upper_bound}-move solution is known`;
+        showCoach(`At least ${record.lower_bound} moves from solved (a lower bound: ` +
+          `${game.size}x${game.size} is too big to know exactly${known})`, "bound");
+      }
+    }
+  } catch (error) {
+    if (id !== game.request) return;
+    showCoach("");
+    say(error.message, true);
+  }
+}
+
+// Shows an exact distance to solved.
+function showDistance(d) {
+  game.distance = { exact: true, value: d };
+  showCoach(d === 0 ? "Solved!" : distanceText(d), d === 0 ? "solved" : "exact");
+}
+
+function distanceText(d) {
+  return d === 0 ? "Solved!" : d === 1 ? "1 move from solved" : `${d} moves from solved`;
+}
+
+// Reads a solution record: the coach's distance and the plan for hints.
+function takeSolution(record) {
+  if (record.type === "solution") {
+    game.plan = record.moves.split("");
+    game.planOptimal = record.optimal;
+    if (record.optimal) {
+      showDistance(record.length);
+    } else {
+      game.distance = { exact: false, value: record.lower_bound };
+      showCoach(`At least ${record.lower_bound} moves from solved; a ${record.length}-move ` +
+        "solution is known (not optimal)", "bound");
+    }
+    return true;
+  }
+  if (record.type === "refused") {
+    showCoach("Too hard for the server's budget", "bound");
+    say(record.reason, true);
+  } else if (record.type === "unsolvable") {
+    showCoach("Unsolvable", "bound");
+  }
+  return false;
+}
+
+async function hint() {
+  if (isSolved()) return;
+  if (!game.plan) {
+    showCoach("Thinking\u2026");
+    try {
+      const record = await api("/api/hint", { board: game.tiles, goal: game.goal });
+      if (!takeSolution(record)) return;
+    } catch (error) { say(error.message, true); return; }
+  }
+  if (!game.plan || game.plan.length === 0) return;
+  const letter = game.plan[0];
+  const cell = sourceOf(letter);
+  const tile = game.tiles[cell];
+  const el = tileEls.get(tile);
+  if (el) el.classList.add("hint");
+  const words = { L: "left", R: "right", U: "up", D: "down" };
+  say(`Hint: slide ${tile} ${words[letter]}` +
+    (game.planOptimal ? " (an optimal move)" : " (toward solved; not proven optimal)"));
+  boardEl.dataset.hint = letter;
+}
+
+// --- The solution player ---------------------------------------------------
+
+async function solve() {
+  if (isSolved()) return;
+  stopPlaying(true);
+  say("Solving\u2026");
+  let record;
+  try {
+    record = await api("/api/solve", { board: game.tiles, goal: game.goal });
+  } catch (error) { say(error.message, true); return; }
+  if (!takeSolution(record)) return;
+  const moves = record.moves.split("");
+  say(record.optimal
+    ? `An optimal solution: ${moves.length} moves.`
+    : `A ${moves.length}-move solution (not optimal: ${record.note || "by reduction"}).`);
+  game.playing = { moves, index: 0, timer: null, paused: false };
+  $("player").hidden = false;
+  updateProgress();
+  play();
+}
+
+function delay() {
+  return Math.round(1000 / Math.pow(1.6, Number($("speed").value) - 1));
+}
+
+function play() {
+  const p = game.playing;
+  if (!p) return;
+  p.paused = false;
+  $("play").textContent = "Pause";
+  clearTimeout(p.timer);
+  const tick = () => {
+    if (!game.playing || p.paused) return;
+    if (!stepForward()) { p.paused = true; $("play").textContent = "Play"; return; }
+    p.timer = setTimeout(tick, delay());
+  };
+  p.timer = setTimeout(tick, delay());
+}
+
+function pause() {
+  const p = game.playing;
+  if (!p) return;
+  p.paused = true;
+  clearTimeout(p.timer);
+  $("play").textContent = "Play";
+}
+
+function stepForward() {
+  const p = game.playing;
+  if (!p || p.index >= p.moves.length) return false;
+  apply(p.moves[p.index], false);
+  p.index += 1;
+  game.plan = p.moves.slice(p.index);
+  render();
+  updateProgress();
+  if (isSolved()) {
+    if (game.startedAt) { game.elapsed += Date.now() - game.startedAt; game.startedAt = null; }
+    game.distance = { exact: true, value: 0 };
+    showCoach("Solved!", "solved");
+  } else if (game.planOptimal) {
+    showDistance(game.plan.length);
+  }
+  return p.index < p.moves.length;
+}
+
+function stepBack() {
+  const p = game.playing;
+  if (!p || p.index === 0) return;
+  pause();
+  p.index -= 1;
+  apply(inverse(p.moves[p.index]), false);
+  game.plan = p.moves.slice(p.index);
+  render();
+  updateProgress();
+  if (game.planOptimal) showDistance(game.plan.length);
+}
+
+function updateProgress() {
+  const p = game.playing;
+  $("progress").textContent = p ? `move ${p.index} of ${p.moves.length}` : "";
+  $("progress").dataset.index = p ? String(p.index) : "";
+}
+
+function stopPlaying(hide) {
+  if (!game.playing) return;
+  clearTimeout(game.playing.timer);
+  game.playing = null;
+  if (hide) $("player").hidden = true;
+}
+
+// --- Positions ---------------------------------------------------------------
+
+function setPosition(tiles, size, goal) {
+  stopPlaying(true);
+  if (size !== game.size) {
+    for (const el of tileEls.values()) el.remove();
+    tileEls = new Map();
+  }
+  game.size = size;
+  game.goal = goal || game.goal;
+  game.tiles = tiles.slice();
+  game.start = tiles.slice();
+  game.moves = 0;
+  game.elapsed = 0;
+  game.startedAt = null;
+  game.plan = null;
+  $("size").value = String(size);
+  render();
+  say("");
+  if (isSolved()) {
+    game.distance = { exact: true, value: 0 };
+    showCoach("Solved!", "solved");
+  } else {
+    coach();
+  }
+}
+
+async function shuffle() {
+  const size = Number($("size").value);
+  try {
+    const record = await api(`/api/random?size=${size}&goal=${game.goal}`);
+    setPosition(record.board, record.size, record.goal);
+  } catch (error) { say(error.message, true); }
+}
+
+async function setBoardFromText(text) {
+  try {
+    const record = await api("/api/check", { board: text, goal: game.goal });
+    if (!record.solvable) {
+      say(`That board cannot be solved (goal ${record.goal}): every move keeps the parity ` +
+        "of the tile permutation in step with the blank's distance, and here they disagree.", true);
+      return false;
+    }
+    setPosition(record.board, record.size, record.goal);
+    return true;
+  } catch (error) {
+    say(error.message, true);
+    return false;
+  }
+}
+
+function share() {
+  const url = new URL(window.location.href);
+  url.hash = `board=${game.tiles.join(",")}` + (game.goal !== "blank-last" ? `&goal=${game.goal}` : "");
+  history.replaceState(null, "", url);
+  const text = url.toString();
+  const done = () => say(`Link copied: ${text}`);
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(done, () => say(`Link: ${text}`));
+  } else {
+    say(`Link: ${text}`);
+  }
+}
+
+function loadPicture(file) {
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => {
+    const image = new Image();
+    image.onload = () => {
+      // Crop the middle square and scale it once, here in the browser.
+      const side = Math.min(image.naturalWidth, image.naturalHeight);
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 1024;
+      canvas.getContext("2d").drawImage(image,
+        (image.naturalWidth - side) / 2, (image.naturalHeight - side) / 2, side, side,
+        0, 0, 1024, 1024);
+      game.picture = canvas.toDataURL("image/jpeg", 0.92);
+      render();
+      say(`Picture: ${file.name}`);
+    };
+    image.onerror = () => say(`${file.name} is not an image this browser can read.`, true);
+    image.src = reader.result;
+  };
+  reader.readAsDataURL(file);
+}
+
+// --- Wiring ----------------------------------------------------------------
+
+$("shuffle").addEventListener("click", shuffle);
+$("reset").addEventListener("click", () => setPosition(game.start, game.size, game.goal));
+$("size").addEventListener("change", shuffle);
+$("numbers").addEventListener("change", (e) =>
+  boardEl.classList.toggle("hide-numbers", !e.target.checked));
+$("picture").addEventListener("change", (e) => loadPicture(e.target.files[0]));
+$("hint").addEventListener("click", hint);
+$("solve").addEventListener("click", solve);
+$("play").addEventListener("click", () => (game.playing && !game.playing.paused ? pause() : play()));
+$("step").addEventListener("click", () => { pause(); stepForward(); });
+$("back").addEventListener("click", stepBack);
+$("set-board").addEventListener("click", () => setBoardFromText($("board-text").value));
+$("share").addEventListener("click", share);
+window.addEventListener("resize", render);
+
+// A test or a curious user can read the state here.
+window.npuzzle = { game, apply, render, sourceOf };
+
+(async function start() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  if (params.get("goal")) game.goal = params.get("goal");
+  if (params.get("board") && await setBoardFromText(params.get("board"))) return;
+  if (params.get("size")) $("size").value = params.get("size");
+  await shuffle();
+})();

@@ -1,0 +1,699 @@
+//! `npuzzle serve`: the picture puzzle in the browser, coached by the optimal
+//! solver. The page, its script, styles and picture are compiled in, so an
+//! installed binary serves them offline.
+//!
+//! Requests are answered on tokio; searches run on two small thread pools
+//! outside it. Every board first gets a short search on the quick pool (a
+//! random 4x4 board takes a few milliseconds); only a board that needs more
+//! moves on to the long pool, whose threads run at a lower priority, so a
+//! player's hints are not stuck behind someone's 80-move solve. Each search
+//! has a node budget, and the queue is bounded: a full queue answers 503.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use npuzzle_board::{random_board, Board, Goal, Known, Move, Notation, SplitMix64};
+use npuzzle_search::heuristic::{Heuristic, LinearConflict};
+use npuzzle_search::{Grid, Position};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{oneshot, Semaphore};
+
+use crate::input::Input;
+use crate::output::{json_record, Answer, Solved};
+use crate::solve::Solver;
+use crate::{GoalArg, GoalName, SearchArgs, ServeArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+
+/// Board sides the server takes.
+pub const SIDES: std::ops::RangeInclusive<usize> = 2..=8;
+/// Largest request body: a board of 64 numbers needs a few hundred bytes.
+const MAX_BODY: usize = 64 * 1024;
+/// Expanded nodes of the first, quick attempt at every board.
+const QUICK_NODES: u64 = 2_000_000;
+/// Expanded nodes `/api/check` spends looking for the exact distance.
+const CHECK_NODES: u64 = 200_000;
+/// Positions kept with their optimal solutions (about 10 MB at most).
+const CACHE_ENTRIES: usize = 100_000;
+/// The long pool's threads run this much nicer than the quick pool's.
+const LONG_POOL_NICENESS: i32 = 10;
+
+/// The embedded page.
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+const PICTURE_SVG: &str = include_str!("../assets/picture.svg");
+
+/// Optimal solutions by (goal, tiles).
+type SolutionCache = HashMap<(Goal, Vec<u16>), Arc<[Move]>>;
+
+/// What every handler shares.
+struct Server {
+    /// One solver per goal; each opens a side's tables once.
+    solvers: [Solver<'static>; 2],
+    quick: rayon::ThreadPool,
+    long: rayon::ThreadPool,
+    /// Permits for searches queued or running; none left: 503.
+    queue: Arc<Semaphore>,
+    max_nodes: u64,
+    /// Optimal solutions of positions seen, and of every position along them.
+    cache: Mutex<SolutionCache>,
+    seed: Mutex<SplitMix64>,
+}
+
+/// An answer the API sends: a status and a JSON body.
+struct Reply {
+    status: StatusCode,
+    body: String,
+}
+
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, self.body).into_response();
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        response
+    }
+}
+
+/// The error record of `npuzzle solve --json`, with its status.
+fn error_reply(status: StatusCode, message: impl Into<String>) -> Reply {
+    #[derive(Serialize)]
+    struct ErrorRecord {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        file: Option<String>,
+        line: Option<usize>,
+        id: Option<String>,
+        expected: Option<u32>,
+        error: String,
+    }
+    let record = ErrorRecord {
+        kind: "error",
+        file: None,
+        line: None,
+        id: None,
+        expected: None,
+        error: message.into(),
+    };
+    Reply {
+        status,
+        body: serde_json::to_string(&record).unwrap_or_default(),
+    }
+}
+
+fn ok_reply(body: String) -> Reply {
+    Reply {
+        status: StatusCode::OK,
+        body,
+    }
+}
+
+/// The body of `/api/solve`, `/api/hint` and `/api/check`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardRequest {
+    /// The CLI's formats as text, or the tiles as numbers.
+    board: BoardField,
+    #[serde(default)]
+    goal: Option<String>,
+    #[serde(default)]
+    notation: Option<String>,
+    /// At most the server's own budget.
+    #[serde(default)]
+    max_nodes: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum BoardField {
+    Text(String),
+    Tiles(Vec<serde_json::Number>),
+}
+
+/// A request, checked: what a search needs.
+struct Task {
+    board: Board,
+    goal: Goal,
+    notation: Notation,
+    max_nodes: u64,
+}
+
+impl Server {
+    fn solver(&self, goal: Goal) -> &Solver<'static> {
+        &self.solvers[usize::from(goal == Goal::BlankFirst)]
+    }
+
+    /// Reads a request body, or says what is wrong with it.
+    fn task(&self, body: &[u8]) -> Result<Task, Reply> {
+        let bad = |message: String| error_reply(StatusCode::BAD_REQUEST, message);
+        let request: BoardRequest = serde_json::from_slice(body).map_err(|e| {
+            bad(format!(
+                "the request body is not the JSON this endpoint takes ({e}); send \
+                 {{\"board\": \"8 1 3 4 0 2 7 6 5\"}}"
+            ))
+        })?;
+        let text = match request.board {
+            BoardField::Text(text) => text,
+            BoardField::Tiles(tiles) => tiles
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let board = npuzzle_board::parse_board(&text).map_err(|e| bad(format!("board: {e}")))?;
+        if !SIDES.contains(&board.size()) {
+            let n = board.size();
+            return Err(bad(format!(
+                "board: {n}x{n} is too big for the server, which takes {}x{} to {}x{} \
+                 (the command line takes more: npuzzle solve)",
+                SIDES.start(),
+                SIDES.start(),
+                SIDES.end(),
+                SIDES.end()
+            )));
+        }
+        let goal = match request.goal.as_deref() {
+            None => Goal::BlankLast,
+            Some(name) => Goal::from_name(name).ok_or_else(|| {
+                bad(format!(
+                    "goal: \"{name}\" is not one; use \"blank-last\" or \"blank-first\""
+                ))
+            })?,
+        };
+        let notation = match request.notation.as_deref() {
+            None | Some("tile") => Notation::Tile,
+            Some("blank") => Notation::Blank,
+            Some(other) => {
+                return Err(bad(format!(
+                    "notation: \"{other}\" is not one; use \"tile\" or \"blank\""
+                )))
+            }
+        };
+        let max_nodes = request
+            .max_nodes
+            .map_or(self.max_nodes, |n| n.min(self.max_nodes));
+        Ok(Task {
+            board,
+            goal,
+            notation,
+            max_nodes,
+        })
+    }
+
+    /// Runs `work` on `pool` with a queue permit, off the async threads; a
+    /// panic becomes a 500 instead of taking the server down.
+    async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        long: bool,
+        work: impl FnOnce(&Server) -> T + Send + 'static,
+    ) -> Result<T, Reply> {
+        let (tx, rx) = oneshot::channel();
+        let server = Arc::clone(self);
+        let pool = if long { &self.long } else { &self.quick };
+        pool.spawn(move || {
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(&server)));
+            let _ = tx.send(result);
+        });
+        match rx.await {
+            Ok(Ok(value)) => Ok(value),
+            _ => Err(error_reply(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal error while solving this board; the server goes on",
+            )),
+        }
+    }
+
+    /// The answer for a task: from the cache, else a quick search, else a
+    /// long one within the budget.
+    async fn answer(self: &Arc<Self>, task: &Task) -> Result<Answer, Reply> {
+        let started = Instant::now();
+        if !task.board.is_solvable(task.goal) {
+            return Ok(Answer::Unsolvable);
+        }
+        if let Some(moves) = self.cached(task.goal, &task.board) {
+            return Ok(Answer::Solved(Solved {
+                moves: moves.to_vec(),
+                optimal: true,
+                algorithm: "idastar",
+                heuristic: None,
+                partition: None,
+                reflection: None,
+                stats: None,
+                h0: None,
+                lower_bound: None,
+                note: None,
+                seconds: started.elapsed().as_secs_f64(),
+            }));
+        }
+        let _permit = Arc::clone(&self.queue).try_acquire_owned().map_err(|_| {
+            error_reply(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is busy: its queue of searches is full; try again in a moment",
+            )
+        })?;
+        let quick_nodes = QUICK_NODES.min(task.max_nodes);
+        let (board, goal) = (task.board.clone(), task.goal);
+        let first = self
+            .run(false, move |server| {
+                server
+                    .solver(goal)
+                    .answer_within(&board, false, Some(quick_nodes))
+            })
+            .await?;
+        let answer = match first {
+            // Only searches with tables stop at the budget; the others
+            // already fell back to the reduction.
+            Answer::Refused { nodes: Some(_), .. } if task.max_nodes > quick_nodes => {
+                let (board, goal, budget) = (task.board.clone(), task.goal, task.max_nodes);
+                self.run(true, move |server| {
+                    server
+                        .solver(goal)
+                        .answer_within(&board, false, Some(budget))
+                })
+                .await?
+            }
+            answer => answer,
+        };
+        Ok(match answer {
+            Answer::Refused {
+                nodes: Some(limit),
+                seconds,
+                ..
+            } => Answer::Refused {
+                reason: format!(
+                    "too hard for this request: no solution within {limit} expanded nodes, the \
+                     server's budget (npuzzle serve --max-nodes); the command line has no limit: \
+                     npuzzle solve \"{}\"",
+                    task.board.to_line()
+                ),
+                nodes: Some(limit),
+                seconds,
+            },
+            Answer::Solved(solved) => {
+                if solved.optimal {
+                    self.remember(task.goal, &task.board, &solved.moves);
+                }
+                Answer::Solved(solved)
+            }
+            other => other,
+        })
+    }
+
+    fn cached(&self, goal: Goal, board: &Board) -> Option<Arc<[Move]>> {
+        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.get(&(goal, board.tiles().to_vec())).cloned()
+    }
+
+    /// Keeps an optimal solution and, for free, those of the positions along
+    /// it: a player who follows the hints asks for them next.
+    fn remember(&self, goal: Goal, board: &Board, moves: &[Move]) {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() + moves.len() > CACHE_ENTRIES {
+            cache.clear();
+        }
+        let mut walk = board.walk(moves);
+        for step in 0..moves.len() {
+            cache.insert(
+                (goal, walk.board().tiles().to_vec()),
+                Arc::from(&moves[step..]),
+            );
+            if walk.advance().is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// The `--json` record for an answer about a board sent to the API.
+fn record(task: &Task, answer: &Answer) -> Reply {
+    let input = Input {
+        file: None,
+        item: npuzzle_board::BatchItem {
+            line: 0,
+            board: Ok(task.board.clone()),
+            known: None::<Known>,
+        },
+    };
+    match json_record(&input, answer, task.goal.name(), task.notation, true) {
+        Ok(body) => ok_reply(body),
+        Err(e) => error_reply(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+async fn solve(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
+    let task = match server.task(&body) {
+        Ok(task) => task,
+        Err(reply) => return reply,
+    };
+    match server.answer(&task).await {
+        Ok(answer) => record(&task, &answer),
+        Err(reply) => reply,
+    }
+}
+
+/// A hint is the first move of an optimal solution: the answer is the
+/// solution's record, whose `moves` start with it.
+async fn hint(state: State<Arc<Server>>, body: Bytes) -> Reply {
+    solve(state, body).await
+}
+
+/// What `/api/check` says of a board.
+#[derive(Serialize)]
+struct CheckRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    board: Vec<u16>,
+    size: usize,
+    goal: &'static str,
+    solvable: bool,
+    solved: bool,
+    /// The exact number of moves to the goal, when found within the check's
+    /// small budget.
+    distance: Option<usize>,
+    /// A lower bound on it (linear conflict, or the tables' estimate).
+    lower_bound: Option<u64>,
+    /// The length of a known solution, not always optimal: an upper bound.
+    upper_bound: Option<usize>,
+}
+
+async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
+    let task = match server.task(&body) {
+        Ok(task) => task,
+        Err(reply) => return reply,
+    };
+    let (board, goal) = (&task.board, task.goal);
+    let solvable = board.is_solvable(goal);
+    let mut record = CheckRecord {
+        kind: "check",
+        board: board.tiles().to_vec(),
+        size: board.size(),
+        goal: goal.name(),
+        solvable,
+        solved: board.is_goal(goal),
+        distance: None,
+        lower_bound: None,
+        upper_bound: None,
+    };
+    if solvable {
+        let bound = linear_conflict(board, goal);
+        record.lower_bound = Some(bound);
+        let answer = match server.cached(goal, board) {
+            Some(moves) => Answer::Solved(Solved {
+                moves: moves.to_vec(),
+                optimal: true,
+                algorithm: "idastar",
+                heuristic: None,
+                partition: None,
+                reflection: None,
+                stats: None,
+                h0: None,
+                lower_bound: None,
+                note: None,
+                seconds: 0.0,
+            }),
+            None => {
+                let Ok(_permit) = Arc::clone(&server.queue).try_acquire_owned() else {
+                    return error_reply(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the server is busy: its queue of searches is full; try again in a moment",
+                    );
+                };
+                let budget = CHECK_NODES.min(task.max_nodes);
+                let board = board.clone();
+                match server
+                    .run(false, move |server| {
+                        server
+                            .solver(goal)
+                            .answer_within(&board, false, Some(budget))
+                    })
+                    .await
+                {
+                    Ok(answer) => answer,
+                    Err(reply) => return reply,
+                }
+            }
+        };
+        if let Answer::Solved(solved) = answer {
+            record.upper_bound = Some(solved.moves.len());
+            if solved.optimal {
+                record.distance = Some(solved.moves.len());
+                record.lower_bound = Some(solved.moves.len() as u64);
+            } else if let Some(h0) = solved.h0 {
+                record.lower_bound = Some(bound.max(u64::from(h0)));
+            }
+        }
+    }
+    match serde_json::to_string(&record) {
+        Ok(body) => ok_reply(body),
+        Err(e) => error_reply(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+/// The linear-conflict estimate: admissible on every side, and instant.
+fn linear_conflict(board: &Board, goal: Goal) -> u64 {
+    let heuristic = LinearConflict::new(&Grid::new(board.size(), goal));
+    u64::from(heuristic.value(&heuristic.init(&Position::new(board))))
+}
+
+#[derive(Deserialize)]
+struct RandomQuery {
+    size: Option<String>,
+    goal: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RandomRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    board: Vec<u16>,
+    size: usize,
+    goal: &'static str,
+}
+
+/// A uniformly random solvable board.
+async fn random(
+    State(server): State<Arc<Server>>,
+    query: Result<Query<RandomQuery>, axum::extract::rejection::QueryRejection>,
+) -> Reply {
+    let bad = |message: String| error_reply(StatusCode::BAD_REQUEST, message);
+    let Ok(Query(query)) = query else {
+        return bad("the query is not one this endpoint takes: use ?size=4&goal=blank-last".into());
+    };
+    let size = match query.size.as_deref().map(str::parse::<usize>) {
+        None => 4,
+        Some(Ok(n)) if SIDES.contains(&n) => n,
+        _ => {
+            return bad(format!(
+                "size: \"{}\" is not a side from {} to {}",
+                query.size.unwrap_or_default(),
+                SIDES.start(),
+                SIDES.end()
+            ))
+        }
+    };
+    let goal = match query.goal.as_deref() {
+        None => Goal::BlankLast,
+        Some(name) => match Goal::from_name(name) {
+            Some(goal) => goal,
+            None => {
+                return bad(format!(
+                    "goal: \"{name}\" is not one; use \"blank-last\" or \"blank-first\""
+                ))
+            }
+        },
+    };
+    let board = {
+        let mut rng = server.seed.lock().unwrap_or_else(|e| e.into_inner());
+        random_board(size, goal, &mut rng)
+    };
+    let record = RandomRecord {
+        kind: "random",
+        board: board.tiles().to_vec(),
+        size,
+        goal: goal.name(),
+    };
+    ok_reply(serde_json::to_string(&record).unwrap_or_default())
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn not_found() -> Reply {
+    error_reply(
+        StatusCode::NOT_FOUND,
+        "no such page; the API is /api/solve, /api/hint, /api/check (POST) and /api/random (GET)",
+    )
+}
+
+fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route(
+            "/picture.svg",
+            get(|| async { asset("image/svg+xml", PICTURE_SVG) }),
+        )
+        .route("/api/solve", post(solve))
+        .route("/api/hint", post(hint))
+        .route("/api/check", post(check))
+        .route("/api/random", get(random))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                error_reply(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal error; the server goes on",
+                )
+                .into_response()
+            },
+        ))
+        .with_state(server)
+}
+
+/// A pool of `threads` named threads; `nice` lowers their priority.
+fn pool(name: &'static str, threads: usize, nice: i32) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("{name}-{i}"))
+        .start_handler(move |_| {
+            if nice != 0 {
+                // Linux applies a thread id's priority to that thread only.
+                // Failing leaves the thread at normal priority: still correct.
+                let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), nice);
+            }
+        })
+        .build()
+        .map_err(|e| format!("cannot start the solver threads: {e}"))
+}
+
+pub fn run(args: &ServeArgs) -> u8 {
+    match serve(args) {
+        Ok(()) => EXIT_OK,
+        Err((code, message)) => {
+            eprintln!("npuzzle: {message}");
+            code
+        }
+    }
+}
+
+fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
+    let bad = |message: String| (EXIT_BAD_INPUT, message);
+    let threads = crate::pdb::check_threads(
+        "--threads",
+        args.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    )
+    .map_err(bad)?;
+    if args.queue == 0 {
+        return Err(bad("--queue must be at least 1".to_string()));
+    }
+    if let Some(name) = &args.partition {
+        npuzzle_pdb::Partition::parse(name, 4, Goal::BlankLast)
+            .map_err(|e| bad(format!("--partition {name}: {e} (it names 4x4 tables)")))?;
+    }
+    let solver = |goal: GoalName| -> Solver<'static> {
+        let search: &'static SearchArgs = Box::leak(Box::new(SearchArgs {
+            goal: GoalArg { goal },
+            algorithm: None,
+            fast: false,
+            heuristic: None,
+            partition: args.partition.clone(),
+            pdb_dir: args.pdb_dir.clone(),
+            no_reflection: false,
+            max_nodes: None,
+            jobs: None,
+        }));
+        Solver::with_partition_for(search, 4)
+    };
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let server = Arc::new(Server {
+        solvers: [solver(GoalName::BlankLast), solver(GoalName::BlankFirst)],
+        quick: pool("quick", threads, 0).map_err(|e| (EXIT_FAILED, e))?,
+        long: pool("long", threads, LONG_POOL_NICENESS).map_err(|e| (EXIT_FAILED, e))?,
+        queue: Arc::new(Semaphore::new(args.queue)),
+        max_nodes: args.max_nodes,
+        cache: Mutex::new(HashMap::new()),
+        seed: Mutex::new(SplitMix64::new(seed)),
+    });
+    // Open the 4x4 tables now: the first player should not wait for them,
+    // and a problem with them is best seen at start-up.
+    let probe = Goal::BlankLast.board(4);
+    if let Answer::Refused { reason, .. } = server.solver(Goal::BlankLast).answer(&probe, false) {
+        eprintln!("npuzzle: 4x4 boards will be refused: {reason}");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| (EXIT_FAILED, format!("cannot start the server: {e}")))?;
+    runtime.block_on(async {
+        let address = SocketAddr::new(args.host, args.port);
+        let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| {
+            (
+                EXIT_FAILED,
+                format!(
+                    "cannot listen on {address}: {e}{}",
+                    if e.kind() == std::io::ErrorKind::AddrInUse {
+                        " (another program uses it: choose another with --port, or --port 0 for any free one)"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+        })?;
+        let bound = listener
+            .local_addr()
+            .map_err(|e| (EXIT_FAILED, format!("cannot listen: {e}")))?;
+        let url = format!("http://{bound}/");
+        println!("npuzzle: serving the puzzle on {url} (Ctrl-C stops)");
+        if !args.host.is_loopback() {
+            println!(
+                "npuzzle: listening on {} : other machines can reach it",
+                args.host
+            );
+        }
+        if args.open {
+            if let Err(e) = webbrowser::open(&url) {
+                eprintln!("npuzzle: cannot open a browser ({e}); open {url} yourself");
+            }
+        }
+        axum::serve(listener, router(server))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| (EXIT_FAILED, format!("the server stopped: {e}")))
+    })
+}

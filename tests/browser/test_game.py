@@ -1,0 +1,319 @@
+"""The game as a player meets it: `npuzzle serve` driven in Debian's headless
+Chromium through Playwright. Every distance the coach shows on a 3x3 board is
+checked against a breadth-first search written here; 4x4 boards against known
+optimal lengths. Screenshots of each step go to $SCREENSHOT_DIR (default
+target/browser-screenshots) for a person to look at."""
+
+import collections
+import os
+import pathlib
+import struct
+import subprocess
+import zlib
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+NPUZZLE = os.environ.get("NPUZZLE_BIN", str(REPO / "target" / "release" / "npuzzle"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SHOTS = pathlib.Path(os.environ.get("SCREENSHOT_DIR", REPO / "target" / "browser-screenshots"))
+# Korf's instance 55 with the blank-last goal: 41 moves, the shortest of the 100.
+KORF_55 = [5, 10, 14, 4, 6, 12, 11, 1, 9, 0, 15, 7, 13, 2, 8, 3]
+STEP = {"U": 1, "D": -1, "L": 1, "R": -1}  # tile notation: where the tile comes from
+
+
+def neighbour(tiles, letter):
+    """The board after `letter` (the direction the tile slides), or None."""
+    n = int(len(tiles) ** 0.5)
+    blank = tiles.index(0)
+    row, col = divmod(blank, n)
+    source = {
+        "L": blank + 1 if col + 1 < n else None,
+        "R": blank - 1 if col > 0 else None,
+        "U": blank + n if row + 1 < n else None,
+        "D": blank - n if row > 0 else None,
+    }[letter]
+    if source is None:
+        return None
+    after = list(tiles)
+    after[blank], after[source] = after[source], 0
+    return tuple(after)
+
+
+@pytest.fixture(scope="session")
+def distances():
+    """Every solvable 3x3 board's distance to 1 2 3 4 5 6 7 8 0, by BFS."""
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    seen = {goal: 0}
+    queue = collections.deque([goal])
+    while queue:
+        board = queue.popleft()
+        for letter in "UDLR":
+            after = neighbour(board, letter)
+            if after is not None and after not in seen:
+                seen[after] = seen[board] + 1
+                queue.append(after)
+    assert len(seen) == 181440
+    return seen
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    tables = tmp_path_factory.mktemp("pdb")
+    subprocess.run(
+        [NPUZZLE, "pdb", "build", "--partition", "6-6-3", "--out", str(tables)],
+        check=True,
+        capture_output=True,
+    )
+    process = subprocess.Popen(
+        [NPUZZLE, "serve", "--port", "0", "--pdb-dir", str(tables), "--partition", "6-6-3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()
+    assert "http://" in line, line + process.stderr.read()
+    url = line.split("http://")[1].split()[0]
+    yield "http://" + url.rstrip("/")
+    process.terminate()
+    _, stderr = process.communicate(timeout=10)
+    assert "panicked" not in stderr, stderr
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 760, "height": 1000})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def tiles(page):
+    return tuple(int(t) for t in page.locator("#board").get_attribute("data-tiles").split(","))
+
+
+def wait_distance(page, expected=None):
+    """Waits for the coach's exact distance and returns it."""
+    coach = page.locator("#coach")
+    if expected is None:
+        expect(coach).to_have_attribute("data-distance", __import__("re").compile(r"\d+"))
+    else:
+        expect(coach).to_have_attribute("data-distance", str(expected))
+    return int(coach.get_attribute("data-distance"))
+
+
+def moves(page):
+    return int(page.locator("#moves").inner_text())
+
+
+def test_play_a_3x3_board_with_the_coach(page, server, distances):
+    page.goto(server + "/#size=3")
+    expect(page.locator("#board .tile")).to_have_count(8)
+    board = tiles(page)
+    assert wait_distance(page) == distances[board]
+    shot(page, "01-3x3-shuffled")
+
+    # Keys: an arrow and a WASD key slide a tile into the blank.
+    for key, letter in [("ArrowLeft", "L"), ("ArrowRight", "R"), ("ArrowUp", "U"),
+                        ("ArrowDown", "D"), ("a", "L"), ("d", "R"), ("w", "U"), ("s", "D")]:
+        after = neighbour(tiles(page), letter)
+        if after is None:
+            continue
+        before_moves = moves(page)
+        page.keyboard.press(key)
+        assert tiles(page) == after, key
+        assert moves(page) == before_moves + 1
+        if after == (1, 2, 3, 4, 5, 6, 7, 8, 0):
+            break
+        assert wait_distance(page, distances[after]) == distances[after]
+
+    # A click on a tile two cells from the blank slides both tiles.
+    board = tiles(page)
+    blank = board.index(0)
+    row, col = divmod(blank, 3)
+    target = row * 3 + (2 - col) if col != 1 else (2 - row) * 3 + col if row != 1 else None
+    if target is not None and target != blank:
+        distance_cells = abs(target - blank) if target // 3 == row else abs(target - blank) // 3
+        tile = board[target]
+        before_moves = moves(page)
+        page.locator(f'#board .tile[data-tile="{tile}"]').click()
+        assert moves(page) == before_moves + distance_cells
+        assert tiles(page)[blank] != 0
+        assert tiles(page).index(0) == target
+    # A tile off the blank's row and column does not move.
+    board = tiles(page)
+    blank = board.index(0)
+    off = next(i for i in range(9) if i // 3 != blank // 3 and i % 3 != blank % 3)
+    page.locator(f'#board .tile[data-tile="{board[off]}"]').click()
+    assert tiles(page) == board
+
+    # The hint is an optimal move; following it brings the goal one closer.
+    board = tiles(page)
+    distance = wait_distance(page, distances[board])
+    page.click("#hint")
+    expect(page.locator("#board .tile.hint")).to_have_count(1)
+    letter = page.locator("#board").get_attribute("data-hint")
+    after = neighbour(board, letter)
+    assert distances[after] == distance - 1
+    expect(page.locator("#message")).to_contain_text("Hint: slide")
+    shot(page, "02-3x3-hint")
+    hinted = page.locator("#board .tile.hint").get_attribute("data-tile")
+    page.locator(f'#board .tile[data-tile="{hinted}"]').click()
+    assert tiles(page) == after
+    if distance > 1:
+        wait_distance(page, distance - 1)
+
+    # Solve: the animation ends on the goal, in the optimal number of moves.
+    board = tiles(page)
+    if board != (1, 2, 3, 4, 5, 6, 7, 8, 0):
+        page.locator("#speed").fill("10")
+        page.click("#solve")
+        expect(page.locator("#board")).to_have_attribute("data-state", "solved", timeout=30000)
+        expect(page.locator("#progress")).to_have_text(
+            f"move {distances[board]} of {distances[board]}")
+    expect(page.locator("#coach")).to_have_text("Solved!")
+    shot(page, "03-3x3-solved")
+
+
+def test_a_shared_4x4_position_is_solved_with_play_pause_and_step(page, server):
+    page.goto(server + "/#board=" + ",".join(map(str, KORF_55)))
+    expect(page.locator("#board .tile")).to_have_count(15)
+    assert tiles(page) == tuple(KORF_55)
+    assert wait_distance(page, 41) == 41
+    shot(page, "04-4x4-shared-position")
+    page.locator("#speed").fill("1")
+    page.click("#solve")
+    expect(page.locator("#player")).to_be_visible()
+    page.click("#play")  # pause
+    expect(page.locator("#play")).to_have_text("Play")
+    index = int(page.locator("#progress").get_attribute("data-index"))
+    page.click("#step")
+    page.click("#step")
+    assert int(page.locator("#progress").get_attribute("data-index")) == index + 2
+    page.click("#back")
+    assert int(page.locator("#progress").get_attribute("data-index")) == index + 1
+    wait_distance(page, 41 - (index + 1))
+    shot(page, "05-4x4-paused-mid-solution")
+    page.locator("#speed").fill("10")
+    page.click("#play")
+    expect(page.locator("#board")).to_have_attribute("data-state", "solved", timeout=30000)
+    expect(page.locator("#progress")).to_have_text("move 41 of 41")
+    assert moves(page) == 0  # the solution's moves are not the player's
+    shot(page, "06-4x4-solved")
+
+
+def test_shuffle_every_size_and_the_coach_labels_bounds(page, server):
+    page.goto(server + "/")
+    for size in [4, 3, 5, 8]:
+        page.select_option("#size", str(size))
+        expect(page.locator("#board .tile")).to_have_count(size * size - 1)
+        coach = page.locator("#coach")
+        if size <= 4:
+            wait_distance(page)
+        else:
+            expect(coach).to_contain_text("At least", timeout=30000)
+        shot(page, f"07-shuffled-{size}x{size}")
+    # Shuffle gives another board; Reset returns to it after moves.
+    first = tiles(page)
+    page.click("#shuffle")
+    expect(page.locator("#board")).not_to_have_attribute("data-tiles", ",".join(map(str, first)))
+    start = tiles(page)
+    for key in ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"]:
+        page.keyboard.press(key)
+    assert moves(page) > 0
+    page.click("#reset")
+    assert tiles(page) == start and moves(page) == 0
+
+
+def png(width, height):
+    """A small PNG, wider than high, in stripes: the page crops its middle."""
+    rows = b""
+    for y in range(height):
+        row = b"\x00"
+        for x in range(width):
+            row += bytes(((x * 255) // width, (y * 255) // height, 160 if x < width // 2 else 40))
+        rows += row
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(
+            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows))
+            + chunk(b"IEND", b""))
+
+
+def test_picture_numbers_and_a_phone_sized_window(browser, server, tmp_path):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/#size=4")
+    expect(page.locator("#board .tile")).to_have_count(15)
+    wait_distance(page)
+    board_box = page.locator("#board").bounding_box()
+    assert board_box["width"] <= 390 and board_box["x"] >= 0
+    shot(page, "08-phone")
+    # Tap a tile next to the blank.
+    board = tiles(page)
+    letter = next(l for l in "LRUD" if neighbour(board, l) is not None)
+    source = [i for i in range(16) if neighbour(board, letter)[i] == 0][0]
+    page.locator(f'#board .tile[data-tile="{board[source]}"]').tap()
+    assert tiles(page) == neighbour(board, letter)
+    picture = tmp_path / "stripes.png"
+    picture.write_bytes(png(300, 200))
+    page.set_input_files("#picture", str(picture))
+    expect(page.locator("#message")).to_contain_text("Picture: stripes.png")
+    style = page.locator("#board .tile").first.get_attribute("style")
+    assert 'url("data:image/jpeg' in style
+    shot(page, "09-phone-own-picture")
+    page.uncheck("#numbers")
+    expect(page.locator("#board .tile .number").first).to_be_hidden()
+    shot(page, "10-phone-no-numbers")
+    page.set_input_files("#picture", {"name": "notes.txt", "mimeType": "image/png",
+                                      "buffer": b"not an image"})
+    expect(page.locator("#message")).to_contain_text("not an image")
+    context.close()
+
+
+def test_typed_boards_and_links(page, server, distances):
+    page.goto(server + "/#size=3")
+    expect(page.locator("#board .tile")).to_have_count(8)
+    page.click("summary")
+    page.fill("#board-text", "8 1 3\n4 0 2\n7 6 5")
+    page.click("#set-board")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", "8,1,3,4,0,2,7,6,5")
+    wait_distance(page, distances[(8, 1, 3, 4, 0, 2, 7, 6, 5)])
+    page.fill("#board-text", "1 2 3 4 5 6 8 7 0")
+    page.click("#set-board")
+    expect(page.locator("#message")).to_contain_text("cannot be solved")
+    page.fill("#board-text", "1 2 x 0")
+    page.click("#set-board")
+    expect(page.locator("#message")).to_contain_text("x")
+    expect(page.locator("#message")).to_have_class(__import__("re").compile("error"))
+    assert tiles(page) == (8, 1, 3, 4, 0, 2, 7, 6, 5)
+    page.click("#share")
+    expect(page.locator("#message")).to_contain_text("board=8,1,3,4,0,2,7,6,5")
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link)
+    expect(page.locator("#board")).to_have_attribute("data-tiles", "8,1,3,4,0,2,7,6,5")
+    shot(page, "11-typed-board")

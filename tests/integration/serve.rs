@@ -1,0 +1,527 @@
+//! `npuzzle serve` over real sockets: the API's answers checked against
+//! breadth-first truth and known optimal lengths, every solution replayed,
+//! hostile requests, budgets, a full queue, and a bounded load test.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use npuzzle_board::{random_walk, Board, Goal, SplitMix64};
+use npuzzle_search::{Algorithm, HeuristicKind, Request};
+
+use crate::harness::*;
+use crate::pdb_cli::tables;
+
+/// A running `npuzzle serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    address: SocketAddr,
+}
+
+impl Server {
+    /// A server on the test's 6-6-3 tables.
+    fn start(extra: &[&str]) -> Server {
+        Server::start_on(tables(), "6-6-3", extra)
+    }
+
+    fn start_on(pdb_dir: &std::path::Path, partition: &str, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(["serve", "--port", "0", "--pdb-dir"])
+            .arg(pdb_dir)
+            .args(["--partition", partition])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("npuzzle serve runs");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .parse()
+            .unwrap();
+        Server { child, address }
+    }
+
+    /// Sends raw bytes, returns the status and the body.
+    fn raw(&self, request: &[u8]) -> (u16, String) {
+        let mut stream = TcpStream::connect(self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        stream.write_all(request).unwrap();
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        let text = String::from_utf8_lossy(&response).into_owned();
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = text
+            .split_once("\r\n\r\n")
+            .map_or(String::new(), |(_, b)| b.to_string());
+        (status, body)
+    }
+
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+        let (status, body) = self.raw(
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        );
+        let value = serde_json::from_str(&body)
+            .unwrap_or_else(|e| panic!("{method} {path}: {status} {body:?} is not JSON: {e}"));
+        (status, value)
+    }
+
+    fn post(&self, path: &str, body: &str) -> (u16, serde_json::Value) {
+        self.request("POST", path, body)
+    }
+
+    fn alive(&mut self) {
+        assert!(self.child.try_wait().unwrap().is_none(), "the server died");
+        let (status, record) = self.request("GET", "/api/random?size=3", "");
+        assert_eq!(status, 200, "{record}");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let mut stderr = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = e.read_to_string(&mut stderr);
+        }
+        let _ = self.child.wait();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+fn tiles_of(record: &serde_json::Value) -> Vec<u16> {
+    record["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap() as u16)
+        .collect()
+}
+
+fn bfs_length(board: &Board) -> usize {
+    let request = Request {
+        goal: Goal::BlankLast,
+        algorithm: Algorithm::Bfs,
+        heuristic: HeuristicKind::Manhattan,
+        max_nodes: None,
+        parallel: false,
+    };
+    npuzzle_search::solve(board, &request).unwrap().moves.len()
+}
+
+fn schema() -> jsonschema::Validator {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("docs/solve-output.schema.json")).unwrap(),
+    )
+    .unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+fn assert_schema(validator: &jsonschema::Validator, record: &serde_json::Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(record)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{record}: {errors:?}");
+}
+
+#[test]
+fn the_api_answers_optimally_and_replays() {
+    let mut server = Server::start(&[]);
+    let validator = schema();
+    // The page and its parts are served from the binary.
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+        ("/picture.svg", "image/svg+xml"),
+    ] {
+        let (status, _) = server
+            .raw(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+        assert_eq!(status, 200, "{path}");
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        assert!(text.contains(&format!("content-type: {kind}")), "{path}");
+    }
+    // Random boards: every side the server takes, valid and solvable.
+    for size in 2..=8 {
+        for goal in ["blank-last", "blank-first"] {
+            let (status, record) =
+                server.request("GET", &format!("/api/random?size={size}&goal={goal}"), "");
+            assert_eq!(status, 200, "{record}");
+            let board = Board::from_tiles(tiles_of(&record)).unwrap();
+            assert_eq!(board.size(), size);
+            assert!(board.is_solvable(Goal::from_name(goal).unwrap()));
+        }
+    }
+    // 3x3: the length is the breadth-first distance, the moves replay, and
+    // the record is the schema's.
+    for _ in 0..20 {
+        let (_, random) = server.request("GET", "/api/random?size=3", "");
+        let board = Board::from_tiles(tiles_of(&random)).unwrap();
+        for endpoint in ["/api/solve", "/api/hint"] {
+            let (status, record) =
+                server.post(endpoint, &format!("{{\"board\": \"{}\"}}", board.to_line()));
+            assert_eq!(status, 200, "{record}");
+            assert_schema(&validator, &record);
+            assert_eq!(record["type"], "solution");
+            assert_eq!(record["optimal"], true);
+            assert_eq!(
+                record["length"].as_u64().unwrap() as usize,
+                bfs_length(&board)
+            );
+            assert_record_replays(&record, Goal::BlankLast);
+        }
+        let (_, check) = server.post("/api/check", &format!("{{\"board\": {:?}}}", board.tiles()));
+        assert_eq!(
+            check["distance"].as_u64().unwrap() as usize,
+            bfs_length(&board)
+        );
+    }
+    // 4x4 with the tables: known optimal lengths (the easier Korf boards).
+    let korf =
+        std::fs::read_to_string(repo_root().join("bench/korf100_goal_blank_last.txt")).unwrap();
+    let mut checked = 0;
+    for line in korf.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (length, tiles) = (fields[1], fields[2..].join(" "));
+        if length.parse::<u32>().unwrap() > 50 {
+            continue;
+        }
+        let (status, record) = server.post(
+            "/api/solve",
+            &format!("{{\"board\": \"{tiles}\", \"notation\": \"tile\"}}"),
+        );
+        assert_eq!(status, 200, "{record}");
+        assert_schema(&validator, &record);
+        assert_eq!(record["length"].to_string(), length, "{tiles}");
+        assert_record_replays(&record, Goal::BlankLast);
+        // The positions along it are answered from the cache, still optimal.
+        let board = Board::from_tiles(tiles_of(&record)).unwrap();
+        let moves = npuzzle_board::Move::parse_sequence(
+            record["moves"].as_str().unwrap(),
+            npuzzle_board::Notation::Tile,
+        )
+        .unwrap();
+        let mut walk = board.walk(&moves);
+        walk.advance().unwrap();
+        let (_, next) = server.post(
+            "/api/hint",
+            &format!("{{\"board\": \"{}\"}}", walk.board().to_line()),
+        );
+        assert_eq!(
+            next["length"].as_u64().unwrap() + 1,
+            record["length"].as_u64().unwrap()
+        );
+        assert_record_replays(&next, Goal::BlankLast);
+        checked += 1;
+    }
+    assert!(checked >= 1);
+    // Blank-first goal and blank notation.
+    let (_, record) = server.post(
+        "/api/solve",
+        r#"{"board": "1 0 2 3", "goal": "blank-first", "notation": "blank"}"#,
+    );
+    assert_eq!(
+        (record["length"].as_u64(), record["moves"].as_str()),
+        (Some(1), Some("L"))
+    );
+    // Unsolvable: at once, with the solve record.
+    let (status, record) = server.post("/api/solve", r#"{"board": "2 1 3 4 5 6 7 8 0"}"#);
+    assert_eq!((status, record["type"].as_str()), (200, Some("unsolvable")));
+    assert_schema(&validator, &record);
+    // Big boards: a lower bound, and a known (upper) length from the
+    // reduction; exact near the goal.
+    let mut rng = SplitMix64::new(7);
+    let near = random_walk(6, Goal::BlankLast, 9, &mut rng);
+    let (_, check) = server.post(
+        "/api/check",
+        &format!("{{\"board\": \"{}\"}}", near.to_line()),
+    );
+    let distance = check["distance"].as_u64().expect("exact near the goal");
+    assert!(distance <= 9 && distance % 2 == 1, "{check}");
+    let (_, random) = server.request("GET", "/api/random?size=8", "");
+    let board = Board::from_tiles(tiles_of(&random)).unwrap();
+    let (_, check) = server.post("/api/check", &format!("{{\"board\": {:?}}}", board.tiles()));
+    let lower = check["lower_bound"].as_u64().unwrap();
+    assert!(check["distance"].is_null(), "{check}");
+    assert!(lower >= board.manhattan(Goal::BlankLast), "{check}");
+    assert!(check["upper_bound"].as_u64().unwrap() >= lower, "{check}");
+    let (_, solved) = server.post("/api/solve", &format!("{{\"board\": {:?}}}", board.tiles()));
+    assert_eq!(solved["optimal"], false);
+    assert_record_replays(&solved, Goal::BlankLast);
+    server.alive();
+}
+
+#[test]
+fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
+    let mut server = Server::start(&[]);
+    let cases: [(&str, &str, &str, u16, &str); 11] = [
+        ("POST", "/api/solve", "{\"board\":", 400, "not the JSON"),
+        ("POST", "/api/solve", "[1, 2]", 400, "not the JSON"),
+        (
+            "POST",
+            "/api/solve",
+            r#"{"board": "1 2 3 0", "x": 1}"#,
+            400,
+            "unknown field",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            r#"{"board": "1 2 3 4 5 6 7 8 9"}"#,
+            400,
+            "9",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            r#"{"board": [1, 2, 3, -4]}"#,
+            400,
+            "board",
+        ),
+        (
+            "POST",
+            "/api/hint",
+            r#"{"board": "1 2 3 0", "goal": "up"}"#,
+            400,
+            "is not one",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            r#"{"board": "1 2 0 3", "notation": "x"}"#,
+            400,
+            "notation",
+        ),
+        ("GET", "/api/random?size=9", "", 400, "size"),
+        ("GET", "/api/random?size=x&goal=y", "", 400, "size"),
+        ("GET", "/api/solve", "", 405, ""),
+        ("GET", "/etc/passwd", "", 404, "no such page"),
+    ];
+    for (method, path, body, status, words) in cases {
+        let (got, text) = server.raw(
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\
+                 Connection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        );
+        assert_eq!(got, status, "{method} {path} {body}: {text}");
+        assert!(text.contains(words), "{method} {path} {body}: {text}");
+    }
+    // A 9x9 board is refused by size, naming it.
+    let nine: Vec<String> = (1..81).chain([0]).map(|t| t.to_string()).collect();
+    let (status, record) = server.post(
+        "/api/solve",
+        &format!("{{\"board\": \"{}\"}}", nine.join(" ")),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        record["error"].as_str().unwrap().contains("9x9"),
+        "{record}"
+    );
+    // Too big a body: refused before it is read.
+    let (status, _) = server.raw(
+        format!(
+            "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+            200_000,
+            " ".repeat(200_000)
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 413);
+    // Garbage on the socket, a half request, a closed connection.
+    for junk in [
+        &b"\x00\xff\xfe garbage\r\n\r\n"[..],
+        b"POST /api/solve HTTP/1.1\r\nContent-Length: 50\r\n\r\n{\"bo",
+        b"GET / HTTP/1.1\r\nHost: x\r\n",
+    ] {
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        let _ = stream.write_all(junk);
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+        let mut sink = Vec::new();
+        let _ = stream.read_to_end(&mut sink);
+    }
+    server.alive();
+}
+
+/// The 80-move board: with the small test tables it takes far more than the
+/// budgets given here.
+const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+
+#[test]
+fn budgets_and_a_full_queue_answer_instead_of_waiting() {
+    let server = Server::start(&["--max-nodes", "300000"]);
+    let (status, record) = server.post("/api/solve", &format!("{{\"board\": \"{HARD}\"}}"));
+    assert_eq!(status, 200);
+    assert_eq!(record["type"], "refused", "{record}");
+    let reason = record["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("too hard for this request") && reason.contains("300000"),
+        "{reason}"
+    );
+    assert_schema(&schema(), &record);
+    // A client cannot raise the budget, only lower it.
+    let (_, record) = server.post(
+        "/api/solve",
+        &format!("{{\"board\": \"{HARD}\", \"max_nodes\": 100000000000}}"),
+    );
+    assert_eq!(record["nodes"], 300000);
+    drop(server);
+
+    // One search at a time: a second request while the first runs is told
+    // the server is busy.
+    let server = Arc::new(Server::start(&[
+        "--queue",
+        "1",
+        "--threads",
+        "1",
+        "--max-nodes",
+        "20000000",
+    ]));
+    let busy = {
+        let server = Arc::clone(&server);
+        std::thread::spawn(move || server.post("/api/solve", &format!("{{\"board\": \"{HARD}\"}}")))
+    };
+    let started = Instant::now();
+    let mut saw_503 = false;
+    while !busy.is_finished() && started.elapsed() < Duration::from_secs(60) {
+        // A new board each time: a cached one needs no search, nor a slot.
+        let (_, random) = server.request("GET", "/api/random?size=3", "");
+        let (status, record) = server.post(
+            "/api/hint",
+            &format!("{{\"board\": {:?}}}", tiles_of(&random)),
+        );
+        if status == 503 {
+            assert!(
+                record["error"].as_str().unwrap().contains("busy"),
+                "{record}"
+            );
+            saw_503 = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(saw_503, "no 503 while the only slot was taken");
+    let (status, _) = busy.join().unwrap();
+    assert_eq!(status, 200);
+}
+
+/// Percentile of sorted latencies.
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1]
+}
+
+/// While 80-move solves run, 200 hint requests on random 4x4 boards are
+/// all answered, optimally. Latencies are printed (run with --nocapture),
+/// never asserted: the machines are shared. `cargo xtask bench --serve`
+/// runs the same load on the full tables.
+#[test]
+fn hints_are_answered_while_hard_boards_are_solved() {
+    let pdb_dir = std::env::var_os("NPUZZLE_LOAD_PDB_DIR");
+    let server = Arc::new(match &pdb_dir {
+        Some(dir) => Server::start_on(std::path::Path::new(dir), "7-8", &[]),
+        None => Server::start(&["--max-nodes", "5000000"]),
+    });
+    let hard: Vec<_> = (0..3)
+        .map(|_| {
+            let server = Arc::clone(&server);
+            std::thread::spawn(move || {
+                let (status, record) =
+                    server.post("/api/solve", &format!("{{\"board\": \"{HARD}\"}}"));
+                assert_eq!(status, 200, "{record}");
+                record
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    // In flight at once: all 200, then 8 (a handful of players), each time
+    // on fresh boards, so that nothing comes from the cache.
+    for in_flight in [200, 8] {
+        let boards: Vec<String> = (0..200)
+            .map(|_| {
+                let (_, random) = server.request("GET", "/api/random?size=4", "");
+                format!("{:?}", tiles_of(&random))
+            })
+            .collect();
+        let started = Instant::now();
+        let barrier = Arc::new(Barrier::new(in_flight));
+        let chunks: Vec<Vec<String>> = boards
+            .chunks(boards.len().div_ceil(in_flight))
+            .map(|c| c.to_vec())
+            .collect();
+        let workers: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let (server, barrier) = (Arc::clone(&server), Arc::clone(&barrier));
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    let mut times = Vec::new();
+                    for board in chunk {
+                        let t = Instant::now();
+                        let (status, record) = server.post(
+                            "/api/hint",
+                            &format!("{{\"board\": {board}, \"notation\": \"tile\"}}"),
+                        );
+                        times.push(t.elapsed());
+                        assert_eq!(status, 200, "{record}");
+                        assert_eq!(record["type"], "solution", "{record}");
+                        assert_eq!(record["optimal"], true, "{record}");
+                        assert_record_replays(&record, Goal::BlankLast);
+                    }
+                    times
+                })
+            })
+            .collect();
+        let mut times: Vec<Duration> = workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect();
+        times.sort();
+        eprintln!(
+            "load: {} hints, {in_flight} in flight, while 3 80-move solves ran: p50 {:.1} ms, \
+             p99 {:.1} ms, max {:.1} ms, all in {:.2} s",
+            times.len(),
+            percentile(&times, 0.50).as_secs_f64() * 1e3,
+            percentile(&times, 0.99).as_secs_f64() * 1e3,
+            times.last().unwrap().as_secs_f64() * 1e3,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    for solve in hard {
+        let record = solve.join().unwrap();
+        if pdb_dir.is_some() {
+            assert_eq!(record["length"], 80, "{record}");
+        }
+    }
+}
