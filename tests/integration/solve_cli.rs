@@ -370,7 +370,8 @@ fn big_boards_are_solved_by_reduction_and_say_so() {
 }
 
 /// The SVG is well-formed XML with one keyframe per move for every tile,
-/// exactly one tile moving per step, ending on the goal.
+/// exactly one tile moving per step, the start and the goal held, and a
+/// move counter in step with the tiles.
 #[test]
 fn the_svg_animates_one_move_per_step() {
     let dir = scratch();
@@ -384,20 +385,64 @@ fn the_svg_animates_one_move_per_step() {
     let length = run.json_records()[0]["length"].as_u64().unwrap() as usize;
     let text = std::fs::read_to_string(dir.path().join("out.svg")).unwrap();
     let document = roxmltree::Document::parse(&text).expect("well-formed XML");
-    let tracks: Vec<Vec<&str>> = document
+    let animations: Vec<roxmltree::Node> = document
         .descendants()
         .filter(|n| n.has_tag_name("animateTransform"))
+        .collect();
+    let tracks: Vec<Vec<&str>> = animations
+        .iter()
         .map(|n| n.attribute("values").unwrap().split(';').collect())
         .collect();
     assert_eq!(tracks.len(), 8);
+    let key_times: Vec<f64> = animations[0]
+        .attribute("keyTimes")
+        .unwrap()
+        .split(';')
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(key_times.len(), length + 3);
+    assert!(key_times.windows(2).all(|w| w[0] < w[1]), "{key_times:?}");
     for track in &tracks {
-        // One position per board of the solution, and the goal held.
-        assert_eq!(track.len(), length + 2);
+        // The start held, one position per board of the solution, the goal held.
+        assert_eq!(track.len(), length + 3);
+        assert_eq!(track[0], track[1], "the start is held");
+        assert_eq!(track[length + 1], track[length + 2], "the goal is held");
     }
-    for step in 0..length {
+    for step in 1..=length {
         let moving = tracks.iter().filter(|t| t[step] != t[step + 1]).count();
         assert_eq!(moving, 1, "step {step}");
     }
+    // The counter: one caption per stage, shown from the keyframe where its
+    // move starts.
+    let captions: Vec<roxmltree::Node> = document
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("counter"))
+        .collect();
+    assert_eq!(captions.len(), length + 1);
+    for (i, caption) in captions.iter().enumerate() {
+        let words = caption.text().unwrap();
+        if i == 0 {
+            assert!(words.contains(&format!("{length} moves")), "{words}");
+            continue;
+        }
+        assert!(words.starts_with(&format!("move {i}/{length}")), "{words}");
+        let shown_from: f64 = caption
+            .first_element_child()
+            .unwrap()
+            .attribute("keyTimes")
+            .unwrap()
+            .split(';')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(shown_from, key_times[i], "caption {i}");
+    }
+    assert!(captions[length].text().unwrap().ends_with("solved"));
+    assert!(
+        !text.contains("href"),
+        "the SVG refers to nothing outside it"
+    );
     let many = npuzzle_in(
         dir.path(),
         &["solve", "--svg", "x.svg"],

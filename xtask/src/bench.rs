@@ -294,6 +294,42 @@ pub fn run(args: &[String]) -> Result<(), String> {
         latencies[2], latencies[0]
     );
 
+    // The game's server under load, on these tables: the test suite's load
+    // test, pointed at data/.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = Command::new(cargo)
+        .args([
+            "test",
+            "--release",
+            "--quiet",
+            "--package",
+            "npuzzle-cli",
+            "--test",
+            "integration",
+            "serve::hints_are_answered_while_hard_boards_are_solved",
+            "--",
+            "--nocapture",
+        ])
+        .env("NPUZZLE_LOAD_PDB_DIR", root().join("data"))
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run cargo test: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(format!("the serve load test failed:\n{stderr}"));
+    }
+    let _ = writeln!(
+        report,
+        "## `npuzzle serve` under load (7-8 tables)\n\n\
+         Hint requests (`POST /api/hint`, an optimal solution) on fresh random 4x4 boards while \
+         three clients solve distance-80 boards, over loopback:\n"
+    );
+    for line in stderr.lines().filter_map(|l| l.strip_prefix("load: ")) {
+        let _ = writeln!(report, "- {line}");
+    }
+    let _ = writeln!(report);
+    eprintln!("bench: serve load done");
+
     // The Princeton files with default options, every answer checked.
     let started = Instant::now();
     let output = Command::new(&npuzzle)

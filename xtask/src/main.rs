@@ -17,13 +17,18 @@ tasks:
                        --out, --threads, --force, --level)
   bench [options]      solve the standard sets in bench/ and write
                        bench/report.md (see `cargo xtask bench --help`)
-  test [--no-python]   the whole test suite: `cargo test --workspace
+  test [--no-python] [--no-browser]
+                       the whole test suite: `cargo test --workspace
                        --release` (Rust, and the C program against
                        libnpuzzle), the light reader alone (default
-                       features), then the Python package: built with
-                       maturin into target/python-venv and tested with pytest
+                       features), the Python package (built with maturin
+                       into target/python-venv, tested with pytest), then
+                       the game of `npuzzle serve` in headless Chromium
+                       (Playwright; $CHROMIUM, default /usr/bin/chromium)
   python               only the Python part of `test`; prints how to use
                        the venv it makes
+  browser              only the browser part of `test`; screenshots go to
+                       target/browser-screenshots
   fuzz [options]       fuzz the board readers and the command line:
                        --cases N (parser, default 1,000,000), --cli-cases N
                        (runs of the binary, default 5,000), --seed S
@@ -37,6 +42,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz(&args[1..]),
         Some("test") => test(&args[1..]),
         Some("python") => python_tests(),
+        Some("browser") => browser_tests(),
         Some("help" | "--help" | "-h") | None => {
             print!("{TASKS}");
             Ok(())
@@ -79,10 +85,7 @@ pub fn release_npuzzle() -> Result<PathBuf, String> {
     if !status.success() {
         return Err("cargo build --release failed".to_string());
     }
-    let target = env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
-    Ok(target.join("release").join("npuzzle"))
+    Ok(target_dir().join("release").join("npuzzle"))
 }
 
 fn build_pdb(args: &[String]) -> Result<(), String> {
@@ -179,20 +182,26 @@ fn test(args: &[String]) -> Result<(), String> {
             .current_dir(root()),
         "cargo test --package npuzzle-pdb (default features)",
     )?;
-    if args.iter().any(|a| a == "--no-python") {
-        return Ok(());
+    if !args.iter().any(|a| a == "--no-python") {
+        python_tests()?;
     }
-    python_tests()
+    if !args.iter().any(|a| a == "--no-browser") {
+        browser_tests()?;
+    }
+    Ok(())
 }
 
-/// Builds the Python package into a virtual environment under target/ with
-/// maturin and runs its tests with pytest.
-fn python_tests() -> Result<(), String> {
-    let root = root();
-    let target = env::var_os("CARGO_TARGET_DIR")
+/// The target directory (CARGO_TARGET_DIR or the checkout's target/).
+fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let venv = target.join("python-venv");
+        .unwrap_or_else(|| root().join("target"))
+}
+
+/// The test virtual environment under target/, made if missing, with
+/// `packages` installed from PyPI; returns its python.
+fn python_venv(packages: &[&str]) -> Result<PathBuf, String> {
+    let venv = target_dir().join("python-venv");
     let python = venv.join("bin").join("python");
     if !python.is_file() {
         run(
@@ -201,18 +210,60 @@ fn python_tests() -> Result<(), String> {
         )?;
     }
     run(
-        Command::new(&python).args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "maturin>=1.9,<2",
-            "pytest",
-            "numpy",
-        ]),
-        "pip install maturin pytest numpy",
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .args(packages),
+        &format!("pip install {}", packages.join(" ")),
     )?;
+    Ok(python)
+}
+
+/// Plays the game of `npuzzle serve` in Debian's headless Chromium, driven
+/// by Playwright for Python (which cannot download its own browsers here).
+fn browser_tests() -> Result<(), String> {
+    let chromium = env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !chromium.is_file() {
+        return Err(format!(
+            "the browser tests need Chromium at {}: `apt-get install chromium` (or set \
+             CHROMIUM to its path), or skip them with `cargo xtask test --no-browser`",
+            chromium.display()
+        ));
+    }
+    let python = python_venv(&["pytest", "playwright>=1.40,<2"])?;
+    let npuzzle = release_npuzzle()?;
+    let root = root();
+    run(
+        Command::new(&python)
+            .args(["-m", "pytest", "-q"])
+            .arg(root.join("tests/browser"))
+            .env("NPUZZLE_BIN", &npuzzle)
+            .env("CHROMIUM", &chromium)
+            .env("SCREENSHOT_DIR", target_dir().join("browser-screenshots"))
+            .current_dir(&root),
+        "pytest tests/browser",
+    )?;
+    println!(
+        "Screenshots of the game: {}",
+        target_dir().join("browser-screenshots").display()
+    );
+    Ok(())
+}
+
+/// Builds the Python package into a virtual environment under target/ with
+/// maturin and runs its tests with pytest.
+fn python_tests() -> Result<(), String> {
+    let root = root();
+    let target = target_dir();
+    let venv = target.join("python-venv");
+    let python = python_venv(&["maturin>=1.9,<2", "pytest", "numpy"])?;
     let wheels = target.join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
     run(

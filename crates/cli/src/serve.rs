@@ -544,6 +544,35 @@ async fn not_found() -> Reply {
     )
 }
 
+/// The refusals axum makes itself (wrong method, body too large, bad
+/// headers) as error records too, so that every answer a client gets from
+/// the API is JSON.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !status.is_client_error() || is_json {
+        return response;
+    }
+    let message = match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            "wrong method: /api/solve, /api/hint and /api/check take POST, /api/random GET"
+                .to_string()
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the request body is over the limit of {MAX_BODY} bytes")
+        }
+        other => format!("the request was refused: {other}"),
+    };
+    let mut reply = error_reply(status, message).into_response();
+    if let Some(allow) = response.headers().get(header::ALLOW) {
+        reply.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    reply
+}
+
 fn router(server: Arc<Server>) -> Router {
     Router::new()
         .route(
@@ -568,6 +597,7 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/random", get(random))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(json_errors))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 error_reply(

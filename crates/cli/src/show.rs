@@ -9,12 +9,19 @@ use npuzzle_board::{Board, Move, Notation};
 const CELL: usize = 64;
 /// Seconds per move in the SVG.
 const STEP_SECONDS: f64 = 0.35;
+/// Seconds the start position is shown before the first move.
+const HOLD_START_SECONDS: f64 = 1.0;
+/// Seconds the goal is shown before the loop starts over.
+const HOLD_END_SECONDS: f64 = 1.5;
+/// Pixels of the move counter's bar under the board.
+const BAR: usize = 40;
 /// The most (tile, step) pairs an SVG may animate before it gets unwieldy.
 pub const MAX_SVG_KEYFRAMES: usize = 4_000_000;
 
 /// A self-contained SVG that plays the solution in any browser (SMIL
-/// animation, no script): each tile slides along its positions, one
-/// keyframe per move, then the animation holds the goal and starts over.
+/// animation, no script): the start position held for a moment, each tile
+/// sliding along its positions one keyframe per move under a move counter,
+/// then the goal held before the loop starts over.
 pub fn svg(board: &Board, moves: &[Move]) -> Result<String, String> {
     let n = board.size();
     let tiles = n * n - 1;
@@ -32,16 +39,18 @@ pub fn svg(board: &Board, moves: &[Move]) -> Result<String, String> {
             track[t as usize].push(cell);
         }
     }
-    let steps = moves.len().max(1);
-    // One extra second holding the goal before the loop starts again.
-    let duration = moves.len() as f64 * STEP_SECONDS + 1.0;
-    let end = moves.len() as f64 * STEP_SECONDS / duration;
-    let mut key_times: Vec<String> = (0..=moves.len())
-        .map(|i| format!("{:.5}", end * i as f64 / steps as f64))
+    let duration = HOLD_START_SECONDS + moves.len() as f64 * STEP_SECONDS + HOLD_END_SECONDS;
+    // When move `i` (1-based) starts; move `i` ends when move `i + 1` starts.
+    let move_starts: Vec<f64> = (1..=moves.len() + 1)
+        .map(|i| (HOLD_START_SECONDS + (i - 1) as f64 * STEP_SECONDS) / duration)
         .collect();
-    key_times.push("1".to_string());
-    let key_times = key_times.join(";");
+    // Keyframes: the start, held; the end of each move; the goal, held.
+    let mut key_times = vec![0.0];
+    key_times.extend(&move_starts);
+    key_times.push(1.0);
+    let key_times = join_times(&key_times);
     let size = n * CELL;
+    let height = size + BAR;
     let font = CELL * 4 / 10;
     let mut out = String::new();
     out.push_str(&format!(
@@ -51,14 +60,15 @@ pub fn svg(board: &Board, moves: &[Move]) -> Result<String, String> {
          <desc>Moves (tile direction): {letters}</desc>\n\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#2b2d42\"/>\n",
         w = size,
-        h = size,
+        h = height,
         moves = moves.len(),
         board = board,
         letters = Move::format_sequence(moves, Notation::Tile),
     ));
     for (tile, cells) in track.iter().enumerate().skip(1) {
         let at = |cell: usize| format!("{},{}", (cell % n) * CELL, (cell / n) * CELL);
-        let mut values: Vec<String> = cells.iter().map(|&c| at(c)).collect();
+        let mut values = vec![at(cells[0])];
+        values.extend(cells.iter().map(|&c| at(c)));
         values.push(at(*cells.last().expect("every board has every tile")));
         out.push_str(&format!(
             "<g transform=\"translate({first})\">\
@@ -73,8 +83,56 @@ pub fn svg(board: &Board, moves: &[Move]) -> Result<String, String> {
             values = values.join(";"),
         ));
     }
+    // The counter: one caption per stage, each shown only during its stage.
+    let total = moves.len();
+    let captions = (0..=total).map(|i| match i {
+        0 if total == 0 => "already solved".to_string(),
+        0 => format!("start: {total} moves to go"),
+        i => {
+            let tile = boards[i - 1].tiles()[boards[i].blank()];
+            let done = if i == total { ": solved" } else { "" };
+            format!(
+                "move {i}/{total}: {tile} {}{done}",
+                moves[i - 1].letter(Notation::Tile)
+            )
+        }
+    });
+    let baseline = size + BAR / 2;
+    for (i, caption) in captions.enumerate() {
+        // Discrete visibility: hidden until the stage starts, hidden again
+        // when the next one starts.
+        let shown = if total == 0 {
+            String::new()
+        } else {
+            let (values, times) = match i {
+                0 => ("visible;hidden", join_times(&[0.0, move_starts[0]])),
+                i if i == total => ("hidden;visible", join_times(&[0.0, move_starts[i - 1]])),
+                i => (
+                    "hidden;visible;hidden",
+                    join_times(&[0.0, move_starts[i - 1], move_starts[i]]),
+                ),
+            };
+            format!(
+                "<animate attributeName=\"visibility\" calcMode=\"discrete\" dur=\"{duration:.2}s\" \
+                 repeatCount=\"indefinite\" keyTimes=\"{times}\" values=\"{values}\"/>"
+            )
+        };
+        let initial = if i == 0 { "visible" } else { "hidden" };
+        out.push_str(&format!(
+            "<text class=\"counter\" x=\"{x}\" y=\"{baseline}\" visibility=\"{initial}\" font-family=\"sans-serif\" \
+             font-size=\"{font}\" fill=\"#edf2f4\" text-anchor=\"middle\" dominant-baseline=\"central\">{caption}{shown}</text>\n",
+            x = size / 2,
+            font = BAR * 2 / 5,
+        ));
+    }
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+/// Key times as SMIL wants them: fractions of the duration, `;`-separated.
+fn join_times(times: &[f64]) -> String {
+    let parts: Vec<String> = times.iter().map(|t| format!("{t:.5}")).collect();
+    parts.join(";")
 }
 
 /// Plays the solution in the terminal: the board redrawn in place, the tile
