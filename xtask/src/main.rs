@@ -95,15 +95,7 @@ fn build_pdb(args: &[String]) -> Result<(), String> {
     if !args.iter().any(|a| a == "--out" || a.starts_with("--out=")) {
         command.arg("--out").arg(root().join("data"));
     }
-    let status = command
-        .args(args)
-        .status()
-        .map_err(|e| format!("cannot run npuzzle: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("npuzzle pdb build failed ({status})"))
-    }
+    run(command.args(args), "npuzzle pdb build")
 }
 
 /// Runs the fuzz tests of the integration suite with large case counts.
@@ -209,8 +201,14 @@ fn python_venv(packages: &[&str]) -> Result<PathBuf, String> {
             "python3 -m venv (on Debian: apt-get install python3-venv)",
         )?;
     }
+    pip_install(&python, packages)?;
+    Ok(python)
+}
+
+/// `pip install --quiet ARGS` in the environment of `python`.
+fn pip_install(python: &Path, args: &[&str]) -> Result<(), String> {
     run(
-        Command::new(&python)
+        Command::new(python)
             .args([
                 "-m",
                 "pip",
@@ -218,10 +216,9 @@ fn python_venv(packages: &[&str]) -> Result<PathBuf, String> {
                 "--quiet",
                 "--disable-pip-version-check",
             ])
-            .args(packages),
-        &format!("pip install {}", packages.join(" ")),
-    )?;
-    Ok(python)
+            .args(args),
+        &format!("pip install {}", args.join(" ")),
+    )
 }
 
 /// Plays the game of `npuzzle serve` in Debian's headless Chromium, driven
@@ -281,19 +278,8 @@ fn python_tests() -> Result<(), String> {
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .find(|path| path.extension().is_some_and(|e| e == "whl"))
         .ok_or("maturin made no wheel")?;
-    run(
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--force-reinstall",
-                "--no-deps",
-            ])
-            .arg(&wheel),
-        "pip install the wheel",
-    )?;
+    let wheel = wheel.to_string_lossy();
+    pip_install(&python, &["--force-reinstall", "--no-deps", &wheel])?;
     let npuzzle = release_npuzzle()?;
     run(
         Command::new(&python)

@@ -28,6 +28,26 @@ pub struct Solved {
     pub seconds: f64,
 }
 
+impl Solved {
+    /// A solution found by `algorithm`, optimal until said otherwise, with
+    /// nothing else known yet.
+    pub fn optimal(moves: Vec<Move>, algorithm: &'static str) -> Solved {
+        Solved {
+            moves,
+            optimal: true,
+            algorithm,
+            heuristic: None,
+            partition: None,
+            reflection: None,
+            stats: None,
+            h0: None,
+            lower_bound: None,
+            note: None,
+            seconds: 0.0,
+        }
+    }
+}
+
 /// What became of one input board.
 pub enum Answer {
     Solved(Solved),

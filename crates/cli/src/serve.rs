@@ -242,17 +242,8 @@ impl Server {
         }
         if let Some(moves) = self.cached(task.goal, &task.board) {
             return Ok(Answer::Solved(Solved {
-                moves: moves.to_vec(),
-                optimal: true,
-                algorithm: "idastar",
-                heuristic: None,
-                partition: None,
-                reflection: None,
-                stats: None,
-                h0: None,
-                lower_bound: None,
-                note: None,
                 seconds: started.elapsed().as_secs_f64(),
+                ..Solved::optimal(moves.to_vec(), "idastar")
             }));
         }
         let _permit = Arc::clone(&self.queue).try_acquire_owned().map_err(|_| {
@@ -408,19 +399,7 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
         let bound = linear_conflict(board, goal);
         record.lower_bound = Some(bound);
         let answer = match server.cached(goal, board) {
-            Some(moves) => Answer::Solved(Solved {
-                moves: moves.to_vec(),
-                optimal: true,
-                algorithm: "idastar",
-                heuristic: None,
-                partition: None,
-                reflection: None,
-                stats: None,
-                h0: None,
-                lower_bound: None,
-                note: None,
-                seconds: 0.0,
-            }),
+            Some(moves) => Answer::Solved(Solved::optimal(moves.to_vec(), "idastar")),
             None => {
                 let Ok(_permit) = Arc::clone(&server.queue).try_acquire_owned() else {
                     return error_reply(

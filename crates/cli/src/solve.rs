@@ -238,17 +238,8 @@ impl<'a> Solver<'a> {
             parallel,
         };
         let mut solved = Solved {
-            moves: Vec::new(),
-            optimal: true,
-            algorithm: algorithm.name(),
             heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
-            partition: None,
-            reflection: None,
-            stats: None,
-            h0: None,
-            lower_bound: None,
-            note: None,
-            seconds: 0.0,
+            ..Solved::optimal(Vec::new(), algorithm.name())
         };
         let result = if heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs {
             match &*self.tables(board.size()) {
@@ -298,17 +289,11 @@ impl<'a> Solver<'a> {
     pub fn reduce(&self, board: &Board, why: String, started: Instant) -> Answer {
         match npuzzle_search::solve_by_reduction(board, self.goal()) {
             Ok(moves) => Answer::Solved(Solved {
-                moves,
                 optimal: false,
-                algorithm: "reduction",
-                heuristic: None,
-                partition: None,
-                reflection: None,
-                stats: None,
-                h0: None,
                 lower_bound: Some(board.manhattan(self.goal())),
                 note: Some(why),
                 seconds: started.elapsed().as_secs_f64(),
+                ..Solved::optimal(moves, "reduction")
             }),
             Err(e) => refused(e.to_string(), started),
         }
