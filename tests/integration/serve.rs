@@ -528,13 +528,14 @@ fn hints_are_answered_while_hard_boards_are_solved() {
             .chunks(boards.len().div_ceil(in_flight))
             .map(|c| c.to_vec())
             .collect();
+        let full_tables = pdb_dir.is_some();
         let workers: Vec<_> = chunks
             .into_iter()
             .map(|chunk| {
                 let (server, barrier) = (Arc::clone(&server), Arc::clone(&barrier));
                 std::thread::spawn(move || {
                     barrier.wait();
-                    let mut times = Vec::new();
+                    let (mut times, mut refused) = (Vec::new(), 0);
                     for board in chunk {
                         let t = Instant::now();
                         let (status, record) = server.post(
@@ -543,19 +544,33 @@ fn hints_are_answered_while_hard_boards_are_solved() {
                         );
                         times.push(t.elapsed());
                         assert_eq!(status, 200, "{record}");
+                        // The small test tables leave about one random board
+                        // in 500 over the 5,000,000-node budget: it must be
+                        // refused as such. The 7-8 tables solve them all.
+                        if record["type"] == "refused" && !full_tables {
+                            let reason = record["reason"].as_str().unwrap();
+                            assert!(reason.starts_with("too hard for this request"), "{reason}");
+                            refused += 1;
+                            continue;
+                        }
                         assert_eq!(record["type"], "solution", "{record}");
                         assert_eq!(record["optimal"], true, "{record}");
                         assert_record_replays(&record, Goal::BlankLast);
                     }
-                    times
+                    (times, refused)
                 })
             })
             .collect();
-        let mut times: Vec<Duration> = workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect();
+        let (mut times, mut refused) = (Vec::new(), 0);
+        for worker in workers {
+            let (t, r) = worker.join().unwrap();
+            times.extend(t);
+            refused += r;
+        }
         times.sort();
+        if refused > 0 {
+            eprintln!("load: {refused} hints refused as over the budget (small test tables)");
+        }
         eprintln!(
             "load: {} hints, {in_flight} in flight, while 3 80-move solves ran: p50 {:.1} ms, \
              p99 {:.1} ms, max {:.1} ms, all in {:.2} s",
