@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Read an npuzzle pattern database (format version 1, docs/pdb-format.md)
-and look boards up in it. Standard library only.
+"""Read an npuzzle pattern database (format versions 1 and 2,
+docs/pdb-format.md), zero-aware or not, and look boards up in it. Standard
+library only.
 
 Usage:
     read_pdb.py TABLE.pdb                      print the header
@@ -62,16 +63,18 @@ class Pdb:
         (marker, version) = struct.unpack_from("<IH", data, 16)
         if marker != 0x0A0B0C0D:
             raise PdbError(f"{path}: unknown byte order")
-        if version != 1:
-            raise PdbError(f"{path}: format version {version}; this reader reads 1")
+        if version not in (1, 2):
+            raise PdbError(f"{path}: format version {version}; this reader reads 1 and 2")
         header = bytearray(data[:HEADER_LEN])
         (stored_crc,) = struct.unpack_from("<I", header, 60)
         header[60:64] = b"\0\0\0\0"
         if zlib.crc32(bytes(header)) != stored_crc:
             raise PdbError(f"{path}: header CRC mismatch")
         self.n, goal, k, scheme, encoding, self.max_value = struct.unpack_from("<6B", data, 24)
-        if scheme != 1 or encoding not in (1, 2):
+        if scheme not in (1, version) or encoding not in (1, 2):
             raise PdbError(f"{path}: unknown index scheme {scheme} or encoding {encoding}")
+        # Scheme 2 (zero-aware): an entry per placement and cell of the blank.
+        self.zero_aware = scheme == 2
         self.goal = ("blank-last", "blank-first")[goal]
         self.encoding = encoding
         self.entries, table_len, offset, self.table_crc = struct.unpack_from("<QQQI", data, 32)
@@ -99,11 +102,20 @@ class Pdb:
             rank = rank * self.radix[i] + digit
         return rank
 
-    def value(self, placement):
+    def index(self, placement, blank):
+        """The entry of a placement; zero-aware: of the placement with the
+        blank on `blank`, counted among the cells the pattern leaves free."""
         rank = self.rank(placement)
+        if not self.zero_aware:
+            return rank
+        free = self.n * self.n - len(placement)
+        return rank * free + blank - sum(1 for c in placement if c < blank)
+
+    def value(self, placement, blank):
+        index = self.index(placement, blank)
         if self.encoding == 1:
-            return self.table[rank]
-        nibble = (self.table[rank // 2] >> (4 * (rank % 2))) & 0xF
+            return self.table[index]
+        nibble = (self.table[index // 2] >> (4 * (index % 2))) & 0xF
         n = self.n
         manhattan = 0
         for tile, cell in zip(self.tiles, placement):
@@ -126,7 +138,7 @@ class Pdb:
             raise BoardError(f"{wrong} is not a tile of a {self.n}x{self.n} board "
                              f"(0..{cells - 1})")
         cell_of = {tile: cell for cell, tile in enumerate(board)}
-        return self.value([cell_of[t] for t in self.tiles])
+        return self.value([cell_of[t] for t in self.tiles], cell_of[0])
 
 
 def parse_board(text):
@@ -149,7 +161,8 @@ def main(argv):
         print(f"read_pdb: {e}", file=sys.stderr)
         return 1
     if len(argv) == 2:
-        print(f"{pdb.n}x{pdb.n} goal {pdb.goal}, tiles {pdb.tiles}, "
+        kind = "zero-aware, " if pdb.zero_aware else ""
+        print(f"{pdb.n}x{pdb.n} goal {pdb.goal}, tiles {pdb.tiles}, {kind}"
               f"{pdb.entries} entries, encoding {pdb.encoding}, max value {pdb.max_value}")
         return 0
     for text in argv[2:]:

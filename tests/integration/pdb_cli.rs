@@ -22,6 +22,7 @@ pub(crate) fn tables() -> &'static Path {
             ("6-6-3", "blank-last"),
             ("5-5-5", "blank-last"),
             ("5-5-5", "blank-first"),
+            ("6z-6z-3z", "blank-last"),
         ] {
             let run = npuzzle_in(
                 dir.path(),
@@ -199,6 +200,106 @@ fn solve_with_tables_gives_the_known_optimal_lengths() {
     }
 }
 
+/// Zero-aware tables and catalogues (the largest of several partitions'
+/// sums) give the known lengths with fewer nodes: the start value can only
+/// grow, so the search is never larger than over the weakest member.
+#[test]
+fn zero_aware_tables_and_catalogues_give_the_known_optimal_lengths() {
+    let boards = some_korf_boards(6);
+    let input: String = boards.iter().map(|(_, b)| format!("{b}\n")).collect();
+    let dir = dir_arg(tables());
+    let mut expanded = std::collections::HashMap::new();
+    for partition in ["6-6-3", "6z-6z-3z", "5-5-5", "6z-6z-3z+5-5-5"] {
+        let args = [
+            "solve",
+            "--json",
+            "--partition",
+            partition,
+            "--pdb-dir",
+            &dir,
+        ];
+        let run = npuzzle_in(tables(), &args, &input);
+        assert_eq!(run.status, 0, "{partition}: {}", run.stderr);
+        let records = run.json_records();
+        let mut total = 0;
+        for ((length, board), record) in boards.iter().zip(&records) {
+            assert_eq!(record["length"], *length, "{partition} {board}");
+            assert_eq!(record["partition"], partition);
+            assert_replays(
+                board,
+                record["moves"].as_str().unwrap(),
+                Notation::Tile,
+                Goal::BlankLast,
+            );
+            total += record["nodes"].as_u64().unwrap();
+        }
+        expanded.insert(partition, total);
+    }
+    assert!(expanded["6z-6z-3z"] < expanded["6-6-3"], "{expanded:?}");
+    assert!(
+        expanded["6z-6z-3z+5-5-5"] <= expanded["6z-6z-3z"],
+        "{expanded:?}"
+    );
+
+    // The lookup shows each partition's sums; the catalogue takes the largest.
+    let (_, board) = &boards[5];
+    let line = board.to_string();
+    let lookup = |partition: &str| {
+        let args = [
+            "pdb",
+            "lookup",
+            "--partition",
+            partition,
+            "--pdb-dir",
+            &dir,
+            &line,
+        ];
+        let run = npuzzle_in(tables(), &args, "");
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let last = run.stdout.lines().last().unwrap().to_string();
+        (
+            run.stdout.clone(),
+            last.strip_prefix("heuristic: ")
+                .unwrap()
+                .parse::<u32>()
+                .unwrap(),
+        )
+    };
+    let (text, both) = lookup("6z-6z-3z+5-5-5");
+    assert!(
+        text.contains("z{5,6,9,10,13,14}: ") && text.contains("partition 2: sum "),
+        "{text}"
+    );
+    assert_eq!(both, lookup("6z-6z-3z").1.max(lookup("5-5-5").1));
+    assert!(lookup("6z-6z-3z").1 >= lookup("6-6-3").1);
+
+    // `pdb files` lists what a catalogue needs and says what is missing.
+    let args = [
+        "pdb",
+        "files",
+        "--catalogue",
+        "6z-6z-3z+5-5-5",
+        "--pdb-dir",
+        &dir,
+    ];
+    let run = npuzzle_in(tables(), &args, "");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("zero-aware-5.6.9.10.13.14.pdb.zst: 28.8 MB to map"),
+        "{}",
+        run.stdout
+    );
+    let args = ["pdb", "files", "--catalogue", "duo", "--pdb-dir", &dir];
+    let run = npuzzle_in(tables(), &args, "");
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stdout.contains("missing") && run.stdout.contains("--partition duo"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn a_single_board_is_solved_by_parallel_ida_star_with_the_same_length() {
     let (length, board) = some_korf_boards(1).remove(0);
@@ -332,6 +433,25 @@ fn the_additive_heuristic_is_admissible_and_consistent_where_defined() {
         }
         assert!(compared > 1000, "only {compared} pairs compared");
     }
+    // Zero-aware tables hold the distance of the board's own abstract state
+    // everywhere: admissible, and every move changes the sum by exactly one.
+    let partition = Partition::parse("6z-6z-3z", 4, Goal::BlankLast).unwrap();
+    let pdbs = file::open_partition(tables(), &partition).unwrap();
+    let sum = |board: &Board| -> u32 { pdbs.iter().map(|p| p.lookup(board).unwrap()).sum() };
+    for (length, board) in some_korf_boards(100) {
+        assert!(sum(&board) <= length, "{board}");
+        assert!(sum(&board.transposed(Goal::BlankLast)) <= length, "{board}");
+    }
+    let mut rng = SplitMix64::new(98);
+    for _ in 0..5_000 {
+        let board = random_board(4, Goal::BlankLast, &mut rng);
+        let here = sum(&board);
+        for m in board.legal_moves().collect::<Vec<_>>() {
+            let mut next = board.clone();
+            next.apply(m);
+            assert_eq!(here.abs_diff(sum(&next)), 1, "{board} -> {next}");
+        }
+    }
 }
 
 /// The search over tables agrees with linear-conflict IDA* on boards a
@@ -364,7 +484,7 @@ fn the_python_reader_agrees_with_the_rust_lookup() {
     if Command::new("python3").arg("--version").output().is_err() {
         panic!("python3 is needed for this test (.ci/run installs it)");
     }
-    let partition = Partition::parse("6-6-3", 4, Goal::BlankLast).unwrap();
+    let partition = Partition::parse("6-6-3+6z-6z-3z", 4, Goal::BlankLast).unwrap();
     let pdbs = file::open_partition(tables(), &partition).unwrap();
     let mut rng = SplitMix64::new(2024);
     let boards: Vec<Board> = (0..200)
@@ -563,7 +683,7 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     let data = copy_of_tables(dir.path());
     let packed = packed_of(&data);
     repack(&packed, |image| {
-        image[20] = 2;
+        image[20] = 3;
         image[60..64].copy_from_slice(&[0; 4]);
         let crc = crc32fast::hash(&image[..4096]);
         image[60..64].copy_from_slice(&crc.to_le_bytes());
@@ -571,7 +691,7 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     assert_refused(
         dir.path(),
         &data,
-        "format version 2, but this npuzzle reads version 1",
+        "format version 3, but this npuzzle reads versions 1 to 2",
     );
 
     // A table for the other goal under this goal's name.

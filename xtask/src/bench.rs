@@ -12,18 +12,44 @@ use serde_json::Value;
 use crate::{release_npuzzle, root};
 
 const USAGE: &str = "\
-usage: cargo xtask bench [--quick] [--korf24 N] [--out FILE]
+usage: cargo xtask bench [--quick] [--korf24] [--korf24-partition P] [--out FILE]
 
-Solves Korf's 100 and the 17 boards at distance 80 with the 7-8 tables
+Solves Korf's 100 and the 17 boards at distance 80 with the default tables
 (build them first: cargo xtask build-pdb), checks every length against the
-published optimum, times one 80-move board end to end, and compares
-heuristics on Korf's 100. Writes bench/report.md (or FILE) and prints it.
+published optimum, times one 80-move board end to end, compares every table
+configuration of the 15-puzzle that is built (memory against nodes and
+time), and compares heuristics on Korf's 100. Writes bench/report.md (or
+FILE) and prints it.
 
   --quick      fewer boards for the slow heuristics (a smoke run)
-  --korf24 N   also solve the first N of Korf & Felner's 50 24-puzzles with
-               the 6-6-6-6 tables (built first if missing: 2.5 GB, minutes),
-               10 minutes at most each
+  --korf24     also solve the ten easiest of Korf & Felner's 50 24-puzzles
+               (#38 #40 #44 #25 #1 #32 #37 #30 #28 #5) beside the published
+               expanded nodes of the zero-aware catalogue of Clausecker and
+               Reinefeld, 10 minutes at most each; the tables are built
+               first if missing (6z-6z-6z-6z: 4.8 GB, about 8 minutes)
+  --korf24-partition P
+               the 24-puzzle tables to use [default: 6z-6z-6z-6z]
 ";
+
+/// The ten 24-puzzles of issue 12, by number in Korf & Felner's list, with
+/// the expanded nodes published for clausecker/24puzzle's zero-aware
+/// "small" catalogue (doc/zpdb-paper-2/korf-small-zpdb.out).
+const KORF24_TEN: [(usize, u64); 10] = [
+    (38, 3_450_832),
+    (40, 8_296_164),
+    (44, 26_772_635),
+    (25, 37_172_997),
+    (1, 53_848_738),
+    (32, 57_801_737),
+    (37, 107_340_791),
+    (30, 154_117_709),
+    (28, 167_959_834),
+    (5, 176_967_150),
+];
+
+/// The 15-puzzle table configurations the bench compares, with how to
+/// build each.
+const CONFIGURATIONS: [&str; 6] = ["7-8", "7z-8", "L7-8", "L7z-8", "duo", "7z-8+L7z-8"];
 
 /// One board of a set: its known optimal length and its tiles.
 struct Instance {
@@ -65,6 +91,59 @@ impl Outcome {
     fn average(&self, total: u64) -> f64 {
         total as f64 / self.boards.max(1) as f64
     }
+}
+
+/// Whether every table of `partition` (a 4x4 configuration) is in data/,
+/// and the bytes they map.
+fn tables_built(npuzzle: &Path, partition: &str) -> Option<u64> {
+    let output = Command::new(npuzzle)
+        .args(["pdb", "files", "--partition", partition, "--pdb-dir"])
+        .arg(root().join("data"))
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .last()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// One 80-move board end to end, `runs` times: (median s, best s, peak RSS
+/// MB of the median run, expanded).
+fn one_board(npuzzle: &Path, args: &[&str], runs: usize) -> Result<(f64, f64, f64, u64), String> {
+    let mut samples = Vec::new();
+    for _ in 0..runs {
+        let started = Instant::now();
+        let output = Command::new(npuzzle)
+            .args(["solve", "--json", "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"])
+            .args(args)
+            .arg("--pdb-dir")
+            .arg(root().join("data"))
+            .output()
+            .map_err(|e| e.to_string())?;
+        let seconds = started.elapsed().as_secs_f64();
+        let text = String::from_utf8_lossy(&output.stdout);
+        let mut lines = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok());
+        let record = lines.next().ok_or("no answer for the 80-move board")?;
+        if record["length"] != 80 {
+            return Err(format!("the 80-move board was answered {record}"));
+        }
+        let rss = lines
+            .next_back()
+            .and_then(|s| s["peak_rss_mb"].as_f64())
+            .unwrap_or(0.0);
+        samples.push((seconds, rss, record["nodes"].as_u64().unwrap_or(0)));
+    }
+    samples.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let median = samples[samples.len() / 2];
+    Ok((median.0, samples[0].0, median.1, median.2))
 }
 
 fn solve_set(npuzzle: &Path, instances: &[Instance], args: &[&str]) -> Result<Outcome, String> {
@@ -149,25 +228,31 @@ fn ensure_tables(npuzzle: &Path, partition: &str) -> Result<(), String> {
 }
 
 fn has_default_tables() -> bool {
-    root()
-        .join("data/4x4-blank-last-1.2.3.4.5.6.7.8.pdb.zst")
-        .is_file()
+    ["zero-aware-9.10.11.12.13.14.15", "1.2.3.4.5.6.7.8"]
+        .iter()
+        .all(|t| {
+            root()
+                .join(format!("data/4x4-blank-last-{t}.pdb.zst"))
+                .is_file()
+        })
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut quick = false;
-    let mut korf24 = 0usize;
+    let mut korf24 = false;
+    let mut korf24_partition = "6z-6z-6z-6z".to_string();
     let mut out: PathBuf = root().join("bench/report.md");
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--quick" => quick = true,
-            "--korf24" => {
+            "--korf24" => korf24 = true,
+            "--korf24-partition" => {
                 i += 1;
-                korf24 = args
+                korf24_partition = args
                     .get(i)
-                    .and_then(|v| v.parse().ok())
-                    .ok_or("--korf24 needs a number of boards")?;
+                    .ok_or("--korf24-partition needs a partition")?
+                    .clone();
             }
             "--out" => {
                 i += 1;
@@ -182,7 +267,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         i += 1;
     }
     if !has_default_tables() {
-        return Err("no 7-8 tables in data/: run `cargo xtask build-pdb` first".to_string());
+        return Err("no default tables in data/: run `cargo xtask build-pdb` first".to_string());
     }
     let npuzzle = release_npuzzle()?;
     let korf = read_set("korf100_goal_blank_last.txt")?;
@@ -199,10 +284,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
          (page cache warm after the first run). Wall times include process start-up.\n"
     );
 
-    // The main sets, with the default heuristic (7-8 + reflection).
+    // The main sets, with the default heuristic (7z-8 + reflection).
     let _ = writeln!(
         report,
-        "## Standard sets (7-8 additive PDBs + reflection, parallel)\n"
+        "## Standard sets (default tables: 7z-8 additive PDBs + reflection, parallel)\n"
     );
     let _ = writeln!(
         report,
@@ -293,6 +378,55 @@ pub fn run(args: &[String]) -> Result<(), String> {
          process start to answer, 5 runs: median {:.3} s, best {:.3} s.\n",
         latencies[2], latencies[0]
     );
+
+    // Every 15-puzzle table configuration built: memory against nodes and
+    // time.
+    let _ = writeln!(
+        report,
+        "## 15-puzzle tables: memory against nodes and time\n\n\
+         Each configuration that is built in data/ (the others are listed with the command \
+         that builds them), all with the reflected lookup. `z`: zero-aware table; `+`: a \
+         catalogue, the largest of the partitions' sums. Mapped: the tables' bytes. The 17 \
+         boards and Korf's 100 are solved in one process each, boards in parallel; the \
+         80-move board alone, process start to answer, median of 3 runs, with that run's \
+         peak resident memory.\n"
+    );
+    let _ = writeln!(
+        report,
+        "| tables | mapped MB | Korf's 100 avg h0 | Korf's 100 avg expanded | 17 x 80: total expanded | 17 x 80: wall s | 17 x 80: expanded/s per core | one 80-move board: s (best) | its expanded | its peak RSS MB |"
+    );
+    let _ = writeln!(
+        report,
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for config in CONFIGURATIONS {
+        let Some(mapped) = tables_built(&npuzzle, config) else {
+            let _ = writeln!(
+                report,
+                "| {config} | not built: `cargo xtask build-pdb --partition {config}` | | | | | | | | |"
+            );
+            continue;
+        };
+        let args = ["--partition", config];
+        let korf_outcome = solve_set(&npuzzle, &korf, &args)?;
+        let hard_outcome = solve_set(&npuzzle, &hard, &args)?;
+        if !korf_outcome.all_optimal || !hard_outcome.all_optimal {
+            return Err(format!("{config}: a length differs from the known optimum"));
+        }
+        let (median, best, rss, nodes) = one_board(&npuzzle, &args, 3)?;
+        let _ = writeln!(
+            report,
+            "| {config} | {:.0} | {:.2} | {:.0} | {} | {:.2} | {:.2e} | {median:.3} ({best:.3}) | {nodes} | {rss:.0} |",
+            mapped as f64 / 1e6,
+            korf_outcome.average(korf_outcome.h0_sum),
+            korf_outcome.average(korf_outcome.expanded),
+            hard_outcome.expanded,
+            hard_outcome.wall,
+            hard_outcome.expanded as f64 / hard_outcome.search_seconds.max(1e-9),
+        );
+        eprintln!("bench: tables {config}: done");
+    }
+    let _ = writeln!(report);
 
     // The game's server under load, on these tables: the test suite's load
     // test, pointed at data/.
@@ -449,37 +583,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("bench: {size}x{size} done");
     }
 
-    if korf24 > 0 {
-        let _ = writeln!(
-            report,
-            "\n## 24-puzzle, optimal (6-6-6-6 + reflection), 10 minutes per board\n"
-        );
-        let _ = writeln!(
-            report,
-            "| board | optimal length | solved length | expanded | seconds |"
-        );
-        let _ = writeln!(report, "| ---: | ---: | ---: | ---: | ---: |");
-        let status = Command::new(&npuzzle)
-            .args([
-                "pdb",
-                "build",
-                "--size",
-                "5",
-                "--goal",
-                "blank-first",
-                "--out",
-            ])
-            .arg(root().join("data"))
-            .status()
-            .map_err(|e| e.to_string())?;
-        if !status.success() {
-            return Err("building the 6-6-6-6 tables failed".to_string());
-        }
-        for (number, instance) in read_set("korf24_50.txt")?.iter().take(korf24).enumerate() {
-            let row = solve_with_deadline(&npuzzle, instance, 600)?;
-            let _ = writeln!(report, "| {} | {} | {row} |", number + 1, instance.length);
-            eprintln!("bench: 24-puzzle {}: {row}", number + 1);
-        }
+    if korf24 {
+        korf24_section(&npuzzle, &korf24_partition, &mut report)?;
     }
 
     if let Some(parent) = out.parent() {
@@ -546,16 +651,95 @@ fn big_boards(npuzzle: &Path, size: usize, count: usize) -> Result<String, Strin
     ))
 }
 
-/// Solves one 24-puzzle (blank-first goal), giving up after `seconds`.
+/// The ten 24-puzzles beside the published figures.
+fn korf24_section(npuzzle: &Path, partition: &str, report: &mut String) -> Result<(), String> {
+    let started = Instant::now();
+    let status = Command::new(npuzzle)
+        .args(["pdb", "build", "--size", "5", "--goal", "blank-first"])
+        .args(["--partition", partition, "--out"])
+        .arg(root().join("data"))
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("building the {partition} tables failed"));
+    }
+    let build_seconds = started.elapsed().as_secs_f64();
+    let output = Command::new(npuzzle)
+        .args(["pdb", "files", "--size", "5", "--goal", "blank-first"])
+        .args(["--partition", partition, "--pdb-dir"])
+        .arg(root().join("data"))
+        .output()
+        .map_err(|e| e.to_string())?;
+    let files = String::from_utf8_lossy(&output.stdout).to_string();
+    let _ = writeln!(
+        report,
+        "\n## 24-puzzle, optimal ({partition} + reflection), 10 minutes per board\n\n\
+         The ten easiest of Korf & Felner's 50 by the published figures of \
+         clausecker/24puzzle's zero-aware \"small\" catalogue \
+         (doc/zpdb-paper-2/korf-small-zpdb.out); ratio = ours / published. Tables (checked or \
+         built in {build_seconds:.0} s by this run; see each file's build time in \
+         `npuzzle pdb info`):\n\n```\n{}```\n",
+        files
+    );
+    let _ = writeln!(
+        report,
+        "| # | optimal length | solved length | expanded | published expanded | ratio | seconds |"
+    );
+    let _ = writeln!(report, "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let set = read_set("korf24_50.txt")?;
+    let (mut ours, mut published_total, mut all_solved) = (0u64, 0u64, true);
+    for (number, published) in KORF24_TEN {
+        let instance = &set[number - 1];
+        let (length, expanded, seconds) = solve_with_deadline(npuzzle, instance, partition, 600)?;
+        let solved = length == Some(instance.length);
+        if length.is_some() && !solved {
+            return Err(format!(
+                "24-puzzle #{number}: {length:?} moves, the optimum is {}",
+                instance.length
+            ));
+        }
+        all_solved &= solved;
+        ours += expanded.unwrap_or(0);
+        published_total += published;
+        let row = format!(
+            "| {number} | {} | {} | {} | {published} | {} | {seconds:.1} |",
+            instance.length,
+            length.map_or("not within 600 s".to_string(), |l| l.to_string()),
+            expanded.map_or(String::new(), |e| e.to_string()),
+            expanded.map_or(String::new(), |e| format!(
+                "{:.2}",
+                e as f64 / published as f64
+            )),
+        );
+        let _ = writeln!(report, "{row}");
+        eprintln!("bench: 24-puzzle {row}");
+    }
+    let _ = writeln!(
+        report,
+        "| all | | {} | {ours} | {published_total} | {:.2} | |",
+        if all_solved {
+            "all optimal"
+        } else {
+            "NOT all solved"
+        },
+        ours as f64 / published_total as f64
+    );
+    Ok(())
+}
+
+/// Solves one 24-puzzle (blank-first goal), giving up after `seconds`:
+/// (length, expanded, seconds).
 fn solve_with_deadline(
     npuzzle: &Path,
     instance: &Instance,
+    partition: &str,
     seconds: u64,
-) -> Result<String, String> {
+) -> Result<(Option<u64>, Option<u64>, f64), String> {
     let started = Instant::now();
     let mut child = Command::new(npuzzle)
         .args(["solve", "--json", "--goal", "blank-first", "--pdb-dir"])
         .arg(root().join("data"))
+        .args(["--partition", partition])
         .arg(&instance.tiles)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -568,10 +752,7 @@ fn solve_with_deadline(
         if started.elapsed().as_secs() >= seconds {
             let _ = child.kill();
             let _ = child.wait();
-            return Ok(format!(
-                "not within {seconds} s | | {:.0}",
-                started.elapsed().as_secs_f64()
-            ));
+            return Ok((None, None, started.elapsed().as_secs_f64()));
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
@@ -581,10 +762,9 @@ fn solve_with_deadline(
         .next()
         .and_then(|l| serde_json::from_str(l).ok())
         .ok_or("no answer from npuzzle")?;
-    Ok(format!(
-        "{} | {} | {:.1}",
-        record["length"],
-        record["nodes"],
-        started.elapsed().as_secs_f64()
+    Ok((
+        record["length"].as_u64(),
+        record["nodes"].as_u64(),
+        started.elapsed().as_secs_f64(),
     ))
 }

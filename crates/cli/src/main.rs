@@ -85,10 +85,11 @@ struct SearchArgs {
     /// their tables are built, linear-conflict otherwise].
     #[arg(long = "heuristic", value_enum)]
     heuristic: Option<HeuristicArg>,
-    /// With --heuristic pdb: the partition whose tables to use (7-8, 6-6-3,
-    /// 5-5-5 for 4x4; 6-6-6-6 for 5x5; 8 for 3x3; tile lists such as
-    /// "1,2,3;4,5,6").
-    #[arg(long)]
+    /// With --heuristic pdb: the partition whose tables to use (7z-8, 7-8,
+    /// L7-8, 6-6-3, 5-5-5 for 4x4; 6-6-6-6 for 5x5; 8 for 3x3; tile lists
+    /// such as "1,2,3;4,5,6"; z marks a zero-aware table), or a catalogue
+    /// (partitions joined by +, or a name: duo) whose largest sum is used.
+    #[arg(long, visible_alias = "catalogue")]
     partition: Option<String>,
     /// Directory of the pattern databases [default: $NPUZZLE_PDB_DIR, else
     /// ./data, else the user data directory (~/.local/share/npuzzle)].
@@ -180,8 +181,9 @@ struct ServeArgs {
     /// ./data, else the user data directory (~/.local/share/npuzzle)].
     #[arg(long)]
     pdb_dir: Option<std::path::PathBuf>,
-    /// The 4x4 tables to use (7-8, 6-6-3, 5-5-5, or tile lists).
-    #[arg(long)]
+    /// The 4x4 tables to use (7z-8, 7-8, 6-6-3, 5-5-5, tile lists, or a
+    /// catalogue such as duo).
+    #[arg(long, visible_alias = "catalogue")]
     partition: Option<String>,
     /// Expanded nodes a request may take before it is answered "too hard for
     /// this request" (the 80-move boards take about 4 to 6 million).

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_board::{parse_board, Goal};
 use npuzzle_pdb::file::{self, TableFile};
+use npuzzle_pdb::format::HEADER_LEN;
 use npuzzle_pdb::{build_file, generate, Partition, Pdb};
 use npuzzle_pdb::{OpenError, Problem, TableSet};
 
@@ -33,6 +34,19 @@ pub enum PdbCommand {
     },
     /// Print a board's value in each table of a partition, and their sum.
     Lookup(LookupArgs),
+    /// List the table files a partition or catalogue needs, which are built
+    /// and what they take; exit 1 if some are missing.
+    Files(FilesArgs),
+}
+
+#[derive(Args)]
+pub struct FilesArgs {
+    #[command(flatten)]
+    pub which: PartitionArgs,
+    /// Directory of the pattern databases [default: $NPUZZLE_PDB_DIR, else
+    /// ./data, else the user data directory].
+    #[arg(long)]
+    pub pdb_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -42,9 +56,12 @@ pub struct PartitionArgs {
     pub size: usize,
     #[command(flatten)]
     pub goal: GoalArg,
-    /// 7-8, 6-6-3 or 5-5-5 (4x4), 8 (3x3), 6-6-6-6 (5x5), or tile lists
-    /// such as "1,2,3,4;5,6,7" (default: 7-8 for 4x4, 8 for 3x3, 6-6-6-6 for 5x5).
-    #[arg(long)]
+    /// 7z-8, 7-8, L7-8, 6-6-3 or 5-5-5 (4x4), 8 (3x3), 6-6-6-6 or
+    /// B6-6-6-6 (5x5), or tile lists such as "1,2,3,4;5,6,7"; a z after a
+    /// part ("7z-8") or before a tile list makes that table zero-aware.
+    /// Partitions joined by + (or a catalogue name: duo) give the largest
+    /// of their sums [default: 7z-8 for 4x4, 8 for 3x3, 6-6-6-6 for 5x5].
+    #[arg(long, visible_alias = "catalogue")]
     pub partition: Option<String>,
 }
 
@@ -213,6 +230,7 @@ pub fn run(command: &PdbCommand, out: &mut impl Write) -> io::Result<u8> {
         PdbCommand::Info { file, histogram } => info(file, *histogram, out),
         PdbCommand::Verify { files } => verify(files, out),
         PdbCommand::Lookup(args) => lookup(args, out),
+        PdbCommand::Files(args) => files(args, out),
     }
 }
 
@@ -239,7 +257,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
     let biggest = partition
         .patterns()
         .iter()
-        .max_by_key(|p| p.placements())
+        .max_by_key(|p| generate::memory_needed(p))
         .expect("a partition has patterns");
     let needed = generate::memory_needed(biggest);
     if let Some(available) = available_memory().filter(|&a| a < needed) {
@@ -266,7 +284,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
     let unpacked: u64 = partition
         .patterns()
         .iter()
-        .map(|p| npuzzle_pdb::format::HEADER_LEN as u64 + p.placements().div_ceil(2))
+        .map(|p| HEADER_LEN as u64 + p.entries().div_ceil(2))
         .sum();
     if let Err(e) = file::check_room(&dir, unpacked + unpacked / 2) {
         eprintln!("npuzzle: cannot build into {}: {e}", shown.display());
@@ -498,6 +516,60 @@ fn verify(paths: &[PathBuf], out: &mut impl Write) -> io::Result<u8> {
     Ok(code)
 }
 
+fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
+    let partition = match args.which.partition() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    let dirs = search_dirs(args.pdb_dir.as_deref());
+    let dir = find_dir(&dirs, &partition).unwrap_or_else(|| dirs[0].clone());
+    let mut seen = std::collections::HashSet::new();
+    let (mut mapped, mut missing) = (0u64, 0);
+    for pattern in partition.patterns() {
+        let name = file::file_name(pattern);
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let path = dir.join(&name);
+        let size = HEADER_LEN as u64 + pattern.entries().div_ceil(2);
+        match file::read_packed_header(&path) {
+            Ok((header, _)) if header.pattern() == pattern => {
+                mapped += header.file_len();
+                let seconds = header.build().milliseconds() as f64 / 1e3;
+                writeln!(
+                    out,
+                    "{}: {} to map, built in {seconds:.1} s",
+                    path.display(),
+                    megabytes(header.file_len())
+                )?;
+            }
+            _ => {
+                missing += 1;
+                writeln!(
+                    out,
+                    "{}: missing ({} to map once built)",
+                    path.display(),
+                    megabytes(size)
+                )?;
+            }
+        }
+    }
+    if missing > 0 {
+        let goal = args.which.goal.goal();
+        writeln!(
+            out,
+            "{missing} missing; build them with: {}",
+            build_hint(&partition, args.which.size, goal, &dir)
+        )?;
+        return Ok(EXIT_FAILED);
+    }
+    writeln!(out, "{mapped} bytes mapped in all")?;
+    Ok(EXIT_OK)
+}
+
 fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
     let board = match parse_board(&args.board.join(" ")) {
         Ok(b) => b,
@@ -533,8 +605,10 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
     let tables = match file::open_partition_noting(&dir, &partition, &mut |note| {
         eprintln!("npuzzle: {note}")
     })
-    .and_then(|tables| TableSet::new(tables).map_err(|e| OpenError::new(&dir, Problem::Pdb(e))))
-    {
+    .and_then(|tables| {
+        TableSet::with_groups(tables, partition.groups())
+            .map_err(|e| OpenError::new(&dir, Problem::Pdb(e)))
+    }) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("npuzzle: {}", explain(&e, &rebuild));
@@ -544,6 +618,15 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
     let lookup = tables.lookup(&board).map_err(io::Error::other)?;
     for (pdb, value) in tables.tables().iter().zip(&lookup.values) {
         writeln!(out, "{}: {value}", pdb.pattern())?;
+    }
+    if lookup.partition_sums.len() > 1 {
+        for (part, (sum, reflected)) in lookup.partition_sums.iter().enumerate() {
+            writeln!(
+                out,
+                "partition {}: sum {sum}, reflected {reflected}",
+                part + 1
+            )?;
+        }
     }
     writeln!(out, "sum: {}", lookup.sum)?;
     writeln!(out, "reflected sum: {}", lookup.reflected_sum)?;

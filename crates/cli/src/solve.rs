@@ -246,10 +246,11 @@ impl<'a> Solver<'a> {
                 Ok((partition, tables)) => {
                     solved.partition = Some(partition.name().to_string());
                     solved.reflection = Some(!self.args.no_reflection);
-                    npuzzle_search::solve_additive(
+                    npuzzle_search::solve_catalogue(
                         board,
                         &request,
                         tables,
+                        partition.groups(),
                         !self.args.no_reflection,
                     )
                 }

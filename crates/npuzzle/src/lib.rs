@@ -154,7 +154,7 @@ impl Tables {
         let dir = dir.as_ref();
         let mut notes = Vec::new();
         let tables = file::open_partition_noting(dir, partition, &mut |note| notes.push(note))?;
-        let set = TableSet::new(tables).map_err(|e| {
+        let set = TableSet::with_groups(tables, partition.groups()).map_err(|e| {
             let first = dir.join(file::file_name(&partition.patterns()[0]));
             Error::Tables(OpenError::new(&first, npuzzle_pdb::Problem::Pdb(e)))
         })?;
@@ -307,7 +307,12 @@ impl Solver {
     pub fn solve_many(&self, boards: &[Board], jobs: usize) -> Vec<Result<Solution, Error>> {
         use rayon::prelude::*;
         let grid = self.grid();
-        let heuristic = match Additive::new(&grid, self.tables.set.tables(), self.reflect) {
+        let heuristic = match Additive::with_groups(
+            &grid,
+            self.tables.set.tables(),
+            self.tables.set.groups(),
+            self.reflect,
+        ) {
             Ok(h) => h,
             Err(e) => {
                 let error = || Err(Error::Search(SearchError::Tables(e.clone())));
@@ -328,8 +333,13 @@ impl Solver {
     }
 
     fn heuristic<'a>(&'a self, grid: &Grid) -> Result<Additive<'a, TableBytes>, Error> {
-        Additive::new(grid, self.tables.set.tables(), self.reflect)
-            .map_err(|e| Error::Search(SearchError::Tables(e)))
+        Additive::with_groups(
+            grid,
+            self.tables.set.tables(),
+            self.tables.set.groups(),
+            self.reflect,
+        )
+        .map_err(|e| Error::Search(SearchError::Tables(e)))
     }
 
     fn solve_with(

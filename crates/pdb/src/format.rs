@@ -24,13 +24,21 @@ pub const UNREACHED: u8 = u8::MAX;
 pub const MAGIC: [u8; 16] = *b"npuzzle-pdb\0\0\0\0\0";
 /// Written as a little-endian u32; reads back differently on a big-endian host.
 pub const ENDIAN_MARKER: u32 = 0x0A0B_0C0D;
-/// The format version this library reads and writes.
+/// The format version of tables indexed by placement (index scheme 1).
 pub const FORMAT_VERSION: u16 = 1;
+/// The format version that added zero-aware tables (index scheme 2). Tables
+/// of scheme 1 keep version 1, so readers written for it still read them.
+pub const FORMAT_VERSION_ZERO_AWARE: u16 = 2;
+/// The newest version this library reads.
+pub const NEWEST_FORMAT_VERSION: u16 = FORMAT_VERSION_ZERO_AWARE;
 /// The header's size and the table's offset: one page.
 pub const HEADER_LEN: usize = 4096;
 /// Placement rank of the pattern tiles in tile order, mixed radix with the
 /// last tile least significant; value = least cost over the blank's regions.
 pub const INDEX_RANK_MIN_REGION: u8 = 1;
+/// Placement rank times the free cells plus the blank's slot among them;
+/// value = the abstract distance with the blank in that cell's region.
+pub const INDEX_RANK_BLANK: u8 = 2;
 
 /// The nibble of a placement never reached (it cannot occur on a board that
 /// can reach the goal); the byte encoding uses 255.
@@ -174,7 +182,8 @@ impl fmt::Display for PdbError {
             PdbError::Endianness => f.write_str("the file was written with another byte order"),
             PdbError::Version { found, supported } => write!(
                 f,
-                "format version {found}, but this npuzzle reads version {supported}"
+                "format version {found}, but this npuzzle reads versions {FORMAT_VERSION} to \
+                 {supported}"
             ),
             PdbError::HeaderChecksum { stored, computed } => write!(
                 f,
@@ -230,7 +239,11 @@ impl Header {
             Goal::BlankFirst => 1,
         };
         b[26] = self.pattern.tiles().len() as u8;
-        b[27] = INDEX_RANK_MIN_REGION;
+        b[27] = if self.pattern.is_zero_aware() {
+            INDEX_RANK_BLANK
+        } else {
+            INDEX_RANK_MIN_REGION
+        };
         b[28] = self.encoding.code();
         b[29] = self.max_value;
         b[32..40].copy_from_slice(&self.entries.to_le_bytes());
@@ -266,10 +279,10 @@ impl Header {
             return Err(PdbError::Endianness);
         }
         let version = u16_at(bytes, 20);
-        if version != FORMAT_VERSION {
+        if !(FORMAT_VERSION..=NEWEST_FORMAT_VERSION).contains(&version) {
             return Err(PdbError::Version {
                 found: version,
-                supported: FORMAT_VERSION,
+                supported: NEWEST_FORMAT_VERSION,
             });
         }
         let stored = u32_at(bytes, HEADER_CRC_AT);
@@ -287,9 +300,15 @@ impl Header {
             other => return Err(malformed(format!("unknown goal code {other}"))),
         };
         let k = bytes[26] as usize;
-        if bytes[27] != INDEX_RANK_MIN_REGION {
-            return Err(malformed(format!("unknown index scheme {}", bytes[27])));
-        }
+        let zero_aware = match (bytes[27], version) {
+            (INDEX_RANK_MIN_REGION, _) => false,
+            (INDEX_RANK_BLANK, FORMAT_VERSION_ZERO_AWARE) => true,
+            (scheme, _) => {
+                return Err(malformed(format!(
+                    "unknown index scheme {scheme} for version {version}"
+                )))
+            }
+        };
         let encoding = Encoding::from_code(bytes[28])
             .ok_or_else(|| malformed(format!("unknown entry encoding {}", bytes[28])))?;
         if k == 0 || k > 64 {
@@ -297,14 +316,20 @@ impl Header {
         }
         let tiles = bytes[64..64 + k].to_vec();
         let pattern = Pattern::new(size, goal, tiles)
-            .map_err(|e: PatternError| malformed(format!("bad pattern: {e}")))?;
+            .map_err(|e: PatternError| malformed(format!("bad pattern: {e}")))?
+            .zero_aware(zero_aware);
         let entries = u64_at(bytes, 32);
         let table_len = u64_at(bytes, 40);
         let table_offset = u64_at(bytes, 48);
-        if entries != pattern.placements() {
+        if entries != pattern.entries() {
             return Err(malformed(format!(
-                "{entries} entries for a pattern with {} placements",
-                pattern.placements()
+                "{entries} entries for a pattern with {} placements{}",
+                pattern.placements(),
+                if zero_aware {
+                    format!(" and {} free cells", pattern.free_cells())
+                } else {
+                    String::new()
+                }
             )));
         }
         if table_len != encoding.table_len(entries) {
@@ -398,6 +423,9 @@ pub fn encode_table(pattern: &Pattern, values: Vec<u8>) -> (Encoding, Vec<u8>) {
 /// small whole number, `NIBBLE_UNREACHED` where the value was never reached.
 #[cfg(feature = "generate")]
 fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
+    if pattern.is_zero_aware() {
+        return zero_aware_excesses(pattern, values);
+    }
     let k = pattern.tiles().len();
     // Ranks sharing all digits but the last form a group: the last tile runs
     // over the free cells in order, so one unrank serves the whole group.
@@ -416,22 +444,51 @@ fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
                 pattern.unrank(first_rank + (g * group) as u64, &mut placement);
                 let prefix = pattern.manhattan(&placement[..k - 1]);
                 let mut free = !placement[..k - 1].iter().fold(0u64, |m, &c| m | 1 << c);
-                for (excess, &value) in out.iter_mut().zip(values) {
+                for (e, &value) in out.iter_mut().zip(values) {
                     let cell = free.trailing_zeros() as usize;
                     free &= free - 1;
-                    if value == UNREACHED {
-                        *excess = NIBBLE_UNREACHED;
-                        continue;
-                    }
                     let last =
                         ((cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n)) as u32;
-                    let twice = (value as u32).wrapping_sub(prefix + last);
-                    // 15 is the unreached mark, so a reached excess must be below it.
-                    *excess = if twice.is_multiple_of(2) && twice / 2 < NIBBLE_UNREACHED as u32 {
-                        (twice / 2) as u8
-                    } else {
-                        255
-                    };
+                    *e = excess(value, prefix + last);
+                }
+            }
+        });
+    out
+}
+
+/// The excess of a value over a Manhattan distance, as `excesses` gives it.
+#[cfg(feature = "generate")]
+#[inline(always)]
+fn excess(value: u8, manhattan: u32) -> u8 {
+    if value == UNREACHED {
+        return NIBBLE_UNREACHED;
+    }
+    let twice = (value as u32).wrapping_sub(manhattan);
+    // 15 is the unreached mark, so a reached excess must be below it.
+    if twice.is_multiple_of(2) && twice / 2 < NIBBLE_UNREACHED as u32 {
+        (twice / 2) as u8
+    } else {
+        255
+    }
+}
+
+/// `excesses` for a zero-aware table: all entries of a placement share its
+/// Manhattan distance.
+#[cfg(feature = "generate")]
+fn zero_aware_excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
+    let k = pattern.tiles().len();
+    let free = pattern.free_cells();
+    let mut out = vec![0u8; values.len()];
+    out.par_chunks_mut(free * 4096)
+        .zip(values.par_chunks(free * 4096))
+        .enumerate()
+        .for_each(|(chunk, (out, values))| {
+            let mut placement = vec![0u8; k];
+            for (r, (out, values)) in out.chunks_mut(free).zip(values.chunks(free)).enumerate() {
+                pattern.unrank((chunk * 4096 + r) as u64, &mut placement);
+                let manhattan = pattern.manhattan(&placement);
+                for (e, &v) in out.iter_mut().zip(values) {
+                    *e = excess(v, manhattan);
                 }
             }
         });

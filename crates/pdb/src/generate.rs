@@ -336,6 +336,37 @@ fn rank_change(
     }
 }
 
+/// Turns a zero-aware table indexed by (placement, slot of a region's lowest
+/// cell) into one indexed by (placement, slot of the blank's cell): every
+/// free cell takes the value of its region, so a lookup needs no flood fill.
+/// In place: a region's lowest cell comes first and keeps its value.
+fn spread_over_regions(pattern: &Pattern, geometry: &Geometry, values: &mut [u8]) {
+    let free_cells = pattern.free_cells();
+    let k = pattern.tiles().len();
+    values
+        .par_chunks_mut(free_cells * 4096)
+        .enumerate()
+        .for_each(|(chunk, values)| {
+            let mut placement = [0u8; 64];
+            let mut free_list = [0u8; 64];
+            for (r, slots) in values.chunks_mut(free_cells).enumerate() {
+                pattern.unrank((chunk * 4096 + r) as u64, &mut placement[..k]);
+                let occupied = placement[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+                let free = geometry.all & !occupied;
+                let mut left = free;
+                for cell in free_list.iter_mut().take(free_cells) {
+                    *cell = left.trailing_zeros() as u8;
+                    left &= left - 1;
+                }
+                for i in 0..free_cells {
+                    let region = geometry.region(free, free_list[i] as u32);
+                    let lowest = (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones();
+                    slots[i] = slots[lowest as usize];
+                }
+            }
+        });
+}
+
 /// One finished breadth-first level, for progress reports.
 #[derive(Clone, Copy, Debug)]
 pub struct Level {
@@ -364,11 +395,11 @@ fn space_of(pattern: &Pattern) -> (u32, u64) {
 /// the successor buckets; afterwards the values, their excesses and the
 /// encoded table twice (the table and the file image).
 pub fn memory_needed(pattern: &Pattern) -> u64 {
-    let placements = pattern.placements();
+    let entries = pattern.entries();
     let (_, space) = space_of(pattern);
     let buckets = 12 * 5 * BATCH_STATES + PHASE1_TASKS as u64 * 8 * (space >> BUCKET_BITS);
-    let search = placements + 3 * space.div_ceil(8) + buckets;
-    let encode = 2 * placements + placements;
+    let search = entries + 3 * space.div_ceil(8) + buckets;
+    let encode = 2 * entries + entries;
     search.max(encode)
 }
 
@@ -391,9 +422,11 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// A finished table: one value per placement rank.
+/// A finished table: one value per entry.
 pub struct Built {
-    /// The value of each placement rank (`UNREACHED`: never reached).
+    /// The value of each placement rank, or zero-aware, of each placement
+    /// rank and blank cell (`rank * free cells + slot`; `UNREACHED`: never
+    /// reached).
     pub values: Vec<u8>,
     /// Abstract states reached (placement and blank region).
     pub states: u64,
@@ -416,10 +449,25 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
     // free cells); the index gets a power-of-two field so that splitting a
     // state needs no division.
     let (slot_bits, space) = space_of(pattern);
-    let placements = pattern.placements();
     let geometry = Geometry::new(n);
 
-    let values: Vec<AtomicU8> = (0..placements).map(|_| AtomicU8::new(UNREACHED)).collect();
+    // Zero-aware: a value per (placement, region), at the region's slot
+    // (spread to every cell of the region at the end); otherwise the least
+    // over the regions, per placement.
+    let zero_aware = pattern.is_zero_aware();
+    let free_cells = pattern.free_cells() as u64;
+    let values: Vec<AtomicU8> = (0..pattern.entries())
+        .into_par_iter()
+        .map(|_| AtomicU8::new(UNREACHED))
+        .collect();
+    let value_index = |state: u64| {
+        let rank = state >> slot_bits;
+        if zero_aware {
+            rank * free_cells + (state & ((1 << slot_bits) - 1))
+        } else {
+            rank
+        }
+    };
     let visited = AtomicBits::new(space);
     let mut current = AtomicBits::new(space);
     let mut next = AtomicBits::new(space);
@@ -433,7 +481,7 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
         + (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones() as u64;
     visited.insert(start);
     current.insert(start);
-    values[ranker.rank(&goal) as usize].store(0, Ordering::Relaxed);
+    values[value_index(start) as usize].store(0, Ordering::Relaxed);
 
     let mut total = 1u64;
     let mut depth = 0u32;
@@ -510,9 +558,10 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
                                 let n = next.words[word].load(Ordering::Relaxed);
                                 next.words[word].store(n | mask, Ordering::Relaxed);
                                 fresh += 1;
-                                // Breadth-first order: the first region of a
-                                // placement reached gives its value.
-                                let value = &values[(state >> slot_bits) as usize];
+                                // Breadth-first order: the first time a state
+                                // (or, not zero-aware, any region of its
+                                // placement) is reached gives its value.
+                                let value = &values[value_index(state) as usize];
                                 if value.load(Ordering::Relaxed) == UNREACHED {
                                     value.store(next_depth, Ordering::Relaxed);
                                 }
@@ -540,7 +589,10 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
         next.clear();
     }
     drop((visited, current, next));
-    let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
+    let mut values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
+    if zero_aware {
+        spread_over_regions(pattern, &geometry, &mut values);
+    }
     Ok(Built {
         values,
         states: total,
@@ -594,10 +646,16 @@ mod tests {
                 }
             }
         }
-        let mut values = vec![UNREACHED; pattern.placements() as usize];
-        for ((placement, _), d) in dist {
+        let mut values = vec![UNREACHED; pattern.entries() as usize];
+        for ((placement, blank), d) in dist {
             let r = pattern.rank(&placement) as usize;
-            values[r] = values[r].min(d);
+            if pattern.is_zero_aware() {
+                let below = placement.iter().filter(|&&c| c < blank).count();
+                let index = r * pattern.free_cells() + blank as usize - below;
+                values[index] = d;
+            } else {
+                values[r] = values[r].min(d);
+            }
         }
         values
     }
@@ -613,8 +671,10 @@ mod tests {
             (4, vec![1, 2, 3]),
             (4, vec![15, 11]),
         ] {
-            for goal in Goal::ALL {
-                let pattern = Pattern::new(size, goal, tiles.clone()).unwrap();
+            for (goal, zero_aware) in Goal::ALL.into_iter().flat_map(|g| [(g, false), (g, true)]) {
+                let pattern = Pattern::new(size, goal, tiles.clone())
+                    .unwrap()
+                    .zero_aware(zero_aware);
                 let built = build(&pattern, |_| {}).unwrap();
                 assert_eq!(built.values, brute_force(&pattern), "{pattern} {goal}");
             }

@@ -59,7 +59,8 @@ pub use mapped::open_unpacked;
 pub use memmap2::Mmap;
 pub use naming::{file_name, unpacked_file_name};
 pub use pattern::{
-    known_partitions, Partition, Pattern, PatternError, Ranker, MAX_PDB_SIZE, MAX_PLACEMENTS,
+    known_catalogues, known_partitions, Partition, Pattern, PatternError, Ranker, MAX_PDB_SIZE,
+    MAX_PLACEMENTS,
 };
 pub use set::{Lookup, TableSet};
 pub use table::Pdb;
@@ -76,11 +77,15 @@ pub fn build_file(
     let built = generate::build(pattern, on_level)?;
     let (encoding, table) = format::encode_table(pattern, built.values);
     let header = Header {
-        version: format::FORMAT_VERSION,
+        version: if pattern.is_zero_aware() {
+            format::FORMAT_VERSION_ZERO_AWARE
+        } else {
+            format::FORMAT_VERSION
+        },
         pattern: pattern.clone(),
         encoding,
         max_value: built.max_value,
-        entries: pattern.placements(),
+        entries: pattern.entries(),
         table_len: table.len() as u64,
         table_offset: format::HEADER_LEN as u64,
         table_crc: format::table_crc(&table),
@@ -138,17 +143,29 @@ mod tests {
 
     #[test]
     fn histogram_counts_every_placement_once() {
-        for tiles in [vec![1, 2, 3, 4], vec![8, 5, 2]] {
-            let pattern = Pattern::new(3, Goal::BlankFirst, tiles).unwrap();
+        for (tiles, zero_aware) in [
+            (vec![1, 2, 3, 4], false),
+            (vec![8, 5, 2], false),
+            (vec![1, 2, 3, 4], true),
+            (vec![8, 5, 2], true),
+        ] {
+            let pattern = Pattern::new(3, Goal::BlankFirst, tiles)
+                .unwrap()
+                .zero_aware(zero_aware);
             let pdb = Pdb::from_bytes(build_file(&pattern, 1, |_| {}).unwrap()).unwrap();
+            let per_placement = if zero_aware {
+                pattern.free_cells() as u64
+            } else {
+                1
+            };
             let mut expected = vec![0u64; 256];
             let mut placement = vec![0u8; pattern.tiles().len()];
-            for rank in 0..pdb.header().entries {
-                pattern.unrank(rank, &mut placement);
-                let value = if pdb.is_unreached(rank) {
+            for index in 0..pdb.header().entries {
+                pattern.unrank(index / per_placement, &mut placement);
+                let value = if pdb.is_unreached(index) {
                     255
                 } else {
-                    pdb.value(&placement) as usize
+                    pdb.value_with_manhattan(index, pattern.manhattan(&placement)) as usize
                 };
                 expected[value] += 1;
             }
@@ -193,12 +210,12 @@ mod tests {
         ));
 
         let mut newer = image.clone();
-        newer[20] = 2;
+        newer[20] = 3;
         assert_eq!(
             Pdb::from_bytes(&newer[..]).err(),
             Some(PdbError::Version {
-                found: 2,
-                supported: 1
+                found: 3,
+                supported: 2
             })
         );
 

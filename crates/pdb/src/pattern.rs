@@ -50,8 +50,16 @@ impl fmt::Display for PatternError {
             PatternError::UnknownPartition { name, size } => write!(
                 f,
                 "no partition named '{name}' for {size}x{size}: use {}, or list the tiles \
-                 as \"1,2,3;4,5,6\"",
-                known_partitions(*size).join(", ")
+                 as \"1,2,3;4,5,6\" (a z after a part, as in 7z-8, or before a tile list \
+                 makes that table zero-aware){}",
+                known_partitions(*size).join(", "),
+                match known_catalogues(*size).as_slice() {
+                    [] => String::new(),
+                    names => format!(
+                        "; catalogues: {}",
+                        names.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
+                    ),
+                }
             ),
             PatternError::BadList { text } => write!(
                 f,
@@ -74,6 +82,7 @@ pub struct Pattern {
     size: usize,
     goal: Goal,
     tiles: Vec<u8>,
+    zero_aware: bool,
     ranker: Ranker,
 }
 
@@ -115,8 +124,38 @@ impl Pattern {
             size,
             goal,
             tiles,
+            zero_aware: false,
             ranker,
         })
+    }
+
+    /// The same tiles with a zero-aware table (one value per placement and
+    /// cell of the blank, rather than the least over the blank's regions).
+    pub fn zero_aware(mut self, zero_aware: bool) -> Pattern {
+        self.zero_aware = zero_aware;
+        self
+    }
+
+    /// Whether its table keeps the blank's region (Clausecker and
+    /// Reinefeld's zero-aware pattern databases): larger values, and
+    /// consistent ones, for `cells - k` times the entries.
+    pub fn is_zero_aware(&self) -> bool {
+        self.zero_aware
+    }
+
+    /// The cells no pattern tile stands on: where the blank can be.
+    pub fn free_cells(&self) -> usize {
+        self.cells() - self.tiles.len()
+    }
+
+    /// Table entries: one per placement, or, zero-aware, one per placement
+    /// and free cell of the blank.
+    pub fn entries(&self) -> u64 {
+        if self.zero_aware {
+            self.placements() * self.free_cells() as u64
+        } else {
+            self.placements()
+        }
     }
 
     /// The board's side.
@@ -139,10 +178,12 @@ impl Pattern {
         &self.tiles
     }
 
-    /// The tiles joined by dots, as in file names: `1.2.3`.
+    /// The tiles joined by dots, as in file names: `1.2.3`, or
+    /// `zero-aware-1.2.3`.
     pub fn label(&self) -> String {
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
-        tiles.join(".")
+        let prefix = if self.zero_aware { "zero-aware-" } else { "" };
+        format!("{prefix}{}", tiles.join("."))
     }
 
     /// The number of placements: cells!/(cells-k)!.
@@ -198,7 +239,8 @@ impl Pattern {
 impl fmt::Display for Pattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
-        write!(f, "{{{}}}", tiles.join(","))
+        let prefix = if self.zero_aware { "z" } else { "" };
+        write!(f, "{prefix}{{{}}}", tiles.join(","))
     }
 }
 
@@ -318,11 +360,14 @@ fn select(bits: u64, mut j: u32) -> u8 {
     }
 }
 
-/// Disjoint patterns of one board whose table values add up.
+/// Disjoint patterns of one board whose table values add up; or a
+/// catalogue of several such partitions (`A+B`), whose sums are maxed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Partition {
     name: String,
     patterns: Vec<Pattern>,
+    /// The number of patterns of each partition, in order.
+    groups: Vec<usize>,
 }
 
 /// Named partitions, as cell sets of the blank-first goal (Korf and Felner's
@@ -344,23 +389,75 @@ fn named_cells(name: &str, size: usize) -> Option<Vec<Vec<u8>>> {
             vec![4, 5, 8, 9, 12],
             vec![10, 11, 13, 14, 15],
         ],
+        // The second partition of the catalogues: the seven cells of the
+        // row and column farthest from the blank's home (an L), the rest.
+        (4, "L7-8") => vec![
+            vec![3, 7, 11, 12, 13, 14, 15],
+            vec![1, 2, 4, 5, 6, 8, 9, 10],
+        ],
         (5, "6-6-6-6") => vec![
             vec![1, 2, 5, 6, 7, 12],
             vec![3, 4, 8, 9, 13, 14],
             vec![10, 11, 15, 16, 20, 21],
             vec![17, 18, 19, 22, 23, 24],
         ],
+        // Blocks across the seams of 6-6-6-6, for catalogues.
+        (5, "B6-6-6-6") => vec![
+            vec![1, 2, 3, 6, 7, 8],
+            vec![4, 9, 13, 14, 18, 19],
+            vec![5, 10, 11, 15, 16, 20],
+            vec![12, 17, 21, 22, 23, 24],
+        ],
         _ => return None,
     };
     Some(cells)
 }
 
+/// Named catalogues: partitions joined by `+`, as the user could write
+/// them.
+fn named_catalogue(name: &str, size: usize) -> Option<&'static str> {
+    CATALOGUES
+        .iter()
+        .find(|(n, s, _, _)| *n == name && *s == size)
+        .map(|(_, _, parts, _)| *parts)
+}
+
+/// (name, board side, partitions, what it is for).
+const CATALOGUES: &[(&str, usize, &str, &str)] = &[
+    (
+        "duo",
+        4,
+        "7z-8+L7-8",
+        "the 15-puzzle's strongest within 1 GB: 7-8 with the 7-tile table zero-aware, \
+         maxed with the L-shaped 7-8 (807 MB)",
+    ),
+    (
+        "duo",
+        5,
+        "6z-6z-6z-6z+B6-6-6-6",
+        "the 24-puzzle's: zero-aware 6-6-6-6 maxed with the blocks across its seams \
+         (5.1 GB)",
+    ),
+];
+
+/// The catalogue names known for boards of side `size`, with their
+/// partitions and what each is for.
+pub fn known_catalogues(size: usize) -> Vec<(&'static str, &'static str, &'static str)> {
+    CATALOGUES
+        .iter()
+        .filter(|(_, s, _, _)| *s == size)
+        .map(|(name, _, parts, about)| (*name, *parts, *about))
+        .collect()
+}
+
 /// The partition names known for boards of side `size`.
 pub fn known_partitions(size: usize) -> Vec<&'static str> {
-    ["3", "8", "4-4", "7-8", "6-6-3", "5-5-5", "6-6-6-6"]
-        .into_iter()
-        .filter(|name| named_cells(name, size).is_some())
-        .collect()
+    [
+        "3", "8", "4-4", "7-8", "L7-8", "6-6-3", "5-5-5", "6-6-6-6", "B6-6-6-6",
+    ]
+    .into_iter()
+    .filter(|name| named_cells(name, size).is_some())
+    .collect()
 }
 
 impl Partition {
@@ -375,32 +472,69 @@ impl Partition {
     }
 
     /// A named partition (`7-8`, `6-6-3`, ...) or a list of tile sets
-    /// (`"1,2,3;4,5,6"`).
+    /// (`"1,2,3;4,5,6"`). A `z` marks a zero-aware table: after a part of a
+    /// name (`7z-8`: the 7-tile table zero-aware) or before a tile set
+    /// (`"z1,2,3;4,5,6"`).
+    ///
+    /// Partitions joined by `+` make a catalogue: the heuristic is the
+    /// largest of their sums (each with its reflected lookup). Catalogue
+    /// names stand for such lists (see [`known_catalogues`]).
     pub fn parse(name: &str, size: usize, goal: Goal) -> Result<Partition, PatternError> {
         if !(2..=MAX_PDB_SIZE).contains(&size) {
             return Err(PatternError::Size { size });
         }
-        let tile_sets: Vec<Vec<u8>> = if name.contains(',') || name.contains(';') {
+        let expanded = named_catalogue(name, size).unwrap_or(name);
+        if expanded.contains('+') {
+            let mut patterns = Vec::new();
+            let mut groups = Vec::new();
+            for part in expanded.split('+').map(str::trim) {
+                let partition = Partition::parse_one(part, size, goal)?;
+                groups.push(partition.patterns.len());
+                patterns.extend(partition.patterns);
+            }
+            return Ok(Partition {
+                name: name.to_string(),
+                patterns,
+                groups,
+            });
+        }
+        Partition::parse_one(expanded, size, goal).map(|mut p| {
+            p.name = name.to_string();
+            p
+        })
+    }
+
+    fn parse_one(name: &str, size: usize, goal: Goal) -> Result<Partition, PatternError> {
+        let tile_sets: Vec<(Vec<u8>, bool)> = if name.contains(',') || name.contains(';') {
             parse_tile_lists(name)?
         } else {
-            let cells = named_cells(name, size).ok_or_else(|| PatternError::UnknownPartition {
-                name: name.to_string(),
-                size,
+            let parts: Vec<&str> = name.split('-').collect();
+            let zero_aware: Vec<bool> = parts.iter().map(|p| p.ends_with('z')).collect();
+            let plain: Vec<&str> = parts.iter().map(|p| p.trim_end_matches('z')).collect();
+            let cells = named_cells(&plain.join("-"), size).ok_or_else(|| {
+                PatternError::UnknownPartition {
+                    name: name.to_string(),
+                    size,
+                }
             })?;
             let last = (size * size - 1) as u8;
             cells
                 .into_iter()
-                .map(|set| match goal {
-                    Goal::BlankFirst => set,
+                .zip(zero_aware)
+                .map(|(set, zero_aware)| match goal {
+                    Goal::BlankFirst => (set, zero_aware),
                     // Half a turn: cell c goes to last - c, where blank-last has tile last - c + 1.
-                    Goal::BlankLast => set.into_iter().map(|c| last - c + 1).rev().collect(),
+                    Goal::BlankLast => (
+                        set.into_iter().map(|c| last - c + 1).rev().collect(),
+                        zero_aware,
+                    ),
                 })
                 .collect()
         };
         let mut all = 0u64;
         let mut patterns = Vec::new();
-        for tiles in tile_sets {
-            let pattern = Pattern::new(size, goal, tiles)?;
+        for (tiles, zero_aware) in tile_sets {
+            let pattern = Pattern::new(size, goal, tiles)?.zero_aware(zero_aware);
             for &t in pattern.tiles() {
                 if all & (1 << t) != 0 {
                     return Err(PatternError::Repeated { tile: t });
@@ -414,8 +548,29 @@ impl Partition {
         }
         Ok(Partition {
             name: name.to_string(),
+            groups: vec![patterns.len()],
             patterns,
         })
+    }
+
+    /// The number of patterns of each partition, in order (one entry unless
+    /// this is a catalogue).
+    pub fn groups(&self) -> &[usize] {
+        &self.groups
+    }
+
+    /// The partitions of a catalogue (itself, for a partition), as the
+    /// patterns of each.
+    pub fn parts(&self) -> Vec<&[Pattern]> {
+        let mut rest = &self.patterns[..];
+        self.groups
+            .iter()
+            .map(|&n| {
+                let (part, tail) = rest.split_at(n);
+                rest = tail;
+                part
+            })
+            .collect()
     }
 
     /// The partition's name (`7-8`, or the tile lists).
@@ -423,31 +578,41 @@ impl Partition {
         &self.name
     }
 
-    /// Its patterns, disjoint.
+    /// Its patterns, disjoint within each partition, the partitions of a
+    /// catalogue one after the other.
     pub fn patterns(&self) -> &[Pattern] {
         &self.patterns
     }
 
-    /// Whether every tile is in some pattern, so that the sum of the
-    /// patterns' Manhattan distances is the board's.
+    /// Whether every partition holds every tile, so that the sum of each
+    /// partition's Manhattan distances is the board's.
     pub fn covers_all_tiles(&self) -> bool {
         let cells = self.patterns[0].cells();
-        self.patterns.iter().map(|p| p.tiles.len()).sum::<usize>() == cells - 1
+        self.parts()
+            .iter()
+            .all(|part| part.iter().map(|p| p.tiles.len()).sum::<usize>() == cells - 1)
     }
 }
 
-fn parse_tile_lists(text: &str) -> Result<Vec<Vec<u8>>, PatternError> {
+fn parse_tile_lists(text: &str) -> Result<Vec<(Vec<u8>, bool)>, PatternError> {
     text.split(';')
         .filter(|set| !set.trim().is_empty())
         .map(|set| {
-            set.split(|c: char| c == ',' || c.is_whitespace())
+            let set = set.trim();
+            let (set, zero_aware) = match set.strip_prefix('z') {
+                Some(rest) => (rest.trim_start_matches(':'), true),
+                None => (set, false),
+            };
+            let tiles = set
+                .split(|c: char| c == ',' || c.is_whitespace())
                 .filter(|t| !t.is_empty())
                 .map(|t| {
                     t.parse::<u8>().map_err(|_| PatternError::BadList {
                         text: t.to_string(),
                     })
                 })
-                .collect()
+                .collect::<Result<Vec<u8>, PatternError>>()?;
+            Ok((tiles, zero_aware))
         })
         .collect()
 }
@@ -465,7 +630,11 @@ mod tests {
             (4, "7-8"),
             (4, "6-6-3"),
             (4, "5-5-5"),
+            (4, "L7-8"),
+            (4, "duo"),
             (5, "6-6-6-6"),
+            (5, "B6-6-6-6"),
+            (5, "duo"),
         ] {
             for goal in Goal::ALL {
                 let p = Partition::parse(name, size, goal).unwrap();
@@ -478,13 +647,35 @@ mod tests {
     }
 
     #[test]
+    fn zero_aware_marks_and_catalogues_parse() {
+        let p = Partition::parse("7z-8", 4, Goal::BlankLast).unwrap();
+        let zero_aware: Vec<bool> = p.patterns().iter().map(Pattern::is_zero_aware).collect();
+        assert_eq!(zero_aware, [true, false]);
+        assert_eq!(p.patterns()[0].tiles(), &[9, 10, 11, 12, 13, 14, 15]);
+        assert_eq!(p.patterns()[0].entries(), 57_657_600 * 9);
+        assert_eq!(p.patterns()[0].label(), "zero-aware-9.10.11.12.13.14.15");
+        let list = Partition::parse("z1,2;3", 2, Goal::BlankLast).unwrap();
+        assert!(list.patterns()[0].is_zero_aware() && !list.patterns()[1].is_zero_aware());
+        let duo = Partition::parse("duo", 4, Goal::BlankLast).unwrap();
+        assert_eq!(duo.groups(), &[2, 2]);
+        assert_eq!(duo.parts()[1][0].tiles(), &[1, 2, 3, 4, 5, 9, 13]);
+        assert_eq!(duo.name(), "duo");
+        let same = Partition::parse("7z-8+L7-8", 4, Goal::BlankLast).unwrap();
+        assert_eq!(same.patterns(), duo.patterns());
+        // Within a partition tiles may not repeat; across a catalogue they do.
+        assert!(Partition::parse("7-8+1,2;2,3", 4, Goal::BlankLast).is_err());
+    }
+
+    #[test]
     fn partition_errors_are_named() {
         let err = |s: &str| {
             Partition::parse(s, 4, Goal::BlankLast)
                 .unwrap_err()
                 .to_string()
         };
-        assert!(err("9-9").contains("no partition named '9-9' for 4x4: use 7-8, 6-6-3, 5-5-5"));
+        assert!(
+            err("9-9").contains("no partition named '9-9' for 4x4: use 7-8, L7-8, 6-6-3, 5-5-5")
+        );
         assert!(err("1,2;2,3").contains("tile 2 is in more than one pattern"));
         assert!(err("1,16").contains("tile 16 is not a tile of this board"));
         assert!(err("1,x").contains("'x' is not a tile list"));

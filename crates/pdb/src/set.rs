@@ -11,8 +11,13 @@ use crate::table::Pdb;
 /// the sum of their values, maxed with the same sum over the board reflected
 /// about its main diagonal (Korf and Felner's second lookup: the reflection
 /// maps solutions to solutions, so both sums are lower bounds).
+///
+/// A catalogue is several such partitions in a row; its value is the
+/// largest of their values.
 pub struct TableSet<D> {
     tables: Vec<Pdb<D>>,
+    /// The number of tables of each partition.
+    groups: Vec<usize>,
 }
 
 /// Every figure of one lookup.
@@ -21,24 +26,53 @@ pub struct TableSet<D> {
 pub struct Lookup {
     /// Each table's value, in the order of the tables.
     pub values: Vec<u32>,
-    /// Their sum: a lower bound on the moves the board needs.
+    /// Their sum: a lower bound on the moves the board needs (for a
+    /// catalogue, the largest partition sum).
     pub sum: u32,
     /// The same sum for the reflected board: another lower bound.
     pub reflected_sum: u32,
     /// The larger of the two: the heuristic value.
     pub value: u32,
+    /// For each partition (one unless a catalogue): its sum and reflected
+    /// sum.
+    pub partition_sums: Vec<(u32, u32)>,
 }
 
 impl<D: AsRef<[u8]> + Sync> TableSet<D> {
     /// Takes tables of one size and goal whose patterns share no tile.
     pub fn new(tables: Vec<Pdb<D>>) -> Result<TableSet<D>, PdbError> {
+        let groups = vec![tables.len()];
+        TableSet::with_groups(tables, &groups)
+    }
+
+    /// Takes a catalogue: `groups[i]` tables of partition i, in a row, of
+    /// one size and goal; within a partition no two patterns share a tile.
+    pub fn with_groups(tables: Vec<Pdb<D>>, groups: &[usize]) -> Result<TableSet<D>, PdbError> {
         let mismatch = |what: String| PdbError::Mismatch { what };
         let Some(first) = tables.first() else {
             return Err(mismatch("no tables given".to_string()));
         };
+        if groups.iter().sum::<usize>() != tables.len() || groups.contains(&0) {
+            return Err(mismatch(format!(
+                "{} tables given for partitions of {groups:?}",
+                tables.len()
+            )));
+        }
         let (size, goal) = (first.pattern().size(), first.goal());
         let mut seen = vec![false; size * size];
-        for pdb in &tables {
+        let mut group_ends: Vec<usize> = groups
+            .iter()
+            .scan(0, |end, &n| {
+                *end += n;
+                Some(*end)
+            })
+            .collect();
+        group_ends.reverse();
+        for (i, pdb) in tables.iter().enumerate() {
+            if group_ends.last() == Some(&i) {
+                group_ends.pop();
+                seen.iter_mut().for_each(|s| *s = false);
+            }
             let pattern = pdb.pattern();
             if pattern.size() != size || pdb.goal() != goal {
                 return Err(mismatch(format!(
@@ -55,7 +89,15 @@ impl<D: AsRef<[u8]> + Sync> TableSet<D> {
                 }
             }
         }
-        Ok(TableSet { tables })
+        Ok(TableSet {
+            tables,
+            groups: groups.to_vec(),
+        })
+    }
+
+    /// The number of tables of each partition.
+    pub fn groups(&self) -> &[usize] {
+        &self.groups
     }
 
     /// The tables, in the order given.
@@ -81,17 +123,29 @@ impl<D: AsRef<[u8]> + Sync> TableSet<D> {
             .map(|pdb| pdb.lookup(board))
             .collect::<Result<Vec<u32>, PdbError>>()?;
         let reflected = board.transposed(self.goal());
-        let reflected_sum = self
+        let reflected_values = self
             .tables
             .iter()
             .map(|pdb| pdb.lookup(&reflected))
-            .sum::<Result<u32, PdbError>>()?;
-        let sum = values.iter().sum();
+            .collect::<Result<Vec<u32>, PdbError>>()?;
+        let mut partition_sums = Vec::new();
+        let mut first = 0;
+        for &n in &self.groups {
+            let range = first..first + n;
+            partition_sums.push((
+                values[range.clone()].iter().sum(),
+                reflected_values[range].iter().sum(),
+            ));
+            first += n;
+        }
+        let sum = partition_sums.iter().map(|s| s.0).max().unwrap_or(0);
+        let reflected_sum = partition_sums.iter().map(|s| s.1).max().unwrap_or(0);
         Ok(Lookup {
             values,
             sum,
             reflected_sum,
             value: reflected_sum.max(sum),
+            partition_sums,
         })
     }
 
@@ -103,7 +157,7 @@ impl<D: AsRef<[u8]> + Sync> TableSet<D> {
 
     /// Checks that the tables are exactly those of `partition`.
     pub fn expect_partition(&self, partition: &Partition) -> Result<(), PdbError> {
-        if self.tables.len() != partition.patterns().len() {
+        if self.tables.len() != partition.patterns().len() || self.groups != partition.groups() {
             return Err(PdbError::Mismatch {
                 what: format!(
                     "{} tables given, partition {} has {}",
@@ -148,7 +202,7 @@ impl TableSet<memmap2::Mmap> {
                 Ok(pdb)
             })
             .collect::<Result<Vec<_>, crate::OpenError>>()?;
-        Ok(TableSet { tables })
+        TableSet::with_groups(tables, partition.groups()).map_err(|e| fail(dir, Problem::Pdb(e)))
     }
 }
 

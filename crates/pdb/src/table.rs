@@ -84,31 +84,47 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         &self.bytes.as_ref()[HEADER_LEN..]
     }
 
-    /// The stored entry at `rank`: the value (byte encoding) or the excess
+    /// The stored entry at `index`: the value (byte encoding) or the excess
     /// (nibble encoding).
     #[inline(always)]
-    pub fn entry(&self, rank: u64) -> u8 {
+    pub fn entry(&self, index: u64) -> u8 {
         let table = self.table();
         match self.header.encoding {
-            Encoding::Byte => table[rank as usize],
-            Encoding::NibbleExcess => (table[(rank / 2) as usize] >> (4 * (rank % 2))) & 0xF,
+            Encoding::Byte => table[index as usize],
+            Encoding::NibbleExcess => (table[(index / 2) as usize] >> (4 * (index % 2))) & 0xF,
         }
     }
 
-    /// The value of a placement (cells of the pattern tiles in tile order),
-    /// given the Manhattan distance of those tiles, which search keeps anyway.
+    /// The value at `index`, given the Manhattan distance of the pattern
+    /// tiles, which search keeps anyway.
     #[inline(always)]
-    pub fn value_with_manhattan(&self, rank: u64, manhattan: u32) -> u32 {
+    pub fn value_with_manhattan(&self, index: u64, manhattan: u32) -> u32 {
         match self.header.encoding {
-            Encoding::Byte => self.entry(rank) as u32,
-            Encoding::NibbleExcess => manhattan + 2 * self.entry(rank) as u32,
+            Encoding::Byte => self.entry(index) as u32,
+            Encoding::NibbleExcess => manhattan + 2 * self.entry(index) as u32,
         }
     }
 
-    /// The value of a placement of the pattern tiles.
-    pub fn value(&self, placement: &[u8]) -> u32 {
+    /// The entry index of a placement (cells of the pattern tiles in tile
+    /// order) with the blank on cell `blank`: the placement's rank, or,
+    /// zero-aware, the rank times the free cells plus the number of free
+    /// cells before the blank's.
+    #[inline(always)]
+    pub fn index(&self, placement: &[u8], blank: u8) -> u64 {
         let pattern = self.pattern();
-        self.value_with_manhattan(pattern.rank(placement), pattern.manhattan(placement))
+        let rank = pattern.rank(placement);
+        if !pattern.is_zero_aware() {
+            return rank;
+        }
+        let below = placement.iter().filter(|&&c| c < blank).count() as u64;
+        rank * pattern.free_cells() as u64 + blank as u64 - below
+    }
+
+    /// The value of a placement of the pattern tiles, the blank on `blank`
+    /// (which only zero-aware tables read).
+    pub fn value(&self, placement: &[u8], blank: u8) -> u32 {
+        let pattern = self.pattern();
+        self.value_with_manhattan(self.index(placement, blank), pattern.manhattan(placement))
     }
 
     /// The table's lower bound on the moves that `board` needs.
@@ -132,7 +148,7 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
             .iter()
             .map(|&t| cell_of[t as usize])
             .collect();
-        Ok(self.value(&placement))
+        Ok(self.value(&placement, cell_of[0]))
     }
 
     /// Checks that this is the table for `pattern`.
@@ -151,11 +167,11 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         })
     }
 
-    /// Whether the entry at `rank` marks a placement never reached.
-    pub fn is_unreached(&self, rank: u64) -> bool {
+    /// Whether the entry at `index` marks a state never reached.
+    pub fn is_unreached(&self, index: u64) -> bool {
         match self.header.encoding {
-            Encoding::Byte => self.entry(rank) == UNREACHED,
-            Encoding::NibbleExcess => self.entry(rank) == NIBBLE_UNREACHED,
+            Encoding::Byte => self.entry(index) == UNREACHED,
+            Encoding::NibbleExcess => self.entry(index) == NIBBLE_UNREACHED,
         }
     }
 
@@ -165,6 +181,9 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     /// share one unrank.
     pub fn histogram(&self) -> Vec<u64> {
         let pattern = self.pattern();
+        if pattern.is_zero_aware() {
+            return self.zero_aware_histogram();
+        }
         let group = (pattern.cells() - (pattern.tiles().len() - 1)) as u64;
         let groups = self.header.entries / group;
         let start = || (vec![0u64; 256], vec![0u8; pattern.tiles().len()]);
@@ -183,6 +202,40 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         #[cfg(not(feature = "parallel"))]
         {
             (0..groups).fold(start(), count).0
+        }
+    }
+
+    /// `histogram` over (placement, blank cell) entries: a placement's
+    /// entries share its Manhattan distance.
+    fn zero_aware_histogram(&self) -> Vec<u64> {
+        let pattern = self.pattern();
+        let free = pattern.free_cells() as u64;
+        let start = || (vec![0u64; 256], vec![0u8; pattern.tiles().len()]);
+        let count = |(mut counts, mut placement): (Vec<u64>, Vec<u8>), rank: u64| {
+            pattern.unrank(rank, &mut placement);
+            let manhattan = pattern.manhattan(&placement);
+            for index in rank * free..(rank + 1) * free {
+                let value = if self.is_unreached(index) {
+                    255
+                } else {
+                    self.value_with_manhattan(index, manhattan).min(254) as usize
+                };
+                counts[value] += 1;
+            }
+            (counts, placement)
+        };
+        let placements = pattern.placements();
+        #[cfg(feature = "parallel")]
+        {
+            (0..placements)
+                .into_par_iter()
+                .fold(start, count)
+                .map(|(counts, _)| counts)
+                .reduce(|| vec![0u64; 256], add_counts)
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            (0..placements).fold(start(), count).0
         }
     }
 

@@ -4,6 +4,10 @@
 //! same tables), updated move by move: a move changes one tile, so only its
 //! pattern, and its mirror image's pattern, are looked up again, and the
 //! rank of that pattern's placement is adjusted rather than recomputed.
+//!
+//! Several partitions (a catalogue) give the maximum of their sums: each is
+//! admissible, so their maximum is too, and a move still changes one
+//! pattern per partition.
 
 use std::fmt;
 
@@ -13,9 +17,12 @@ use npuzzle_pdb::{Encoding, Pdb};
 use crate::grid::{Grid, Position};
 use crate::heuristic::Heuristic;
 
-/// The most patterns a partition may have here (6-6-6-6 for 5x5 has four):
-/// the search state holds a rank per pattern, and is copied at every node.
-pub const MAX_PATTERNS: usize = 4;
+/// The most tables the heuristic takes, over all its partitions (three
+/// 7-8 partitions of the 15-puzzle, or two 6-6-6-6 of the 24-puzzle): the
+/// search state holds a rank per table, and is copied at every node.
+pub const MAX_PATTERNS: usize = 8;
+/// The most partitions whose maximum is taken.
+pub const MAX_GROUPS: usize = 4;
 /// The most tiles a pattern may have here (a table of more would not fit
 /// in memory anyway).
 pub const MAX_PATTERN_TILES: usize = 16;
@@ -25,6 +32,8 @@ const NO_PATTERN: u8 = u8::MAX;
 struct Table<'a, D> {
     pdb: &'a Pdb<D>,
     nibbles: bool,
+    /// Zero-aware: entries per placement (one per free cell); else 0.
+    free_cells: u32,
     /// Pattern tiles, in rank order.
     tiles: Vec<u8>,
     /// For the reflected lookup: the original tile whose mirror image is each
@@ -46,13 +55,13 @@ struct PatternState {
 }
 
 /// The state search carries: each pattern's rank and value, for the board
-/// and for its reflection, and the two sums.
+/// and for its reflection, and the two sums of each partition.
 #[derive(Clone, Copy)]
 pub struct AdditiveState {
     board: [PatternState; MAX_PATTERNS],
     mirror: [PatternState; MAX_PATTERNS],
-    sum: u16,
-    mirror_sum: u16,
+    sum: [u16; MAX_GROUPS],
+    mirror_sum: [u16; MAX_GROUPS],
 }
 
 /// Where a tile stands in the partition, for the board or the mirror.
@@ -81,9 +90,13 @@ struct Step {
 pub struct Additive<'a, D> {
     grid: Grid,
     tables: Vec<Table<'a, D>>,
-    /// Pattern and slot of each tile, and of each tile's mirror image.
-    member: [Membership; 256],
-    mirror_member: [Membership; 256],
+    /// The partitions: how many there are, and each table's.
+    groups: usize,
+    group_of: [u8; MAX_PATTERNS],
+    /// Per partition, the pattern and slot of each tile, and of each tile's
+    /// mirror image.
+    member: [[Membership; 256]; MAX_GROUPS],
+    mirror_member: [[Membership; 256]; MAX_GROUPS],
     /// The mirror cell of each cell.
     transpose: [u8; 256],
     reflect: bool,
@@ -98,6 +111,10 @@ pub enum AdditiveError {
     NoTables,
     /// More tables than the search state holds.
     TooManyPatterns { count: usize },
+    /// More partitions than the search state holds.
+    TooManyPartitions { count: usize },
+    /// Partition sizes that do not add up to the tables given.
+    BadGroups { tables: usize, grouped: usize },
     /// A table for another board size or goal.
     WrongPuzzle {
         table: (usize, Goal),
@@ -119,6 +136,14 @@ impl fmt::Display for AdditiveError {
                 f,
                 "{count} tables given; the additive heuristic takes at most {MAX_PATTERNS}"
             ),
+            AdditiveError::TooManyPartitions { count } => write!(
+                f,
+                "{count} partitions given; the heuristic takes the maximum of at most \
+                 {MAX_GROUPS}"
+            ),
+            AdditiveError::BadGroups { tables, grouped } => {
+                write!(f, "{tables} tables given but the partitions hold {grouped}")
+            }
             AdditiveError::WrongPuzzle { table, board } => write!(
                 f,
                 "a table is for {t}x{t} boards with goal {}, the board is {b}x{b} with goal {}",
@@ -138,8 +163,8 @@ impl fmt::Display for AdditiveError {
             ),
             AdditiveError::Overlap { tile } => write!(
                 f,
-                "tile {tile} is in two tables: the sum of overlapping patterns overestimates, \
-                 so the solutions would not be optimal"
+                "tile {tile} is in two tables of one partition: the sum of overlapping \
+                 patterns overestimates, so the solutions would not be optimal"
             ),
         }
     }
@@ -156,16 +181,47 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         pdbs: &'a [Pdb<D>],
         reflect: bool,
     ) -> Result<Additive<'a, D>, AdditiveError> {
+        Additive::with_groups(grid, pdbs, &[pdbs.len()], reflect)
+    }
+
+    /// A catalogue: the tables are `groups.len()` partitions in a row, of
+    /// `groups[i]` tables each; the heuristic is the largest partition sum.
+    /// Within a partition the patterns must be disjoint.
+    pub fn with_groups(
+        grid: &Grid,
+        pdbs: &'a [Pdb<D>],
+        groups: &[usize],
+        reflect: bool,
+    ) -> Result<Additive<'a, D>, AdditiveError> {
         if pdbs.is_empty() {
             return Err(AdditiveError::NoTables);
         }
         if pdbs.len() > MAX_PATTERNS {
             return Err(AdditiveError::TooManyPatterns { count: pdbs.len() });
         }
+        if groups.len() > MAX_GROUPS {
+            return Err(AdditiveError::TooManyPartitions {
+                count: groups.len(),
+            });
+        }
+        let grouped: usize = groups.iter().sum();
+        if grouped != pdbs.len() || groups.contains(&0) {
+            return Err(AdditiveError::BadGroups {
+                tables: pdbs.len(),
+                grouped,
+            });
+        }
+        let mut group_of = [0u8; MAX_PATTERNS];
+        let mut first = 0;
+        for (g, &size) in groups.iter().enumerate() {
+            group_of[first..first + size].fill(g as u8);
+            first += size;
+        }
         let n = grid.n;
         let goal = grid.goal;
-        let mut seen = [false; 256];
-        for pdb in pdbs {
+        let mut seen = [[false; 256]; MAX_GROUPS];
+        for (p, pdb) in pdbs.iter().enumerate() {
+            let seen = &mut seen[group_of[p] as usize];
             let pattern = pdb.pattern();
             if (pattern.size(), pattern.goal()) != (n, goal) {
                 return Err(AdditiveError::WrongPuzzle {
@@ -197,15 +253,16 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         // of t's goal cell.
         let mirror_tile =
             |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
-        let mut member = [NOWHERE; 256];
-        let mut mirror_member = [NOWHERE; 256];
+        let mut member = [[NOWHERE; 256]; MAX_GROUPS];
+        let mut mirror_member = [[NOWHERE; 256]; MAX_GROUPS];
         let mut tables = Vec::new();
         for (p, pdb) in pdbs.iter().enumerate() {
+            let g = group_of[p] as usize;
             let pattern = pdb.pattern();
             let tiles = pattern.tiles().to_vec();
             let mut weights = [0u64; MAX_PATTERN_TILES];
             for (slot, &t) in tiles.iter().enumerate() {
-                member[t as usize] = Membership {
+                member[g][t as usize] = Membership {
                     pattern: p as u8,
                     slot: slot as u8,
                 };
@@ -214,7 +271,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             // Mirror images pair up (the map is its own inverse).
             let mirror_sources: Vec<u8> = tiles.iter().map(|&q| mirror_tile(q)).collect();
             for (slot, &source) in mirror_sources.iter().enumerate() {
-                mirror_member[source as usize] = Membership {
+                mirror_member[g][source as usize] = Membership {
                     pattern: p as u8,
                     slot: slot as u8,
                 };
@@ -222,6 +279,11 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             tables.push(Table {
                 pdb,
                 nibbles: pdb.encoding() == Encoding::NibbleExcess,
+                free_cells: if pattern.is_zero_aware() {
+                    pattern.free_cells() as u32
+                } else {
+                    0
+                },
                 tiles,
                 mirror_sources,
                 weights,
@@ -230,6 +292,8 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         Ok(Additive {
             grid: grid.clone(),
             tables,
+            groups: groups.len(),
+            group_of,
             member,
             mirror_member,
             transpose,
@@ -260,13 +324,27 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             .pattern()
             .ranker()
             .rank(&placement[..table.tiles.len()]);
-        self.with_value(p, rank as u32, manhattan as u8)
+        self.with_value(p, mirror, rank as u32, manhattan as u8, position)
     }
 
+    /// The pattern's state from its rank and Manhattan distance (and, for a
+    /// zero-aware table, the blank's cell in `position`).
     #[inline(always)]
-    fn with_value(&self, p: usize, rank: u32, manhattan: u8) -> PatternState {
+    fn with_value(
+        &self,
+        p: usize,
+        mirror: bool,
+        rank: u32,
+        manhattan: u8,
+        position: &Position,
+    ) -> PatternState {
         let table = &self.tables[p];
-        let entry = table.pdb.entry(rank as u64);
+        let index = if table.free_cells == 0 {
+            rank as u64
+        } else {
+            rank as u64 * table.free_cells as u64 + self.blank_slot(p, mirror, position) as u64
+        };
+        let entry = table.pdb.entry(index);
         let value = if table.nibbles {
             manhattan + 2 * entry
         } else {
@@ -277,6 +355,28 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             manhattan,
             value,
         }
+    }
+
+    /// The blank's place among the cells free of pattern `p`'s tiles, in
+    /// the board or its mirror: the blank's cell less the pattern tiles
+    /// before it. Counted afresh (a few loads from the position, in cache)
+    /// rather than carried, to keep the search state small.
+    #[inline(always)]
+    fn blank_slot(&self, p: usize, mirror: bool, position: &Position) -> u32 {
+        let table = &self.tables[p];
+        let mut blank = position.blank();
+        let mut below = 0;
+        if mirror {
+            blank = self.transpose[blank as usize];
+            for &source in &table.mirror_sources {
+                below += (self.transpose[position.cells[source as usize] as usize] < blank) as u32;
+            }
+        } else {
+            for &tile in &table.tiles {
+                below += (position.cells[tile as usize] < blank) as u32;
+            }
+        }
+        blank as u32 - below
     }
 
     /// Pattern `p`'s view after the tile in `slot` moved from `from` to the
@@ -310,10 +410,11 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                 cell
             };
             let tile = position.tiles[board_cell as usize];
+            let g = self.group_of[p] as usize;
             let m = if mirror {
-                self.mirror_member[tile as usize]
+                self.mirror_member[g][tile as usize]
             } else {
-                self.member[tile as usize]
+                self.member[g][tile as usize]
             };
             if m.pattern as usize == p {
                 if m.slot < slot {
@@ -330,7 +431,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             old.rank - change
         };
         let manhattan = (old.manhattan as i32 + distance_change) as u8;
-        self.with_value(p, rank, manhattan)
+        self.with_value(p, mirror, rank, manhattan, position)
     }
 }
 
@@ -345,15 +446,16 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
         let mut state = AdditiveState {
             board: [PatternState::default(); MAX_PATTERNS],
             mirror: [PatternState::default(); MAX_PATTERNS],
-            sum: 0,
-            mirror_sum: 0,
+            sum: [0; MAX_GROUPS],
+            mirror_sum: [0; MAX_GROUPS],
         };
         for p in 0..self.tables.len() {
+            let g = self.group_of[p] as usize;
             state.board[p] = self.evaluate(p, false, position);
-            state.sum += state.board[p].value as u16;
+            state.sum[g] += state.board[p].value as u16;
             if self.reflect {
                 state.mirror[p] = self.evaluate(p, true, position);
-                state.mirror_sum += state.mirror[p].value as u16;
+                state.mirror_sum[g] += state.mirror[p].value as u16;
             }
         }
         state
@@ -361,7 +463,11 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
 
     #[inline(always)]
     fn value(&self, state: &AdditiveState) -> u32 {
-        state.sum.max(state.mirror_sum) as u32
+        let mut best = 0;
+        for g in 0..self.groups {
+            best = best.max(state.sum[g]).max(state.mirror_sum[g]);
+        }
+        best as u32
     }
 
     #[inline(always)]
@@ -376,15 +482,16 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
         self.update_within(state, position, tile, from, to, u32::MAX)
     }
 
-    /// The board's own sum first; the reflected lookup, a second cache miss,
-    /// only when the first sum does not already exceed `limit`.
+    /// The board's own sums first; the reflected lookups, more cache misses,
+    /// only when no sum already exceeds `limit`.
     ///
     /// Invariant: the value of the returned state is never above the child's
-    /// true heuristic. A state cut off above `limit` carries no reflected
-    /// view (its reflected sum is zeroed, not the parent's stale one, which
-    /// can exceed the child's by up to 3 since the tables are not
-    /// consistent), so IDA* may take its next bound from it; it is never
-    /// expanded or updated further.
+    /// true heuristic. A state cut off above `limit` keeps only the sum that
+    /// exceeded it: the others, not yet brought up to date, are zeroed (a
+    /// parent's stale sum can exceed the child's by up to 3 since tables
+    /// that take the least over the blank's regions are not consistent), so
+    /// IDA* may take its next bound from it; it is never expanded or updated
+    /// further.
     #[inline(always)]
     fn update_within(
         &self,
@@ -399,8 +506,13 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
         // Reflection keeps grid distances, so one change serves both views.
         let distance_change =
             self.grid.distance(tile, to) as i32 - self.grid.distance(tile, from) as i32;
-        let m = self.member[tile as usize];
-        if m.pattern != NO_PATTERN {
+        // A partition the tile is not in keeps its sums: the blank moved
+        // within one region of its free cells.
+        for g in 0..self.groups {
+            let m = self.member[g][tile as usize];
+            if m.pattern == NO_PATTERN {
+                continue;
+            }
             let p = m.pattern as usize;
             let view = self.moved(
                 p,
@@ -414,18 +526,20 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
                     distance_change,
                 },
             );
-            next.sum = next.sum - state.board[p].value as u16 + view.value as u16;
+            next.sum[g] = next.sum[g] - state.board[p].value as u16 + view.value as u16;
             next.board[p] = view;
-            if next.sum as u32 > limit {
-                next.mirror_sum = 0;
-                return next;
+            if next.sum[g] as u32 > limit {
+                return cut_off(next, g, false);
             }
         }
         if self.reflect {
-            let m = self.mirror_member[tile as usize];
-            if m.pattern != NO_PATTERN {
+            let (from, to) = (self.transpose[from as usize], self.transpose[to as usize]);
+            for g in 0..self.groups {
+                let m = self.mirror_member[g][tile as usize];
+                if m.pattern == NO_PATTERN {
+                    continue;
+                }
                 let p = m.pattern as usize;
-                let (from, to) = (self.transpose[from as usize], self.transpose[to as usize]);
                 let view = self.moved(
                     p,
                     true,
@@ -438,13 +552,35 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
                         distance_change,
                     },
                 );
-                next.mirror_sum =
-                    next.mirror_sum - state.mirror[p].value as u16 + view.value as u16;
+                next.mirror_sum[g] =
+                    next.mirror_sum[g] - state.mirror[p].value as u16 + view.value as u16;
                 next.mirror[p] = view;
+                if next.mirror_sum[g] as u32 > limit {
+                    return cut_off(next, g, true);
+                }
             }
         }
         next
     }
+}
+
+/// A state cut off by partition `g`'s sum (reflected when `mirror`): only
+/// that sum is kept, the others are zeroed (see `update_within`).
+#[inline(always)]
+fn cut_off(mut state: AdditiveState, g: usize, mirror: bool) -> AdditiveState {
+    let kept = if mirror {
+        state.mirror_sum[g]
+    } else {
+        state.sum[g]
+    };
+    state.sum = [0; MAX_GROUPS];
+    state.mirror_sum = [0; MAX_GROUPS];
+    if mirror {
+        state.mirror_sum[g] = kept;
+    } else {
+        state.sum[g] = kept;
+    }
+    state
 }
 
 #[cfg(test)]
@@ -456,7 +592,12 @@ mod tests {
     /// Move by move, the incremental state equals a fresh evaluation.
     #[test]
     fn incremental_updates_match_fresh_evaluation() {
-        for (size, name) in [(3, "4-4"), (4, "1,2,5,6;3,4,7,8;9,10,13,14")] {
+        for (size, name) in [
+            (3, "4-4"),
+            (3, "4z-4"),
+            (4, "1,2,5,6;3,4,7,8;9,10,13,14"),
+            (4, "z1,2,5,6;3,4,7,8;z9,10,13,14"),
+        ] {
             for goal in Goal::ALL {
                 let partition = Partition::parse(name, size, goal).unwrap();
                 let pdbs: Vec<Pdb<Vec<u8>>> = partition
@@ -487,6 +628,7 @@ mod tests {
                     );
                     state = additive.update(&state, &position, tile, from, blank);
                     assert_eq!((state.sum, state.mirror_sum), (fresh.sum, fresh.mirror_sum));
+                    assert_eq!(additive.value(&state), additive.value(&fresh));
                     for p in 0..pdbs.len() {
                         assert_eq!(state.board[p].rank, fresh.board[p].rank);
                         assert_eq!(state.mirror[p].rank, fresh.mirror[p].rank);

@@ -252,11 +252,24 @@ pub fn solve_additive<D: AsRef<[u8]> + Sync>(
     tables: &[npuzzle_pdb::Pdb<D>],
     reflect: bool,
 ) -> Result<Solution, SearchError> {
+    solve_catalogue(board, request, tables, &[tables.len()], reflect)
+}
+
+/// Solves `board` optimally over a catalogue: `groups[i]` tables of
+/// partition i in a row, the heuristic the largest partition sum.
+pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
+    board: &Board,
+    request: &Request,
+    tables: &[npuzzle_pdb::Pdb<D>],
+    groups: &[usize],
+    reflect: bool,
+) -> Result<Solution, SearchError> {
     if !board.is_solvable(request.goal) {
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    let heuristic = additive::Additive::new(&grid, tables, reflect).map_err(SearchError::Tables)?;
+    let heuristic = additive::Additive::with_groups(&grid, tables, groups, reflect)
+        .map_err(SearchError::Tables)?;
     solve_with(&grid, &heuristic, board, request)
 }
 

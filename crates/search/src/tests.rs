@@ -219,20 +219,67 @@ fn built_tables(name: &str, n: usize, goal: Goal) -> Vec<npuzzle_pdb::Pdb<Vec<u8
 /// the reflected lookup, is optimal on every 8-puzzle board of both goals.
 /// The 4-4 tables take the least over the blank's regions, so they are not
 /// consistent: this catches a next bound taken from a value above the truth.
+/// Zero-aware tables, alone and mixed with the others, likewise.
 #[test]
 fn additive_ida_star_is_optimal_on_every_3x3_board() {
     for goal in Goal::ALL {
-        let tables = built_tables("4-4", 3, goal);
         let distances = all_distances(3, goal);
         let request = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
-        for reflect in [false, true] {
-            for (tiles, &d) in &distances {
-                let board = Board::from_tiles(tiles.clone()).unwrap();
-                let s = solve_additive(&board, &request, &tables, reflect).unwrap();
-                assert_eq!(s.moves.len() as u32, d, "{board} reflect {reflect}");
-                assert!(board.solves(&s.moves, goal));
+        for name in ["4-4", "4z-4z", "4-4z"] {
+            let tables = built_tables(name, 3, goal);
+            for reflect in [false, true] {
+                for (tiles, &d) in &distances {
+                    let board = Board::from_tiles(tiles.clone()).unwrap();
+                    let s = solve_additive(&board, &request, &tables, reflect).unwrap();
+                    assert_eq!(s.moves.len() as u32, d, "{name} {board} reflect {reflect}");
+                    assert!(board.solves(&s.moves, goal));
+                }
             }
         }
+    }
+}
+
+/// Zero-aware values are exact abstract distances: on every 8-puzzle board
+/// (both goals) the sum of the 4z-4z tables is 0 at the goal only, never
+/// above the true distance, never below the 4-4 sum, and every move changes
+/// it by exactly one (consistency, which the 4-4 tables lack); so does the
+/// maximum with the reflected sum (both have the parity of the Manhattan
+/// distance).
+#[test]
+fn zero_aware_sums_are_admissible_and_consistent_on_every_3x3_board() {
+    use crate::additive::Additive;
+    use crate::grid::Position;
+    use crate::heuristic::Heuristic;
+    for goal in Goal::ALL {
+        let grid = Grid::new(3, goal);
+        let zero_aware = built_tables("4z-4z", 3, goal);
+        let plain = built_tables("4-4", 3, goal);
+        let sums = |tables, reflect| Additive::new(&grid, tables, reflect).unwrap();
+        let (z, z_max, p) = (
+            sums(&zero_aware, false),
+            sums(&zero_aware, true),
+            sums(&plain, false),
+        );
+        let h = |a: &Additive<'_, Vec<u8>>, board: &Board| a.value(&a.init(&Position::new(board)));
+        let mut above_plain = 0;
+        for (tiles, &d) in &all_distances(3, goal) {
+            let board = Board::from_tiles(tiles.clone()).unwrap();
+            let (hz, hz_max, hp) = (h(&z, &board), h(&z_max, &board), h(&p, &board));
+            assert!(hz <= hz_max && hz_max <= d, "{board}: {hz} {hz_max} > {d}");
+            assert!(hz >= hp, "{board}: zero-aware {hz} below {hp}");
+            assert_eq!(hz == 0, d == 0, "{board}");
+            above_plain += (hz > hp) as u32;
+            for m in board.legal_moves().collect::<Vec<_>>() {
+                let mut child = board.clone();
+                child.apply(m);
+                let step = h(&z, &child) as i32 - hz as i32;
+                assert!(step.abs() == 1, "{board} -> {child}: {step}");
+                let step_max = h(&z_max, &child) as i32 - hz_max as i32;
+                assert!(step_max.abs() == 1, "{board} -> {child}: {step_max}");
+            }
+        }
+        // The tables do see the blank: some boards gain over 4-4.
+        assert!(above_plain > 1000, "{above_plain}");
     }
 }
 
