@@ -433,24 +433,37 @@ fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
     let n = pattern.size();
     let last_tile = pattern.tiles()[k - 1];
     let home = pattern.goal().cell_of(n, last_tile as u16);
+    map_groups(values, group, k, |g, out, values, placement| {
+        pattern.unrank(g * group as u64, placement);
+        let prefix = pattern.manhattan(&placement[..k - 1]);
+        let mut free = !placement[..k - 1].iter().fold(0u64, |m, &c| m | 1 << c);
+        for (e, &value) in out.iter_mut().zip(values) {
+            let cell = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let last = ((cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n)) as u32;
+            *e = excess(value, prefix + last);
+        }
+    })
+}
+
+/// Maps `values`, in groups of `group` entries, to a table of the same
+/// length: `f(group index, out, values, placement buffer of k cells)` fills
+/// each group's part, in parallel.
+#[cfg(feature = "generate")]
+fn map_groups(
+    values: &[u8],
+    group: usize,
+    k: usize,
+    f: impl Fn(u64, &mut [u8], &[u8], &mut [u8]) + Sync,
+) -> Vec<u8> {
     let mut out = vec![0u8; values.len()];
     out.par_chunks_mut(group * 4096)
         .zip(values.par_chunks(group * 4096))
         .enumerate()
         .for_each(|(chunk, (out, values))| {
             let mut placement = vec![0u8; k];
-            let first_rank = (chunk * group * 4096) as u64;
             for (g, (out, values)) in out.chunks_mut(group).zip(values.chunks(group)).enumerate() {
-                pattern.unrank(first_rank + (g * group) as u64, &mut placement);
-                let prefix = pattern.manhattan(&placement[..k - 1]);
-                let mut free = !placement[..k - 1].iter().fold(0u64, |m, &c| m | 1 << c);
-                for (e, &value) in out.iter_mut().zip(values) {
-                    let cell = free.trailing_zeros() as usize;
-                    free &= free - 1;
-                    let last =
-                        ((cell / n).abs_diff(home / n) + (cell % n).abs_diff(home % n)) as u32;
-                    *e = excess(value, prefix + last);
-                }
+                f((chunk * 4096 + g) as u64, out, values, &mut placement);
             }
         });
     out
@@ -477,22 +490,18 @@ fn excess(value: u8, manhattan: u32) -> u8 {
 #[cfg(feature = "generate")]
 fn zero_aware_excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
     let k = pattern.tiles().len();
-    let free = pattern.free_cells();
-    let mut out = vec![0u8; values.len()];
-    out.par_chunks_mut(free * 4096)
-        .zip(values.par_chunks(free * 4096))
-        .enumerate()
-        .for_each(|(chunk, (out, values))| {
-            let mut placement = vec![0u8; k];
-            for (r, (out, values)) in out.chunks_mut(free).zip(values.chunks(free)).enumerate() {
-                pattern.unrank((chunk * 4096 + r) as u64, &mut placement);
-                let manhattan = pattern.manhattan(&placement);
-                for (e, &v) in out.iter_mut().zip(values) {
-                    *e = excess(v, manhattan);
-                }
+    map_groups(
+        values,
+        pattern.free_cells(),
+        k,
+        |rank, out, values, placement| {
+            pattern.unrank(rank, placement);
+            let manhattan = pattern.manhattan(placement);
+            for (e, &v) in out.iter_mut().zip(values) {
+                *e = excess(v, manhattan);
             }
-        });
-    out
+        },
+    )
 }
 
 /// CRC-32 of a table, its slices hashed in parallel and combined (with the

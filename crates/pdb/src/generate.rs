@@ -348,20 +348,22 @@ fn spread_over_regions(pattern: &Pattern, geometry: &Geometry, values: &mut [u8]
         .enumerate()
         .for_each(|(chunk, values)| {
             let mut placement = [0u8; 64];
-            let mut free_list = [0u8; 64];
             for (r, slots) in values.chunks_mut(free_cells).enumerate() {
                 pattern.unrank((chunk * 4096 + r) as u64, &mut placement[..k]);
                 let occupied = placement[..k].iter().fold(0u64, |m, &c| m | 1 << c);
                 let free = geometry.all & !occupied;
+                // One flood fill per region (most placements have one).
                 let mut left = free;
-                for cell in free_list.iter_mut().take(free_cells) {
-                    *cell = left.trailing_zeros() as u8;
-                    left &= left - 1;
-                }
-                for i in 0..free_cells {
-                    let region = geometry.region(free, free_list[i] as u32);
-                    let lowest = (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones();
-                    slots[i] = slots[lowest as usize];
+                while left != 0 {
+                    let region = geometry.region(free, left.trailing_zeros());
+                    left &= !region;
+                    let slot_of = |cell: u32| (free & ((1u64 << cell) - 1)).count_ones() as usize;
+                    let value = slots[slot_of(region.trailing_zeros())];
+                    let mut rest = region & (region - 1);
+                    while rest != 0 {
+                        slots[slot_of(rest.trailing_zeros())] = value;
+                        rest &= rest - 1;
+                    }
                 }
             }
         });

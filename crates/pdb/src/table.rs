@@ -181,62 +181,28 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     /// share one unrank.
     pub fn histogram(&self) -> Vec<u64> {
         let pattern = self.pattern();
+        let k = pattern.tiles().len();
         if pattern.is_zero_aware() {
-            return self.zero_aware_histogram();
+            // A placement's entries (one per blank cell) share its Manhattan
+            // distance.
+            let free = pattern.free_cells() as u64;
+            return count_values(pattern.placements(), k, |rank, counts, placement| {
+                pattern.unrank(rank, placement);
+                let manhattan = pattern.manhattan(placement);
+                for index in rank * free..(rank + 1) * free {
+                    let value = if self.is_unreached(index) {
+                        255
+                    } else {
+                        self.value_with_manhattan(index, manhattan).min(254) as usize
+                    };
+                    counts[value] += 1;
+                }
+            });
         }
-        let group = (pattern.cells() - (pattern.tiles().len() - 1)) as u64;
-        let groups = self.header.entries / group;
-        let start = || (vec![0u64; 256], vec![0u8; pattern.tiles().len()]);
-        let count = |(mut counts, mut placement): (Vec<u64>, Vec<u8>), g: u64| {
-            self.count_group(g * group, group, &mut counts, &mut placement);
-            (counts, placement)
-        };
-        #[cfg(feature = "parallel")]
-        {
-            (0..groups)
-                .into_par_iter()
-                .fold(start, count)
-                .map(|(counts, _)| counts)
-                .reduce(|| vec![0u64; 256], add_counts)
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            (0..groups).fold(start(), count).0
-        }
-    }
-
-    /// `histogram` over (placement, blank cell) entries: a placement's
-    /// entries share its Manhattan distance.
-    fn zero_aware_histogram(&self) -> Vec<u64> {
-        let pattern = self.pattern();
-        let free = pattern.free_cells() as u64;
-        let start = || (vec![0u64; 256], vec![0u8; pattern.tiles().len()]);
-        let count = |(mut counts, mut placement): (Vec<u64>, Vec<u8>), rank: u64| {
-            pattern.unrank(rank, &mut placement);
-            let manhattan = pattern.manhattan(&placement);
-            for index in rank * free..(rank + 1) * free {
-                let value = if self.is_unreached(index) {
-                    255
-                } else {
-                    self.value_with_manhattan(index, manhattan).min(254) as usize
-                };
-                counts[value] += 1;
-            }
-            (counts, placement)
-        };
-        let placements = pattern.placements();
-        #[cfg(feature = "parallel")]
-        {
-            (0..placements)
-                .into_par_iter()
-                .fold(start, count)
-                .map(|(counts, _)| counts)
-                .reduce(|| vec![0u64; 256], add_counts)
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            (0..placements).fold(start(), count).0
-        }
+        let group = (pattern.cells() - (k - 1)) as u64;
+        count_values(self.header.entries / group, k, |g, counts, placement| {
+            self.count_group(g * group, group, counts, placement)
+        })
     }
 
     /// Counts the values of the `group` ranks from `first`, which share all
@@ -263,6 +229,29 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
             };
             counts[value] += 1;
         }
+    }
+}
+
+/// Runs `count(i, counts, placement)` for i in 0..n (in parallel with the
+/// `parallel` feature), each worker with its own counts and a placement
+/// buffer of `k` cells, and adds the counts up.
+fn count_values(n: u64, k: usize, count: impl Fn(u64, &mut [u64], &mut [u8]) + Sync) -> Vec<u64> {
+    let start = || (vec![0u64; 256], vec![0u8; k]);
+    let step = |(mut counts, mut placement): (Vec<u64>, Vec<u8>), i: u64| {
+        count(i, &mut counts, &mut placement);
+        (counts, placement)
+    };
+    #[cfg(feature = "parallel")]
+    {
+        (0..n)
+            .into_par_iter()
+            .fold(start, step)
+            .map(|(counts, _)| counts)
+            .reduce(|| vec![0u64; 256], add_counts)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        (0..n).fold(start(), step).0
     }
 }
 
