@@ -115,7 +115,9 @@ impl<'a> Solver<'a> {
         let partition = Partition::parse(&name, size, goal).map_err(|e| refused(e.to_string()))?;
         if partition.patterns().len() > MAX_PATTERNS {
             return Err(refused(format!(
-                "the pdb heuristic takes at most {MAX_PATTERNS} patterns"
+                "the pdb heuristic takes at most {MAX_PATTERNS} tables (over all the \
+                 partitions of a catalogue); {} given",
+                partition.patterns().len()
             )));
         }
         let dirs = pdb::search_dirs(self.args.pdb_dir.as_deref());

@@ -488,6 +488,12 @@ impl Partition {
             let mut patterns = Vec::new();
             let mut groups = Vec::new();
             for part in expanded.split('+').map(str::trim) {
+                if part.is_empty() {
+                    return Err(PatternError::UnknownPartition {
+                        name: name.to_string(),
+                        size,
+                    });
+                }
                 let partition = Partition::parse_one(part, size, goal)?;
                 groups.push(partition.patterns.len());
                 patterns.extend(partition.patterns);
@@ -510,7 +516,10 @@ impl Partition {
         } else {
             let parts: Vec<&str> = name.split('-').collect();
             let zero_aware: Vec<bool> = parts.iter().map(|p| p.ends_with('z')).collect();
-            let plain: Vec<&str> = parts.iter().map(|p| p.trim_end_matches('z')).collect();
+            let plain: Vec<&str> = parts
+                .iter()
+                .map(|p| p.strip_suffix('z').unwrap_or(p))
+                .collect();
             let cells = named_cells(&plain.join("-"), size).ok_or_else(|| {
                 PatternError::UnknownPartition {
                     name: name.to_string(),
@@ -664,6 +673,9 @@ mod tests {
         assert_eq!(same.patterns(), duo.patterns());
         // Within a partition tiles may not repeat; across a catalogue they do.
         assert!(Partition::parse("7-8+1,2;2,3", 4, Goal::BlankLast).is_err());
+        for bad in ["7zz-8", "z", "7-8+", "+", "7-8++6-6-3", "zz1,2"] {
+            assert!(Partition::parse(bad, 4, Goal::BlankLast).is_err(), "{bad}");
+        }
     }
 
     #[test]
