@@ -59,35 +59,28 @@ impl<D: AsRef<[u8]> + Sync> TableSet<D> {
             )));
         }
         let (size, goal) = (first.pattern().size(), first.goal());
-        let mut seen = vec![false; size * size];
-        let mut group_ends: Vec<usize> = groups
-            .iter()
-            .scan(0, |end, &n| {
-                *end += n;
-                Some(*end)
-            })
-            .collect();
-        group_ends.reverse();
-        for (i, pdb) in tables.iter().enumerate() {
-            if group_ends.last() == Some(&i) {
-                group_ends.pop();
-                seen.iter_mut().for_each(|s| *s = false);
-            }
-            let pattern = pdb.pattern();
-            if pattern.size() != size || pdb.goal() != goal {
-                return Err(mismatch(format!(
-                    "tables for {size}x{size} goal {goal} and for {n}x{n} goal {} cannot be added",
-                    pdb.goal(),
-                    n = pattern.size()
-                )));
-            }
-            for &tile in pattern.tiles() {
-                if std::mem::replace(&mut seen[tile as usize], true) {
+        let mut first = 0;
+        for &n in groups {
+            let mut seen = vec![false; size * size];
+            for pdb in &tables[first..first + n] {
+                let pattern = pdb.pattern();
+                if pattern.size() != size || pdb.goal() != goal {
                     return Err(mismatch(format!(
-                        "tile {tile} is in two tables, so their values cannot be added"
+                        "tables for {size}x{size} goal {goal} and for {n}x{n} goal {} cannot \
+                         be added",
+                        pdb.goal(),
+                        n = pattern.size()
                     )));
                 }
+                for &tile in pattern.tiles() {
+                    if std::mem::replace(&mut seen[tile as usize], true) {
+                        return Err(mismatch(format!(
+                            "tile {tile} is in two tables, so their values cannot be added"
+                        )));
+                    }
+                }
             }
+            first += n;
         }
         Ok(TableSet {
             tables,
