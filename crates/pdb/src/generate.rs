@@ -10,10 +10,13 @@
 //! every state's distance to it; a placement's value is the least over its
 //! regions, which is the first time breadth-first search meets it.
 //!
-//! Visited, current and next levels are bit sets over (placement rank,
-//! region), shared by the threads: a state is claimed with an atomic
-//! test-and-set, so each is expanded once, with no lock and no per-state
-//! allocation.
+//! Every state has a two-bit code, shared by the threads: 0 while it is
+//! unreached, 3 once expanded, and in between 1 or 2 for the frontier and
+//! the level being found, which swap roles from one level to the next. A
+//! state turns from frontier to expanded as its batch is expanded, so no
+//! level needs a pass of its own, and the three bit sets (visited, current,
+//! next) this replaced took half as much memory again. Each state is
+//! expanded once, with no lock and no per-state allocation.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -25,14 +28,18 @@ use crate::pattern::Pattern;
 /// A table entry never reached: no placement of a solvable board has it.
 pub use crate::format::UNREACHED;
 
-/// Fixed bit sets with atomic test-and-set.
-struct AtomicBits {
+/// Two bits per state (see the module comment), 32 states to a word.
+struct StateCodes {
     words: Vec<AtomicU64>,
 }
 
-impl AtomicBits {
-    fn new(bits: u64) -> AtomicBits {
-        let words = bits.div_ceil(64) as usize;
+/// The low bit of each state's field in a word.
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+const STATES_PER_WORD: u64 = 32;
+
+impl StateCodes {
+    fn new(states: u64) -> StateCodes {
+        let words = states.div_ceil(STATES_PER_WORD) as usize;
         let mut words: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
         // The allocator hands out lazily mapped zero pages; writing each page
         // once now spares a copy-on-write fault (and a cross-core TLB flush)
@@ -40,18 +47,28 @@ impl AtomicBits {
         words
             .par_chunks_mut(512)
             .for_each(|page| *page[0].get_mut() = 0);
-        AtomicBits { words }
+        StateCodes { words }
     }
 
-    /// Sets the bit; true if it was clear.
+    /// The code of the states first reached at `depth` until they are
+    /// expanded.
+    fn code(depth: u32) -> u64 {
+        (depth % 2 + 1) as u64
+    }
+
+    /// Expanded states, of any depth.
+    const EXPANDED: u64 = 3;
+
+    /// The low bits of the fields of `word` that hold `code`.
     #[inline(always)]
-    fn insert(&self, bit: u64) -> bool {
-        let mask = 1 << (bit % 64);
-        self.words[(bit / 64) as usize].fetch_or(mask, Ordering::Relaxed) & mask == 0
+    fn matching(word: u64, code: u64) -> u64 {
+        let differ = word ^ (LOW_BITS * code);
+        !(differ | (differ >> 1)) & LOW_BITS
     }
 
-    fn clear(&mut self) {
-        self.words.par_iter_mut().for_each(|w| *w.get_mut() = 0);
+    fn set(&self, state: u64, code: u64) {
+        let shift = 2 * (state % STATES_PER_WORD);
+        self.words[(state / STATES_PER_WORD) as usize].fetch_or(code << shift, Ordering::Relaxed);
     }
 }
 
@@ -120,14 +137,15 @@ impl Geometry {
     }
 }
 
-/// States per bucket, as a power of two: 2^24 bits are 2 MiB of each bit
-/// set, which phase 2 keeps in cache while it marks a bucket.
+/// States per bucket, as a power of two: 2^24 states' codes are 4 MiB,
+/// which phase 2 keeps in cache while it marks a bucket.
 const BUCKET_BITS: u32 = 24;
 /// Frontier states expanded per batch: at about five successors each and
 /// twelve bytes per successor, some 120 MB of buckets.
 const BATCH_STATES: u64 = 2 << 20;
-/// Bit-set words counted at a time while cutting batches.
-const SCAN_WORDS: usize = 1 << 12;
+/// Code words counted at a time while cutting batches (at most 32,768
+/// states): the grain of the split of a batch among phase-1 tasks.
+const SCAN_WORDS: usize = 1 << 10;
 /// Phase-1 tasks per batch: several per core, for balance over an uneven
 /// frontier.
 const PHASE1_TASKS: usize = 16;
@@ -242,9 +260,9 @@ impl Expander<'_> {
         }
     }
 
-    /// Files the successors of the states set in `words` (which start at
-    /// word `first_word` of the bit set) into `out`.
-    fn expand(&self, first_word: usize, words: &[AtomicU64], out: &mut Buckets) {
+    /// Files the successors of the states in `words` (which start at word
+    /// `first_word` of the codes) whose code is `code` into `out`.
+    fn expand(&self, first_word: usize, words: &[AtomicU64], code: u64, out: &mut Buckets) {
         let ranker = self.pattern.ranker();
         let k = self.pattern.tiles().len();
         let slots = 1u64 << self.slot_bits;
@@ -257,9 +275,20 @@ impl Expander<'_> {
         let mut occupied = 0u64;
         let mut last_rank = u64::MAX;
         for (w, word) in words.iter().enumerate() {
-            let mut bits = word.load(Ordering::Relaxed);
+            let codes = word.load(Ordering::Relaxed);
+            let mut bits = StateCodes::matching(codes, code);
+            if bits != 0 {
+                // Only this task reads or writes these words until the
+                // batch is expanded; expanded states are never expanded
+                // again.
+                word.store(
+                    codes | (bits * (StateCodes::EXPANDED ^ code)),
+                    Ordering::Relaxed,
+                );
+            }
             while bits != 0 {
-                let state = (first_word + w) as u64 * 64 + bits.trailing_zeros() as u64;
+                let state =
+                    (first_word + w) as u64 * STATES_PER_WORD + bits.trailing_zeros() as u64 / 2;
                 bits &= bits - 1;
                 let placement_rank = state >> self.slot_bits;
                 if placement_rank != last_rank {
@@ -393,14 +422,14 @@ fn space_of(pattern: &Pattern) -> (u32, u64) {
 }
 
 /// The memory a build of `pattern` needs at its peak, in bytes: during the
-/// search a byte per placement, three bit sets over the abstract space and
-/// the successor buckets; afterwards the values, their excesses and the
+/// search a byte per entry, two bits per abstract state and the successor
+/// buckets; afterwards the values, their excesses and the
 /// encoded table twice (the table and the file image).
 pub fn memory_needed(pattern: &Pattern) -> u64 {
     let entries = pattern.entries();
     let (_, space) = space_of(pattern);
     let buckets = 12 * 5 * BATCH_STATES + PHASE1_TASKS as u64 * 8 * (space >> BUCKET_BITS);
-    let search = entries + 3 * space.div_ceil(8) + buckets;
+    let search = entries + space.div_ceil(4) + buckets;
     let encode = 2 * entries + entries;
     search.max(encode)
 }
@@ -470,9 +499,7 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
             rank
         }
     };
-    let visited = AtomicBits::new(space);
-    let mut current = AtomicBits::new(space);
-    let mut next = AtomicBits::new(space);
+    let codes = StateCodes::new(space);
 
     let goal = pattern.goal_placement();
     let occupied = goal.iter().fold(0u64, |m, &c| m | 1 << c);
@@ -481,8 +508,7 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
     let region = geometry.region(free, blank);
     let start = (ranker.rank(&goal) << slot_bits)
         + (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones() as u64;
-    visited.insert(start);
-    current.insert(start);
+    codes.set(start, StateCodes::code(0));
     values[value_index(start) as usize].store(0, Ordering::Relaxed);
 
     let mut total = 1u64;
@@ -505,25 +531,30 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
     // their memory is allocated (and faulted in) once.
     let mut pool: Vec<Buckets> = (0..PHASE1_TASKS).map(|_| Buckets::new(buckets)).collect();
     let mut successors = 0u64;
+    let mut scanned: Vec<(usize, u64)> = Vec::new();
     loop {
         if depth + 1 >= UNREACHED as u32 {
             return Err(BuildError::TooDeep);
         }
         let next_depth = (depth + 1) as u8;
+        let (code, next_code) = (StateCodes::code(depth), StateCodes::code(depth + 1));
         let mut reached = 0u64;
         let mut start = 0;
-        while start < current.words.len() {
+        while start < codes.words.len() {
             // A batch holds about BATCH_STATES frontier states, so that the
             // buckets stay around a hundred megabytes.
             let mut end = start;
             let mut in_batch = 0u64;
-            while end < current.words.len() && in_batch < BATCH_STATES {
-                let stop = (end + SCAN_WORDS).min(current.words.len());
-                in_batch += current.words[end..stop]
+            // (end word, frontier states up to it) of each scanned stretch.
+            scanned.clear();
+            while end < codes.words.len() && in_batch < BATCH_STATES {
+                let stop = (end + SCAN_WORDS).min(codes.words.len());
+                in_batch += codes.words[end..stop]
                     .iter()
-                    .map(|w| w.load(Ordering::Relaxed).count_ones() as u64)
-                    .sum::<u64>();
+                    .map(|w| StateCodes::matching(w.load(Ordering::Relaxed), code).count_ones())
+                    .sum::<u32>() as u64;
                 end = stop;
+                scanned.push((end, in_batch));
             }
             if in_batch == 0 {
                 start = end;
@@ -533,14 +564,26 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
             // bucket of its range; phase 2 gives each bucket to one thread,
             // which marks its states with plain loads and stores. No locked
             // read-modify-write touches memory at random, and a bucket's slice
-            // of the bit sets stays in cache while it is worked on.
-            let words = &current.words[start..end];
-            let per_task = words.len().div_ceil(PHASE1_TASKS).max(1);
+            // of the codes stays in cache while it is worked on.
+            //
+            // Tasks get equal shares of the frontier states, not of the
+            // words: the frontier can be dense in a few stretches, and each
+            // task's buckets keep their largest size for the whole build.
+            let task_start = |task: usize| match task {
+                0 => start,
+                PHASE1_TASKS => end,
+                _ => {
+                    let share = in_batch * task as u64 / PHASE1_TASKS as u64;
+                    scanned
+                        .iter()
+                        .find(|&&(_, states)| states >= share)
+                        .map_or(end, |&(word, _)| word)
+                }
+            };
             pool.par_iter_mut().enumerate().for_each(|(task, out)| {
                 out.clear();
-                let first = (task * per_task).min(words.len());
-                let last = ((task + 1) * per_task).min(words.len());
-                expander.expand(start + first, &words[first..last], out);
+                let (first, last) = (task_start(task), task_start(task + 1));
+                expander.expand(first, &codes.words[first..last], code, out);
                 out.group();
             });
             successors += pool.iter().map(Buckets::len).sum::<u64>();
@@ -552,13 +595,11 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
                     for list in pool.iter().map(|f| f.bucket(b)) {
                         for &offset in list {
                             let state = base + offset as u64;
-                            let word = (state / 64) as usize;
-                            let mask = 1u64 << (state % 64);
-                            let seen = visited.words[word].load(Ordering::Relaxed);
-                            if seen & mask == 0 {
-                                visited.words[word].store(seen | mask, Ordering::Relaxed);
-                                let n = next.words[word].load(Ordering::Relaxed);
-                                next.words[word].store(n | mask, Ordering::Relaxed);
+                            let word = &codes.words[(state / STATES_PER_WORD) as usize];
+                            let shift = 2 * (state % STATES_PER_WORD);
+                            let seen = word.load(Ordering::Relaxed);
+                            if (seen >> shift) & 3 == 0 {
+                                word.store(seen | (next_code << shift), Ordering::Relaxed);
                                 fresh += 1;
                                 // Breadth-first order: the first time a state
                                 // (or, not zero-aware, any region of its
@@ -587,10 +628,8 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
             space,
             elapsed: started.elapsed(),
         });
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
     }
-    drop((visited, current, next));
+    drop(codes);
     let mut values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
     if zero_aware {
         spread_over_regions(pattern, &geometry, &mut values);
