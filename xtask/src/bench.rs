@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::{release_npuzzle, root};
 
 const USAGE: &str = "\
-usage: cargo xtask bench [--quick] [--korf24] [--korf24-partition P] [--out FILE]
+usage: cargo xtask bench [--quick] [--build] [--korf24] [--korf24-partition P] [--out FILE]
 
 Solves Korf's 100 and the 17 boards at distance 80 with the default tables
 (build them first: cargo xtask build-pdb), checks every length against the
@@ -22,6 +22,9 @@ time), and compares heuristics on Korf's 100. Writes bench/report.md (or
 FILE) and prints it.
 
   --quick      fewer boards for the slow heuristics (a smoke run)
+  --build      also build the default 7-8 tables afresh (into
+               target/bench-build, removed after; about 3 minutes) and
+               report the time and peak memory of the build
   --korf24     also solve the ten easiest of Korf & Felner's 50 24-puzzles
                (#38 #40 #44 #25 #1 #32 #37 #30 #28 #5) beside the published
                expanded nodes of the zero-aware catalogue of Clausecker and
@@ -231,6 +234,7 @@ fn has_default_tables() -> bool {
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut quick = false;
+    let mut build = false;
     let mut korf24 = false;
     let mut korf24_partition = "6z-6z-6z-6z".to_string();
     let mut out: PathBuf = root().join("bench/report.md");
@@ -238,6 +242,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     while i < args.len() {
         match args[i].as_str() {
             "--quick" => quick = true,
+            "--build" => build = true,
             "--korf24" => korf24 = true,
             "--korf24-partition" => {
                 i += 1;
@@ -369,6 +374,35 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "\nOne 80-move board (`npuzzle solve \"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\"`), \
          process start to answer, 5 runs: median {:.3} s, best {:.3} s.\n",
         latencies[2], latencies[0]
+    );
+
+    // The node rate of one search thread, on its own.
+    let mut rates = Vec::new();
+    for _ in 0..7 {
+        let output = Command::new(&npuzzle)
+            .args(["solve", "--json", "--no-moves", "--jobs", "1"])
+            .arg("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
+            .arg("--pdb-dir")
+            .arg(root().join("data"))
+            .output()
+            .map_err(|e| e.to_string())?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let record: Value = text
+            .lines()
+            .next()
+            .and_then(|l| serde_json::from_str(l).ok())
+            .ok_or("no answer for the 80-move board")?;
+        let nodes = record["nodes"].as_f64().unwrap_or(0.0);
+        let seconds = record["seconds"].as_f64().unwrap_or(f64::INFINITY);
+        rates.push(nodes / seconds);
+    }
+    rates.sort_by(f64::total_cmp);
+    let _ = writeln!(
+        report,
+        "Node rate of one search thread (the same board, `--jobs 1`, search time only, 7 \
+         runs): median {:.2e} expanded/s, best {:.2e}, worst {:.2e}. The spread is the \
+         machine's: the same binary on the same board.\n",
+        rates[3], rates[6], rates[0]
     );
 
     // Every 15-puzzle table configuration built: memory against nodes and
@@ -575,6 +609,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("bench: {size}x{size} done");
     }
 
+    if build {
+        build_section(&npuzzle, &mut report)?;
+    }
     if korf24 {
         korf24_section(&npuzzle, &korf24_partition, &mut report)?;
     }
@@ -585,6 +622,41 @@ pub fn run(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, &report).map_err(|e| format!("{}: {e}", out.display()))?;
     print!("{report}");
     eprintln!("bench: report written to {}", out.display());
+    Ok(())
+}
+
+/// Builds the default tables afresh and reports what the build printed:
+/// each table's time and the whole build's time and peak memory.
+fn build_section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
+    let dir = root().join("target/bench-build");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    eprintln!("bench: building the 7-8 tables into {}", dir.display());
+    let started = Instant::now();
+    let output = Command::new(npuzzle)
+        .args(["pdb", "build", "--partition", "7-8", "--out"])
+        .arg(&dir)
+        .output()
+        .map_err(|e| format!("cannot run npuzzle: {e}"))?;
+    let wall = started.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(&dir);
+    if !output.status.success() {
+        return Err(format!(
+            "the build failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let _ = writeln!(
+        report,
+        "\n## Building the default tables (7-8)\n\n`npuzzle pdb build --partition 7-8` \
+         into an empty directory: {wall:.1} s wall, process start to exit. What it printed:\n\n```"
+    );
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let prefix = format!("{}/", dir.display());
+    for line in printed.lines() {
+        let _ = writeln!(report, "{}", line.strip_prefix(&prefix).unwrap_or(line));
+    }
+    let _ = writeln!(report, "```");
     Ok(())
 }
 

@@ -517,7 +517,7 @@ fn algs4_board(board: &Board) -> String {
 }
 
 /// The process's peak resident memory, where the system tells it (Linux).
-fn peak_rss_megabytes() -> Option<f64> {
+pub fn peak_rss_megabytes() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kilobytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;

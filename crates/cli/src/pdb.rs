@@ -392,7 +392,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
     writeln!(
         out,
         "built {built} of {} tables for {} ({}x{}, goal {goal}) in {:.1} s with {threads} threads: \
-         {} states; {} on disk, {} to map",
+         {} states; {} on disk, {} to map{}",
         partition.patterns().len(),
         partition.name(),
         args.which.size,
@@ -400,7 +400,10 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         started.elapsed().as_secs_f64(),
         group_digits(states),
         megabytes(disk),
-        megabytes(memory)
+        megabytes(memory),
+        crate::output::peak_rss_megabytes()
+            .map(|mb| format!("; peak memory {:.2} GB", mb * 1048576.0 / 1e9))
+            .unwrap_or_default()
     )?;
     Ok(EXIT_OK)
 }
