@@ -472,6 +472,16 @@ pub struct Built {
 /// Runs the search for `pattern` on the current rayon pool, calling
 /// `on_level` after each level.
 pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Built, BuildError> {
+    build_in_batches(pattern, BATCH_STATES, on_level)
+}
+
+/// `build`, expanding about `batch_states` frontier states at a time (tests
+/// cut small levels into many batches).
+fn build_in_batches(
+    pattern: &Pattern,
+    batch_states: u64,
+    on_level: impl Fn(&Level) + Sync,
+) -> Result<Built, BuildError> {
     let started = Instant::now();
     let n = pattern.size();
     let cells = n * n;
@@ -541,13 +551,13 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
         let mut reached = 0u64;
         let mut start = 0;
         while start < codes.words.len() {
-            // A batch holds about BATCH_STATES frontier states, so that the
+            // A batch holds about `batch_states` frontier states, so that the
             // buckets stay around a hundred megabytes.
             let mut end = start;
             let mut in_batch = 0u64;
             // (end word, frontier states up to it) of each scanned stretch.
             scanned.clear();
-            while end < codes.words.len() && in_batch < BATCH_STATES {
+            while end < codes.words.len() && in_batch < batch_states {
                 let stop = (end + SCAN_WORDS).min(codes.words.len());
                 in_batch += codes.words[end..stop]
                     .iter()
@@ -701,6 +711,85 @@ mod tests {
         values
     }
 
+    /// The same truth in flat arrays, for a pattern big enough that the
+    /// generator cuts its levels into several batches and buckets: 0-1 BFS
+    /// over (placement rank, blank cell); the distance of each pair.
+    fn brute_force_flat(pattern: &Pattern) -> Vec<u8> {
+        let n = pattern.size();
+        let cells = n * n;
+        let k = pattern.tiles().len();
+        let mut dist = vec![UNREACHED; pattern.placements() as usize * cells];
+        let goal = pattern.goal_placement();
+        let start = pattern.rank(&goal) as usize * cells + pattern.goal().cell_of(n, 0);
+        dist[start] = 0;
+        let mut deque = VecDeque::from([start]);
+        let mut placement = vec![0u8; k];
+        while let Some(state) = deque.pop_front() {
+            let (rank, blank) = (state / cells, state % cells);
+            let d = dist[state];
+            pattern.unrank(rank as u64, &mut placement);
+            let (row, col) = (blank / n, blank % n);
+            let neighbours = [
+                (row > 0).then(|| blank - n),
+                (row + 1 < n).then(|| blank + n),
+                (col > 0).then(|| blank - 1),
+                (col + 1 < n).then(|| blank + 1),
+            ];
+            for cell in neighbours.into_iter().flatten() {
+                let (next, cost) = match placement.iter().position(|&c| c as usize == cell) {
+                    Some(i) => {
+                        let mut moved = placement.clone();
+                        moved[i] = blank as u8;
+                        (pattern.rank(&moved) as usize * cells + cell, 1)
+                    }
+                    None => (rank * cells + cell, 0),
+                };
+                if d + cost < dist[next] {
+                    dist[next] = d + cost;
+                    if cost == 0 {
+                        deque.push_front(next);
+                    } else {
+                        deque.push_back(next);
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    /// Levels cut into many batches, each split among the tasks by
+    /// frontier states: both kinds of table equal the brute force.
+    #[test]
+    fn tables_built_in_many_batches_equal_brute_force() {
+        let plain = Pattern::new(4, Goal::BlankLast, vec![1, 2, 5, 6, 9]).unwrap();
+        let dist = brute_force_flat(&plain);
+        let cells = 16;
+        let batches = std::sync::atomic::AtomicU64::new(0);
+        let built = build_in_batches(&plain, 5_000, |level| {
+            batches.fetch_max(level.states / 5_000, Ordering::Relaxed);
+        })
+        .unwrap();
+        assert!(batches.into_inner() >= 10, "some level takes many batches");
+        for (rank, value) in built.values.iter().enumerate() {
+            let least = dist[rank * cells..(rank + 1) * cells].iter().min().unwrap();
+            assert_eq!(value, least, "placement {rank}");
+        }
+        let zero_aware = plain.clone().zero_aware(true);
+        let built = build_in_batches(&zero_aware, 5_000, |_| {}).unwrap();
+        let mut placement = [0u8; 5];
+        for (rank, values) in built.values.chunks(zero_aware.free_cells()).enumerate() {
+            zero_aware.unrank(rank as u64, &mut placement);
+            let free = (0..cells as u8).filter(|c| !placement.contains(c));
+            for (slot, cell) in free.enumerate() {
+                assert_eq!(
+                    values[slot],
+                    dist[rank * cells + cell as usize],
+                    "{rank} {cell}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn tables_equal_brute_force_on_small_patterns() {
         for (size, tiles) in [
@@ -716,8 +805,14 @@ mod tests {
                 let pattern = Pattern::new(size, goal, tiles.clone())
                     .unwrap()
                     .zero_aware(zero_aware);
-                let built = build(&pattern, |_| {}).unwrap();
-                assert_eq!(built.values, brute_force(&pattern), "{pattern} {goal}");
+                let truth = brute_force(&pattern);
+                assert_eq!(
+                    build(&pattern, |_| {}).unwrap().values,
+                    truth,
+                    "{pattern} {goal}"
+                );
+                let in_batches = build_in_batches(&pattern, 3, |_| {}).unwrap();
+                assert_eq!(in_batches.values, truth, "{pattern} {goal}, small batches");
             }
         }
     }
