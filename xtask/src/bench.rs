@@ -53,7 +53,17 @@ const KORF24_TEN: [(usize, u64); 10] = [
 
 /// The 15-puzzle table configurations the bench compares, with how to
 /// build each.
-const CONFIGURATIONS: [&str; 6] = ["7-8", "7z-8", "L7-8", "L7z-8", "duo", "7z-8+L7z-8"];
+const CONFIGURATIONS: [&str; 9] = [
+    "7-8",
+    "7z-8",
+    "L7-8",
+    "L7z-8",
+    "7-8+S7-8",
+    "7z-8+S7-8",
+    "duo",
+    "7z-8+L7z-8",
+    "trio",
+];
 
 /// One board of a set: its known optimal length and its tiles.
 struct Instance {

@@ -395,6 +395,12 @@ fn named_cells(name: &str, size: usize) -> Option<Vec<Vec<u8>>> {
             vec![3, 7, 11, 12, 13, 14, 15],
             vec![1, 2, 4, 5, 6, 8, 9, 10],
         ],
+        // The third: the 3x3 square in the corner farthest from the
+        // blank's home, less its inner corner (8), and the rest (an L of 7).
+        (4, "S7-8") => vec![
+            vec![1, 2, 3, 4, 5, 8, 12],
+            vec![6, 7, 9, 10, 11, 13, 14, 15],
+        ],
         (5, "6-6-6-6") => vec![
             vec![1, 2, 5, 6, 7, 12],
             vec![3, 4, 8, 9, 13, 14],
@@ -432,6 +438,12 @@ const CATALOGUES: &[(&str, usize, &str, &str)] = &[
          maxed with the L-shaped 7-8 (807 MB)",
     ),
     (
+        "trio",
+        4,
+        "7z-8+L7-8+S7-8",
+        "the fewest nodes: duo maxed with the square 7-8 (1,095 MB)",
+    ),
+    (
         "duo",
         5,
         "6z-6z-6z-6z+B6-6-6-6",
@@ -453,7 +465,7 @@ pub fn known_catalogues(size: usize) -> Vec<(&'static str, &'static str, &'stati
 /// The partition names known for boards of side `size`.
 pub fn known_partitions(size: usize) -> Vec<&'static str> {
     [
-        "3", "8", "4-4", "7-8", "L7-8", "6-6-3", "5-5-5", "6-6-6-6", "B6-6-6-6",
+        "3", "8", "4-4", "7-8", "L7-8", "S7-8", "6-6-3", "5-5-5", "6-6-6-6", "B6-6-6-6",
     ]
     .into_iter()
     .filter(|name| named_cells(name, size).is_some())
@@ -640,7 +652,9 @@ mod tests {
             (4, "6-6-3"),
             (4, "5-5-5"),
             (4, "L7-8"),
+            (4, "S7-8"),
             (4, "duo"),
+            (4, "trio"),
             (5, "6-6-6-6"),
             (5, "B6-6-6-6"),
             (5, "duo"),
@@ -671,6 +685,10 @@ mod tests {
         assert_eq!(duo.name(), "duo");
         let same = Partition::parse("7z-8+L7-8", 4, Goal::BlankLast).unwrap();
         assert_eq!(same.patterns(), duo.patterns());
+        let trio = Partition::parse("trio", 4, Goal::BlankLast).unwrap();
+        assert_eq!(trio.groups(), &[2, 2, 2]);
+        assert_eq!(trio.parts()[2][0].tiles(), &[4, 8, 11, 12, 13, 14, 15]);
+        assert_eq!(trio.parts()[2][1].tiles(), &[1, 2, 3, 5, 6, 7, 9, 10]);
         // Within a partition tiles may not repeat; across a catalogue they do.
         assert!(Partition::parse("7-8+1,2;2,3", 4, Goal::BlankLast).is_err());
         for bad in ["7zz-8", "z", "7-8+", "+", "7-8++6-6-3", "zz1,2"] {
@@ -685,9 +703,7 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert!(
-            err("9-9").contains("no partition named '9-9' for 4x4: use 7-8, L7-8, 6-6-3, 5-5-5")
-        );
+        assert!(err("9-9").contains("no partition named '9-9' for 4x4: use 7-8, L7-8, S7-8, 6-6-3"));
         assert!(err("1,2;2,3").contains("tile 2 is in more than one pattern"));
         assert!(err("1,16").contains("tile 16 is not a tile of this board"));
         assert!(err("1,x").contains("'x' is not a tile list"));
