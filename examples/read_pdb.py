@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Read an npuzzle pattern database (format versions 1 and 2,
+"""Read an npuzzle pattern database (format versions 1 to 3,
 docs/pdb-format.md), zero-aware or not, and look boards up in it. Standard
 library only.
 
@@ -63,8 +63,8 @@ class Pdb:
         (marker, version) = struct.unpack_from("<IH", data, 16)
         if marker != 0x0A0B0C0D:
             raise PdbError(f"{path}: unknown byte order")
-        if version not in (1, 2):
-            raise PdbError(f"{path}: format version {version}; this reader reads 1 and 2")
+        if version not in (1, 2, 3):
+            raise PdbError(f"{path}: format version {version}; this reader reads 1 to 3")
         header = bytearray(data[:HEADER_LEN])
         (stored_crc,) = struct.unpack_from("<I", header, 60)
         header[60:64] = b"\0\0\0\0"
@@ -73,8 +73,9 @@ class Pdb:
         self.n, goal, k, scheme, encoding, self.max_value = struct.unpack_from("<6B", data, 24)
         if scheme not in (1, version) or encoding not in (1, 2):
             raise PdbError(f"{path}: unknown index scheme {scheme} or encoding {encoding}")
-        # Scheme 2 (zero-aware): an entry per placement and cell of the blank.
-        self.zero_aware = scheme == 2
+        # Zero-aware: an entry per placement and cell of the blank (scheme 2)
+        # or region of the blank (scheme 3).
+        self.scheme = scheme
         self.goal = ("blank-last", "blank-first")[goal]
         self.encoding = encoding
         self.entries, table_len, offset, self.table_crc = struct.unpack_from("<QQQI", data, 32)
@@ -84,6 +85,46 @@ class Pdb:
         self.table = memoryview(data)[offset:]
         cells = self.n * self.n
         self.radix = [cells - i for i in range(k)]
+        self.sets = None  # scheme 3: mask -> (first entry, regions), on first use
+
+    def regions(self, taken):
+        """The regions of the cells `taken` (a bit mask) leaves free: the
+        region number of each free cell, numbered by lowest cell."""
+        n = self.n
+        label, number = {}, -1
+        for start in range(n * n):
+            if taken >> start & 1 or start in label:
+                continue
+            number += 1
+            label[start] = number
+            stack = [start]
+            while stack:
+                cell = stack.pop()
+                row, col = divmod(cell, n)
+                for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                    other = r * n + c
+                    if 0 <= r < n and 0 <= c < n and not taken >> other & 1 and other not in label:
+                        label[other] = number
+                        stack.append(other)
+        return label
+
+    def set_table(self):
+        """Scheme 3: the first entry and region count of every set of k
+        cells, in colex order (increasing masks); computed once."""
+        if self.sets is None:
+            k, cells = len(self.tiles), self.n * self.n
+            orders = 1
+            for i in range(2, k + 1):
+                orders *= i
+            self.sets, first, mask = {}, 0, (1 << k) - 1
+            while mask < 1 << cells:
+                count = len(set(self.regions(mask).values()))
+                self.sets[mask] = (first, count)
+                first += orders * count
+                low = mask & -mask  # the next mask with k bits (Gosper)
+                ripple = mask + low
+                mask = ripple | (((mask ^ ripple) >> 2) // low)
+        return self.sets
 
     def verify(self):
         if zlib.crc32(self.table) != self.table_crc:
@@ -105,8 +146,17 @@ class Pdb:
     def index(self, placement, blank):
         """The entry of a placement; zero-aware: of the placement with the
         blank on `blank`, counted among the cells the pattern leaves free."""
+        if self.scheme == 3:
+            # The set of cells, the order of the tiles on it, the region.
+            order, factorial = 0, 1
+            for i, c in enumerate(placement):
+                order += sum(1 for earlier in placement[:i] if earlier < c) * factorial
+                factorial *= i + 1
+            taken = sum(1 << c for c in placement)
+            first, count = self.set_table()[taken]
+            return first + order * count + self.regions(taken)[blank]
         rank = self.rank(placement)
-        if not self.zero_aware:
+        if self.scheme == 1:
             return rank
         free = self.n * self.n - len(placement)
         return rank * free + blank - sum(1 for c in placement if c < blank)
@@ -161,7 +211,7 @@ def main(argv):
         print(f"read_pdb: {e}", file=sys.stderr)
         return 1
     if len(argv) == 2:
-        kind = "zero-aware, " if pdb.zero_aware else ""
+        kind = "zero-aware, " if pdb.scheme > 1 else ""
         print(f"{pdb.n}x{pdb.n} goal {pdb.goal}, tiles {pdb.tiles}, {kind}"
               f"{pdb.entries} entries, encoding {pdb.encoding}, max value {pdb.max_value}")
         return 0

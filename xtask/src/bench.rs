@@ -29,7 +29,7 @@ FILE) and prints it.
                (#38 #40 #44 #25 #1 #32 #37 #30 #28 #5) beside the published
                expanded nodes of the zero-aware catalogue of Clausecker and
                Reinefeld, 10 minutes at most each; the tables are built
-               first if missing (6z-6z-6z-6z: 4.8 GB, about 8 minutes)
+               first if missing (6z-6z-6z-6z: 362 MB, about 8 minutes)
   --korf24-partition P
                the 24-puzzle tables to use [default: 6z-6z-6z-6z]
 ";
@@ -53,15 +53,17 @@ const KORF24_TEN: [(usize, u64); 10] = [
 
 /// The 15-puzzle table configurations the bench compares, with how to
 /// build each.
-const CONFIGURATIONS: [&str; 9] = [
+const CONFIGURATIONS: [&str; 11] = [
     "7-8",
     "7z-8",
     "L7-8",
     "L7z-8",
     "7-8+S7-8",
+    "7z-8+L7-8",
     "7z-8+S7-8",
     "duo",
     "7z-8+L7z-8",
+    "7z-8+L7-8+S7-8",
     "trio",
 ];
 

@@ -312,6 +312,14 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
                     memory += header.file_len();
                     continue;
                 }
+                Ok(header) if header.pattern().has_values_of(pattern) => writeln!(
+                    out,
+                    "{}: a zero-aware table of format version {} (one entry per free cell); \
+                     rebuilding it in version {} (one per region, about a quarter of the size)",
+                    path.display(),
+                    header.version(),
+                    npuzzle_pdb::format::FORMAT_VERSION_REGIONS
+                )?,
                 Ok(_) => writeln!(out, "{}: holds another pattern; rebuilding", path.display())?,
                 Err(e) => writeln!(
                     out,
@@ -539,7 +547,7 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
         let path = dir.join(&name);
         let size = HEADER_LEN as u64 + pattern.entries().div_ceil(2);
         match file::read_packed_header(&path) {
-            Ok((header, _)) if header.pattern() == pattern => {
+            Ok((header, _)) if header.pattern().has_values_of(pattern) => {
                 mapped += header.file_len();
                 let seconds = header.build().milliseconds() as f64 / 1e3;
                 writeln!(

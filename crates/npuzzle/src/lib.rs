@@ -111,7 +111,7 @@ impl From<PatternError> for Error {
 /// their unpacked copies in `cache/`, each written under a temporary name
 /// and renamed. Tables already there and intact are kept. Uses the current
 /// rayon pool; the 7-8 tables of the 15-puzzle take about 2 minutes on 2
-/// cores and 2.7 GB of memory, 5-5-5 or 6-6-3 a few seconds.
+/// cores and 1.8 GB of memory, 5-5-5 or 6-6-3 a few seconds.
 pub fn build_tables(dir: impl AsRef<Path>, partition: &Partition) -> Result<(), Error> {
     let dir = dir.as_ref();
     let io_error = |path: &Path, e: std::io::Error| {

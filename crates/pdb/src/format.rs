@@ -14,7 +14,9 @@ use npuzzle_board::Goal;
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use crate::pattern::{Pattern, PatternError};
+use crate::pattern::{IndexScheme, Pattern, PatternError};
+#[cfg(feature = "generate")]
+use crate::regions::Regions;
 
 /// The byte value of a placement never reached, in the generator and in the
 /// byte encoding.
@@ -29,8 +31,11 @@ pub const FORMAT_VERSION: u16 = 1;
 /// The format version that added zero-aware tables (index scheme 2). Tables
 /// of scheme 1 keep version 1, so readers written for it still read them.
 pub const FORMAT_VERSION_ZERO_AWARE: u16 = 2;
+/// The format version of zero-aware tables keyed by region (index scheme
+/// 3), which the generator builds since.
+pub const FORMAT_VERSION_REGIONS: u16 = 3;
 /// The newest version this library reads.
-pub const NEWEST_FORMAT_VERSION: u16 = FORMAT_VERSION_ZERO_AWARE;
+pub const NEWEST_FORMAT_VERSION: u16 = FORMAT_VERSION_REGIONS;
 /// The header's size and the table's offset: one page.
 pub const HEADER_LEN: usize = 4096;
 /// Placement rank of the pattern tiles in tile order, mixed radix with the
@@ -39,6 +44,9 @@ pub const INDEX_RANK_MIN_REGION: u8 = 1;
 /// Placement rank times the free cells plus the blank's slot among them;
 /// value = the abstract distance with the blank in that cell's region.
 pub const INDEX_RANK_BLANK: u8 = 2;
+/// Cell set, order of the tiles on it and region of the blank (see
+/// `regions`); value = the abstract distance with the blank in that region.
+pub const INDEX_SET_ORDER_REGION: u8 = 3;
 
 /// The nibble of a placement never reached (it cannot occur on a board that
 /// can reach the goal); the byte encoding uses 255.
@@ -239,11 +247,7 @@ impl Header {
             Goal::BlankFirst => 1,
         };
         b[26] = self.pattern.tiles().len() as u8;
-        b[27] = if self.pattern.is_zero_aware() {
-            INDEX_RANK_BLANK
-        } else {
-            INDEX_RANK_MIN_REGION
-        };
+        b[27] = self.pattern.index_scheme().code();
         b[28] = self.encoding.code();
         b[29] = self.max_value;
         b[32..40].copy_from_slice(&self.entries.to_le_bytes());
@@ -300,9 +304,10 @@ impl Header {
             other => return Err(malformed(format!("unknown goal code {other}"))),
         };
         let k = bytes[26] as usize;
-        let zero_aware = match (bytes[27], version) {
-            (INDEX_RANK_MIN_REGION, _) => false,
-            (INDEX_RANK_BLANK, FORMAT_VERSION_ZERO_AWARE) => true,
+        let scheme = match (bytes[27], version) {
+            (INDEX_RANK_MIN_REGION, _) => IndexScheme::Placement,
+            (INDEX_RANK_BLANK, FORMAT_VERSION_ZERO_AWARE) => IndexScheme::PlacementAndCell,
+            (INDEX_SET_ORDER_REGION, FORMAT_VERSION_REGIONS) => IndexScheme::PlacementAndRegion,
             (scheme, _) => {
                 return Err(malformed(format!(
                     "unknown index scheme {scheme} for version {version}"
@@ -316,8 +321,8 @@ impl Header {
         }
         let tiles = bytes[64..64 + k].to_vec();
         let pattern = Pattern::new(size, goal, tiles)
-            .map_err(|e: PatternError| malformed(format!("bad pattern: {e}")))?
-            .zero_aware(zero_aware);
+            .and_then(|p| p.with_index_scheme(scheme))
+            .map_err(|e: PatternError| malformed(format!("bad pattern: {e}")))?;
         let entries = u64_at(bytes, 32);
         let table_len = u64_at(bytes, 40);
         let table_offset = u64_at(bytes, 48);
@@ -325,10 +330,12 @@ impl Header {
             return Err(malformed(format!(
                 "{entries} entries for a pattern with {} placements{}",
                 pattern.placements(),
-                if zero_aware {
-                    format!(" and {} free cells", pattern.free_cells())
-                } else {
-                    String::new()
+                match scheme {
+                    IndexScheme::PlacementAndCell =>
+                        format!(" and {} free cells", pattern.free_cells()),
+                    IndexScheme::PlacementAndRegion =>
+                        format!(", {} with the blank's region", pattern.entries()),
+                    _ => String::new(),
                 }
             )));
         }
@@ -423,6 +430,9 @@ pub fn encode_table(pattern: &Pattern, values: Vec<u8>) -> (Encoding, Vec<u8>) {
 /// small whole number, `NIBBLE_UNREACHED` where the value was never reached.
 #[cfg(feature = "generate")]
 fn excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
+    if let Some(regions) = pattern.regions() {
+        return region_excesses(pattern, &regions, values);
+    }
     if pattern.is_zero_aware() {
         return zero_aware_excesses(pattern, values);
     }
@@ -502,6 +512,30 @@ fn zero_aware_excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
             }
         },
     )
+}
+
+/// `excesses` for a scheme-3 table: set by set, in parallel; the regions of
+/// a placement share its Manhattan distance.
+#[cfg(feature = "generate")]
+fn region_excesses(pattern: &Pattern, regions: &Regions, values: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; values.len()];
+    regions
+        .split_by_set(&mut out)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(set, out)| {
+            let first = regions.set_entries(set).start as usize;
+            let values = &values[first..first + out.len()];
+            let per_placement = regions.regions_of(set);
+            regions.for_each_placement(set, |order, placement| {
+                let manhattan = pattern.manhattan(placement);
+                let at = order as usize * per_placement;
+                for r in at..at + per_placement {
+                    out[r] = excess(values[r], manhattan);
+                }
+            });
+        });
+    out
 }
 
 /// CRC-32 of a table, its slices hashed in parallel and combined (with the

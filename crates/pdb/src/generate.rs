@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::pattern::Pattern;
+use crate::pattern::{IndexScheme, Pattern};
+use crate::regions::{Geometry, Regions};
 
 /// A table entry never reached: no placement of a solvable board has it.
 pub use crate::format::UNREACHED;
@@ -69,71 +70,6 @@ impl StateCodes {
     fn set(&self, state: u64, code: u64) {
         let shift = 2 * (state % STATES_PER_WORD);
         self.words[(state / STATES_PER_WORD) as usize].fetch_or(code << shift, Ordering::Relaxed);
-    }
-}
-
-/// Cell masks of an n x n board for region filling.
-struct Geometry {
-    n: usize,
-    all: u64,
-    not_first_column: u64,
-    not_last_column: u64,
-    adjacent: Vec<u64>,
-}
-
-impl Geometry {
-    fn new(n: usize) -> Geometry {
-        let cells = n * n;
-        let all = if cells == 64 {
-            u64::MAX
-        } else {
-            (1u64 << cells) - 1
-        };
-        let column = |col: usize| (0..n).fold(0u64, |m, row| m | 1 << (row * n + col));
-        let adjacent = (0..cells)
-            .map(|c| {
-                let (row, col) = (c / n, c % n);
-                let mut m = 0u64;
-                if row > 0 {
-                    m |= 1 << (c - n);
-                }
-                if row + 1 < n {
-                    m |= 1 << (c + n);
-                }
-                if col > 0 {
-                    m |= 1 << (c - 1);
-                }
-                if col + 1 < n {
-                    m |= 1 << (c + 1);
-                }
-                m
-            })
-            .collect();
-        Geometry {
-            n,
-            all,
-            not_first_column: all & !column(0),
-            not_last_column: all & !column(n - 1),
-            adjacent,
-        }
-    }
-
-    /// The cells of `free` connected to `seed`.
-    #[inline(always)]
-    fn region(&self, free: u64, seed: u32) -> u64 {
-        let mut region = 1u64 << seed;
-        loop {
-            let grown = (region
-                | ((region << 1) & self.not_first_column)
-                | ((region >> 1) & self.not_last_column)
-                | (region << self.n)
-                | (region >> self.n))
-                & free;
-            if grown == region {
-                return region;
-            }
-            region = grown;
-        }
     }
 }
 
@@ -365,6 +301,31 @@ fn rank_change(
     }
 }
 
+/// Renumbers a zero-aware table indexed by (placement, slot of a region's
+/// lowest cell) in index scheme 3, set by set in parallel.
+fn by_region(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
+    let regions = Regions::of(pattern.size(), pattern.tiles().len());
+    let free_cells = pattern.free_cells() as u64;
+    let mut out = vec![0u8; regions.entries() as usize];
+    regions
+        .split_by_set(&mut out)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(set, out)| {
+            let lowest = regions.lowest_cells(set);
+            let mut entries = out.iter_mut();
+            regions.for_each_placement(set, |_, placement| {
+                let base = pattern.rank(placement) * free_cells;
+                for &cell in &lowest {
+                    let below = placement.iter().filter(|&&c| c < cell).count() as u64;
+                    let slot = cell as u64 - below;
+                    *entries.next().expect("one entry per region") = values[(base + slot) as usize];
+                }
+            });
+        });
+    out
+}
+
 /// Turns a zero-aware table indexed by (placement, slot of a region's lowest
 /// cell) into one indexed by (placement, slot of the blank's cell): every
 /// free cell takes the value of its region, so a lookup needs no flood fill.
@@ -427,11 +388,23 @@ fn space_of(pattern: &Pattern) -> (u32, u64) {
 /// encoded table twice (the table and the file image).
 pub fn memory_needed(pattern: &Pattern) -> u64 {
     let entries = pattern.entries();
+    let searched = search_entries(pattern);
     let (_, space) = space_of(pattern);
     let buckets = 12 * 5 * BATCH_STATES + PHASE1_TASKS as u64 * 8 * (space >> BUCKET_BITS);
-    let search = entries + space.div_ceil(4) + buckets;
+    let search = searched + space.div_ceil(4) + buckets;
     let encode = 2 * entries + entries;
-    search.max(encode)
+    search.max(encode).max(searched + entries)
+}
+
+/// Values the search keeps: one per placement, or, zero-aware, one per
+/// placement and free cell (a region's value at its lowest cell), turned
+/// into the table's numbering at the end.
+fn search_entries(pattern: &Pattern) -> u64 {
+    if pattern.is_zero_aware() {
+        pattern.placements() * pattern.free_cells() as u64
+    } else {
+        pattern.placements()
+    }
 }
 
 /// Why a table could not be built.
@@ -497,7 +470,7 @@ fn build_in_batches(
     // over the regions, per placement.
     let zero_aware = pattern.is_zero_aware();
     let free_cells = pattern.free_cells() as u64;
-    let values: Vec<AtomicU8> = (0..pattern.entries())
+    let values: Vec<AtomicU8> = (0..search_entries(pattern))
         .into_par_iter()
         .map(|_| AtomicU8::new(UNREACHED))
         .collect();
@@ -641,8 +614,10 @@ fn build_in_batches(
     }
     drop(codes);
     let mut values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
-    if zero_aware {
-        spread_over_regions(pattern, &geometry, &mut values);
+    match pattern.index_scheme() {
+        IndexScheme::PlacementAndCell => spread_over_regions(pattern, &geometry, &mut values),
+        IndexScheme::PlacementAndRegion => values = by_region(pattern, &values),
+        _ => {}
     }
     Ok(Built {
         values,
@@ -698,14 +673,21 @@ mod tests {
             }
         }
         let mut values = vec![UNREACHED; pattern.entries() as usize];
+        let regions = pattern.regions();
         for ((placement, blank), d) in dist {
             let r = pattern.rank(&placement) as usize;
-            if pattern.is_zero_aware() {
-                let below = placement.iter().filter(|&&c| c < blank).count();
-                let index = r * pattern.free_cells() + blank as usize - below;
-                values[index] = d;
-            } else {
-                values[r] = values[r].min(d);
+            match pattern.index_scheme() {
+                IndexScheme::Placement => values[r] = values[r].min(d),
+                IndexScheme::PlacementAndCell => {
+                    let below = placement.iter().filter(|&&c| c < blank).count();
+                    values[r * pattern.free_cells() + blank as usize - below] = d;
+                }
+                _ => {
+                    let index = regions.as_ref().unwrap().index(&placement, blank) as usize;
+                    // Every cell of a region has the region's distance.
+                    assert!(values[index] == UNREACHED || values[index] == d);
+                    values[index] = d;
+                }
             }
         }
         values
@@ -774,15 +756,16 @@ mod tests {
             let least = dist[rank * cells..(rank + 1) * cells].iter().min().unwrap();
             assert_eq!(value, least, "placement {rank}");
         }
-        let zero_aware = plain.clone().zero_aware(true);
+        let zero_aware = plain.clone().zero_aware(true).unwrap();
+        let regions = zero_aware.regions().unwrap();
         let built = build_in_batches(&zero_aware, 5_000, |_| {}).unwrap();
+        assert_eq!(built.values.len() as u64, regions.entries());
         let mut placement = [0u8; 5];
-        for (rank, values) in built.values.chunks(zero_aware.free_cells()).enumerate() {
+        for rank in 0..zero_aware.placements() as usize {
             zero_aware.unrank(rank as u64, &mut placement);
-            let free = (0..cells as u8).filter(|c| !placement.contains(c));
-            for (slot, cell) in free.enumerate() {
+            for cell in (0..cells as u8).filter(|c| !placement.contains(c)) {
                 assert_eq!(
-                    values[slot],
+                    built.values[regions.index(&placement, cell) as usize],
                     dist[rank * cells + cell as usize],
                     "{rank} {cell}"
                 );
@@ -801,18 +784,30 @@ mod tests {
             (4, vec![1, 2, 3]),
             (4, vec![15, 11]),
         ] {
-            for (goal, zero_aware) in Goal::ALL.into_iter().flat_map(|g| [(g, false), (g, true)]) {
+            let schemes = [
+                IndexScheme::Placement,
+                IndexScheme::PlacementAndCell,
+                IndexScheme::PlacementAndRegion,
+            ];
+            for (goal, scheme) in Goal::ALL
+                .into_iter()
+                .flat_map(|g| schemes.map(|scheme| (g, scheme)))
+            {
                 let pattern = Pattern::new(size, goal, tiles.clone())
                     .unwrap()
-                    .zero_aware(zero_aware);
+                    .with_index_scheme(scheme)
+                    .unwrap();
                 let truth = brute_force(&pattern);
                 assert_eq!(
                     build(&pattern, |_| {}).unwrap().values,
                     truth,
-                    "{pattern} {goal}"
+                    "{pattern} {goal} {scheme:?}"
                 );
                 let in_batches = build_in_batches(&pattern, 3, |_| {}).unwrap();
-                assert_eq!(in_batches.values, truth, "{pattern} {goal}, small batches");
+                assert_eq!(
+                    in_batches.values, truth,
+                    "{pattern} {goal} {scheme:?}, small batches"
+                );
             }
         }
     }

@@ -45,6 +45,7 @@ pub mod generate;
 mod mapped;
 mod naming;
 mod pattern;
+pub mod regions;
 mod set;
 mod table;
 
@@ -59,8 +60,8 @@ pub use mapped::open_unpacked;
 pub use memmap2::Mmap;
 pub use naming::{file_name, unpacked_file_name};
 pub use pattern::{
-    known_catalogues, known_partitions, Partition, Pattern, PatternError, Ranker, MAX_PDB_SIZE,
-    MAX_PLACEMENTS,
+    known_catalogues, known_partitions, IndexScheme, Partition, Pattern, PatternError, Ranker,
+    MAX_PDB_SIZE, MAX_PLACEMENTS,
 };
 pub use set::{Lookup, TableSet};
 pub use table::Pdb;
@@ -77,10 +78,10 @@ pub fn build_file(
     let built = generate::build(pattern, on_level)?;
     let (encoding, table) = format::encode_table(pattern, built.values);
     let header = Header {
-        version: if pattern.is_zero_aware() {
-            format::FORMAT_VERSION_ZERO_AWARE
-        } else {
-            format::FORMAT_VERSION
+        version: match pattern.index_scheme() {
+            IndexScheme::Placement => format::FORMAT_VERSION,
+            IndexScheme::PlacementAndCell => format::FORMAT_VERSION_ZERO_AWARE,
+            IndexScheme::PlacementAndRegion => format::FORMAT_VERSION_REGIONS,
         },
         pattern: pattern.clone(),
         encoding,
@@ -143,33 +144,40 @@ mod tests {
 
     #[test]
     fn histogram_counts_every_placement_once() {
-        for (tiles, zero_aware) in [
-            (vec![1, 2, 3, 4], false),
-            (vec![8, 5, 2], false),
-            (vec![1, 2, 3, 4], true),
-            (vec![8, 5, 2], true),
-        ] {
-            let pattern = Pattern::new(3, Goal::BlankFirst, tiles)
-                .unwrap()
-                .zero_aware(zero_aware);
-            let pdb = Pdb::from_bytes(build_file(&pattern, 1, |_| {}).unwrap()).unwrap();
-            let per_placement = if zero_aware {
-                pattern.free_cells() as u64
-            } else {
-                1
-            };
-            let mut expected = vec![0u64; 256];
-            let mut placement = vec![0u8; pattern.tiles().len()];
-            for index in 0..pdb.header().entries {
-                pattern.unrank(index / per_placement, &mut placement);
-                let value = if pdb.is_unreached(index) {
-                    255
-                } else {
-                    pdb.value_with_manhattan(index, pattern.manhattan(&placement)) as usize
-                };
-                expected[value] += 1;
+        for tiles in [vec![1, 2, 3, 4], vec![8, 5, 2]] {
+            for scheme in [
+                IndexScheme::Placement,
+                IndexScheme::PlacementAndCell,
+                IndexScheme::PlacementAndRegion,
+            ] {
+                let pattern = Pattern::new(3, Goal::BlankFirst, tiles.clone())
+                    .unwrap()
+                    .with_index_scheme(scheme)
+                    .unwrap();
+                let pdb = Pdb::from_bytes(build_file(&pattern, 1, |_| {}).unwrap()).unwrap();
+                // Each entry once, found from its placement and a blank cell
+                // of its region.
+                let mut seen = vec![false; pdb.header().entries as usize];
+                let mut expected = vec![0u64; 256];
+                let mut placement = vec![0u8; pattern.tiles().len()];
+                for rank in 0..pattern.placements() {
+                    pattern.unrank(rank, &mut placement);
+                    for blank in (0..9u8).filter(|c| !placement.contains(c)) {
+                        let index = pdb.index(&placement, blank);
+                        if std::mem::replace(&mut seen[index as usize], true) {
+                            continue;
+                        }
+                        let value = if pdb.is_unreached(index) {
+                            255
+                        } else {
+                            pdb.value_with_manhattan(index, pattern.manhattan(&placement)) as usize
+                        };
+                        expected[value] += 1;
+                    }
+                }
+                assert!(seen.iter().all(|&s| s));
+                assert_eq!(pdb.histogram(), expected, "{pattern} {scheme:?}");
             }
-            assert_eq!(pdb.histogram(), expected);
         }
     }
 
@@ -210,12 +218,12 @@ mod tests {
         ));
 
         let mut newer = image.clone();
-        newer[20] = 3;
+        newer[20] = 4;
         assert_eq!(
             Pdb::from_bytes(&newer[..]).err(),
             Some(PdbError::Version {
-                found: 3,
-                supported: 2
+                found: 4,
+                supported: 3
             })
         );
 

@@ -5,6 +5,8 @@ use std::fmt;
 
 use npuzzle_board::Goal;
 
+use crate::regions::Regions;
+
 /// Cell sets are `u64` bit masks, so boards up to 8x8.
 pub const MAX_PDB_SIZE: usize = 8;
 
@@ -27,6 +29,8 @@ pub enum PatternError {
     BadList { text: String },
     /// More placements than any table could hold.
     TooLarge { size: usize, tiles: usize },
+    /// A zero-aware pattern whose region index would outweigh its table.
+    ZeroAwareTooLarge { size: usize, tiles: usize },
 }
 
 /// The most placements a pattern may have: 2^40 (a table of that many
@@ -70,6 +74,12 @@ impl fmt::Display for PatternError {
                 "a pattern of {tiles} tiles on a {size}x{size} board has more than 2^40 \
                  placements: no table of it fits anywhere; use smaller patterns"
             ),
+            PatternError::ZeroAwareTooLarge { size, tiles } => write!(
+                f,
+                "a zero-aware table of {tiles} tiles on a {size}x{size} board would need an \
+                 index of its regions larger than 256 MB; drop the z (a plain table) or use \
+                 fewer tiles"
+            ),
         }
     }
 }
@@ -82,8 +92,33 @@ pub struct Pattern {
     size: usize,
     goal: Goal,
     tiles: Vec<u8>,
-    zero_aware: bool,
+    index: IndexScheme,
     ranker: Ranker,
+}
+
+/// How a table numbers its entries (see `docs/pdb-format.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IndexScheme {
+    /// Scheme 1: one entry per placement, the least over the blank's regions.
+    Placement,
+    /// Scheme 2 (zero-aware, format version 2): one entry per placement and
+    /// free cell of the blank; still read, no longer built.
+    PlacementAndCell,
+    /// Scheme 3 (zero-aware, format version 3): one entry per placement and
+    /// region of the free cells, numbered by `Regions`.
+    PlacementAndRegion,
+}
+
+impl IndexScheme {
+    /// The scheme's number in the file header.
+    pub fn code(self) -> u8 {
+        match self {
+            IndexScheme::Placement => 1,
+            IndexScheme::PlacementAndCell => 2,
+            IndexScheme::PlacementAndRegion => 3,
+        }
+    }
 }
 
 impl Pattern {
@@ -124,23 +159,63 @@ impl Pattern {
             size,
             goal,
             tiles,
-            zero_aware: false,
+            index: IndexScheme::Placement,
             ranker,
         })
     }
 
     /// The same tiles with a zero-aware table (one value per placement and
-    /// cell of the blank, rather than the least over the blank's regions).
-    pub fn zero_aware(mut self, zero_aware: bool) -> Pattern {
-        self.zero_aware = zero_aware;
-        self
+    /// region of the blank, rather than the least over the blank's regions),
+    /// numbered by index scheme 3.
+    pub fn zero_aware(self, zero_aware: bool) -> Result<Pattern, PatternError> {
+        self.with_index_scheme(if zero_aware {
+            IndexScheme::PlacementAndRegion
+        } else {
+            IndexScheme::Placement
+        })
+    }
+
+    /// The same tiles with entries numbered by `scheme` (readers take it
+    /// from the file header). Scheme 3 is refused where its per-set index
+    /// would outweigh the table (five or more tiles on 8x8).
+    pub fn with_index_scheme(mut self, scheme: IndexScheme) -> Result<Pattern, PatternError> {
+        if scheme == IndexScheme::PlacementAndRegion
+            && !crate::regions::fits(self.size, self.tiles.len())
+        {
+            return Err(PatternError::ZeroAwareTooLarge {
+                size: self.size,
+                tiles: self.tiles.len(),
+            });
+        }
+        self.index = scheme;
+        Ok(self)
+    }
+
+    /// Whether tables of the two patterns hold the same values, whatever
+    /// their numbering: the same tiles, board and goal, both zero-aware or
+    /// both not.
+    pub fn has_values_of(&self, other: &Pattern) -> bool {
+        (self.size, self.goal, &self.tiles, self.is_zero_aware())
+            == (other.size, other.goal, &other.tiles, other.is_zero_aware())
+    }
+
+    /// How the table numbers its entries.
+    pub fn index_scheme(&self) -> IndexScheme {
+        self.index
     }
 
     /// Whether its table keeps the blank's region (Clausecker and
     /// Reinefeld's zero-aware pattern databases): larger values, and
-    /// consistent ones, for `cells - k` times the entries.
+    /// consistent ones, for about 2.4 times the entries (7 tiles of the
+    /// 15-puzzle).
     pub fn is_zero_aware(&self) -> bool {
-        self.zero_aware
+        self.index != IndexScheme::Placement
+    }
+
+    /// The numbering of (placement, region) pairs of a scheme-3 table.
+    pub fn regions(&self) -> Option<std::sync::Arc<Regions>> {
+        (self.index == IndexScheme::PlacementAndRegion)
+            .then(|| Regions::of(self.size, self.tiles.len()))
     }
 
     /// The cells no pattern tile stands on: where the blank can be.
@@ -149,12 +224,12 @@ impl Pattern {
     }
 
     /// Table entries: one per placement, or, zero-aware, one per placement
-    /// and free cell of the blank.
+    /// and region of the free cells (scheme 3) or free cell (scheme 2).
     pub fn entries(&self) -> u64 {
-        if self.zero_aware {
-            self.placements() * self.free_cells() as u64
-        } else {
-            self.placements()
+        match self.index {
+            IndexScheme::Placement => self.placements(),
+            IndexScheme::PlacementAndCell => self.placements() * self.free_cells() as u64,
+            IndexScheme::PlacementAndRegion => Regions::of(self.size, self.tiles.len()).entries(),
         }
     }
 
@@ -182,7 +257,11 @@ impl Pattern {
     /// `zero-aware-1.2.3`.
     pub fn label(&self) -> String {
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
-        let prefix = if self.zero_aware { "zero-aware-" } else { "" };
+        let prefix = if self.is_zero_aware() {
+            "zero-aware-"
+        } else {
+            ""
+        };
         format!("{prefix}{}", tiles.join("."))
     }
 
@@ -239,7 +318,7 @@ impl Pattern {
 impl fmt::Display for Pattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
-        let prefix = if self.zero_aware { "z" } else { "" };
+        let prefix = if self.is_zero_aware() { "z" } else { "" };
         write!(f, "{prefix}{{{}}}", tiles.join(","))
     }
 }
@@ -433,15 +512,15 @@ const CATALOGUES: &[(&str, usize, &str, &str)] = &[
     (
         "duo",
         4,
-        "7z-8+L7-8",
-        "the 15-puzzle's strongest within 1 GB: 7-8 with the 7-tile table zero-aware, \
-         maxed with the L-shaped 7-8 (807 MB)",
+        "7z-8+S7z-8",
+        "many boards or hard ones: 7-8 with the 7-tile table zero-aware, maxed with \
+         the square 7-8, its 7-tile table zero-aware too (659 MB)",
     ),
     (
         "trio",
         4,
-        "7z-8+L7-8+S7-8",
-        "the fewest nodes: duo maxed with the square 7-8 (1,095 MB)",
+        "7z-8+L7z-8+S7z-8",
+        "the fewest nodes within 1 GB: duo maxed with the L-shaped 7-8 (990 MB)",
     ),
     (
         "duo",
@@ -555,7 +634,7 @@ impl Partition {
         let mut all = 0u64;
         let mut patterns = Vec::new();
         for (tiles, zero_aware) in tile_sets {
-            let pattern = Pattern::new(size, goal, tiles)?.zero_aware(zero_aware);
+            let pattern = Pattern::new(size, goal, tiles)?.zero_aware(zero_aware)?;
             for &t in pattern.tiles() {
                 if all & (1 << t) != 0 {
                     return Err(PatternError::Repeated { tile: t });
@@ -675,20 +754,24 @@ mod tests {
         let zero_aware: Vec<bool> = p.patterns().iter().map(Pattern::is_zero_aware).collect();
         assert_eq!(zero_aware, [true, false]);
         assert_eq!(p.patterns()[0].tiles(), &[9, 10, 11, 12, 13, 14, 15]);
-        assert_eq!(p.patterns()[0].entries(), 57_657_600 * 9);
+        // One entry per placement and region of the free cells (2.4 on average).
+        assert_eq!(p.patterns()[0].entries(), 139_849_920);
         assert_eq!(p.patterns()[0].label(), "zero-aware-9.10.11.12.13.14.15");
         let list = Partition::parse("z1,2;3", 2, Goal::BlankLast).unwrap();
         assert!(list.patterns()[0].is_zero_aware() && !list.patterns()[1].is_zero_aware());
         let duo = Partition::parse("duo", 4, Goal::BlankLast).unwrap();
         assert_eq!(duo.groups(), &[2, 2]);
-        assert_eq!(duo.parts()[1][0].tiles(), &[1, 2, 3, 4, 5, 9, 13]);
+        assert_eq!(duo.parts()[1][0].tiles(), &[4, 8, 11, 12, 13, 14, 15]);
+        assert!(duo.parts()[1][0].is_zero_aware());
         assert_eq!(duo.name(), "duo");
-        let same = Partition::parse("7z-8+L7-8", 4, Goal::BlankLast).unwrap();
+        let same = Partition::parse("7z-8+S7z-8", 4, Goal::BlankLast).unwrap();
         assert_eq!(same.patterns(), duo.patterns());
         let trio = Partition::parse("trio", 4, Goal::BlankLast).unwrap();
         assert_eq!(trio.groups(), &[2, 2, 2]);
+        assert_eq!(trio.parts()[1][0].tiles(), &[1, 2, 3, 4, 5, 9, 13]);
         assert_eq!(trio.parts()[2][0].tiles(), &[4, 8, 11, 12, 13, 14, 15]);
         assert_eq!(trio.parts()[2][1].tiles(), &[1, 2, 3, 5, 6, 7, 9, 10]);
+        assert!(trio.parts().iter().all(|part| part[0].is_zero_aware()));
         // Within a partition tiles may not repeat; across a catalogue they do.
         assert!(Partition::parse("7-8+1,2;2,3", 4, Goal::BlankLast).is_err());
         for bad in ["7zz-8", "z", "7-8+", "+", "7-8++6-6-3", "zz1,2"] {

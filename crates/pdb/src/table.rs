@@ -9,6 +9,8 @@ use crate::format::{
     table_crc, Encoding, Header, PdbError, HEADER_LEN, NIBBLE_UNREACHED, UNREACHED,
 };
 use crate::pattern::Pattern;
+use crate::regions::Regions;
+use std::sync::Arc;
 
 /// A pattern database: header plus table, checked in O(1) on construction.
 ///
@@ -30,6 +32,8 @@ use crate::pattern::Pattern;
 pub struct Pdb<D> {
     bytes: D,
     header: Header,
+    /// The numbering of a scheme-3 table, shared by all tables of its size.
+    regions: Option<Arc<Regions>>,
 }
 
 impl<D: AsRef<[u8]> + Sync> Pdb<D> {
@@ -44,7 +48,12 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
                 needed: header.file_len(),
             });
         }
-        Ok(Pdb { bytes, header })
+        let regions = header.pattern.regions();
+        Ok(Pdb {
+            bytes,
+            header,
+            regions,
+        })
     }
 
     /// Checks the table against the CRC in the header (reads all of it).
@@ -106,11 +115,15 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     }
 
     /// The entry index of a placement (cells of the pattern tiles in tile
-    /// order) with the blank on cell `blank`: the placement's rank, or,
-    /// zero-aware, the rank times the free cells plus the number of free
-    /// cells before the blank's.
+    /// order) with the blank on cell `blank`: the placement's rank (scheme
+    /// 1), the rank times the free cells plus the number of free cells
+    /// before the blank's (scheme 2), or the entry of the placement and the
+    /// blank's region (scheme 3).
     #[inline(always)]
     pub fn index(&self, placement: &[u8], blank: u8) -> u64 {
+        if let Some(regions) = &self.regions {
+            return regions.index(placement, blank);
+        }
         let pattern = self.pattern();
         let rank = pattern.rank(placement);
         if !pattern.is_zero_aware() {
@@ -118,6 +131,11 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         }
         let below = placement.iter().filter(|&&c| c < blank).count() as u64;
         rank * pattern.free_cells() as u64 + blank as u64 - below
+    }
+
+    /// The numbering of a scheme-3 table (None for the other schemes).
+    pub fn regions(&self) -> Option<&Regions> {
+        self.regions.as_deref()
     }
 
     /// The value of a placement of the pattern tiles, the blank on `blank`
@@ -151,10 +169,11 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         Ok(self.value(&placement, cell_of[0]))
     }
 
-    /// Checks that this is the table for `pattern`.
+    /// Checks that this is the table for `pattern`. A zero-aware table of
+    /// either numbering (scheme 2 or 3) will do: they hold the same values.
     pub fn expect_pattern(&self, pattern: &Pattern) -> Result<(), PdbError> {
         let found = self.pattern();
-        if found == pattern {
+        if found.has_values_of(pattern) {
             return Ok(());
         }
         Err(PdbError::Mismatch {
@@ -182,6 +201,20 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     pub fn histogram(&self) -> Vec<u64> {
         let pattern = self.pattern();
         let k = pattern.tiles().len();
+        if let Some(regions) = &self.regions {
+            // Set by set; a placement's regions share its Manhattan distance.
+            return count_values(regions.sets() as u64, k, |set, counts, _| {
+                let entries = regions.set_entries(set as usize);
+                let per_placement = regions.regions_of(set as usize) as u64;
+                regions.for_each_placement(set as usize, |order, placement| {
+                    let manhattan = pattern.manhattan(placement);
+                    let first = entries.start + order * per_placement;
+                    for index in first..first + per_placement {
+                        counts[self.value_or_unreached(index, manhattan)] += 1;
+                    }
+                });
+            });
+        }
         if pattern.is_zero_aware() {
             // A placement's entries (one per blank cell) share its Manhattan
             // distance.
@@ -190,12 +223,7 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
                 pattern.unrank(rank, placement);
                 let manhattan = pattern.manhattan(placement);
                 for index in rank * free..(rank + 1) * free {
-                    let value = if self.is_unreached(index) {
-                        255
-                    } else {
-                        self.value_with_manhattan(index, manhattan).min(254) as usize
-                    };
-                    counts[value] += 1;
+                    counts[self.value_or_unreached(index, manhattan)] += 1;
                 }
             });
         }
@@ -203,6 +231,16 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         count_values(self.header.entries / group, k, |g, counts, placement| {
             self.count_group(g * group, group, counts, placement)
         })
+    }
+
+    /// The histogram slot of entry `index`: its value (at most 254), or 255
+    /// if never reached.
+    fn value_or_unreached(&self, index: u64, manhattan: u32) -> usize {
+        if self.is_unreached(index) {
+            255
+        } else {
+            self.value_with_manhattan(index, manhattan).min(254) as usize
+        }
     }
 
     /// Counts the values of the `group` ranks from `first`, which share all
@@ -267,6 +305,7 @@ impl<D> Pdb<D> {
         Pdb {
             bytes: wrap(self.bytes),
             header: self.header,
+            regions: self.regions,
         }
     }
 

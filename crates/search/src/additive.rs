@@ -12,7 +12,8 @@
 use std::fmt;
 
 use npuzzle_board::Goal;
-use npuzzle_pdb::{Encoding, Pdb};
+use npuzzle_pdb::regions::Regions;
+use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
 
 use crate::grid::{Grid, Position};
 use crate::heuristic::Heuristic;
@@ -32,8 +33,11 @@ const NO_PATTERN: u8 = u8::MAX;
 struct Table<'a, D> {
     pdb: &'a Pdb<D>,
     nibbles: bool,
-    /// Zero-aware: entries per placement (one per free cell); else 0.
+    /// Zero-aware by cell (index scheme 2): entries per placement (one per
+    /// free cell); else 0.
     free_cells: u32,
+    /// Zero-aware by region (index scheme 3): the numbering.
+    regions: Option<&'a Regions>,
     /// Pattern tiles, in rank order.
     tiles: Vec<u8>,
     /// For the reflected lookup: the original tile whose mirror image is each
@@ -279,11 +283,12 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             tables.push(Table {
                 pdb,
                 nibbles: pdb.encoding() == Encoding::NibbleExcess,
-                free_cells: if pattern.is_zero_aware() {
+                free_cells: if pattern.index_scheme() == IndexScheme::PlacementAndCell {
                     pattern.free_cells() as u32
                 } else {
                     0
                 },
+                regions: pdb.regions(),
                 tiles,
                 mirror_sources,
                 weights,
@@ -339,7 +344,9 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         position: &Position,
     ) -> PatternState {
         let table = &self.tables[p];
-        let index = if table.free_cells == 0 {
+        let index = if let Some(regions) = table.regions {
+            self.region_index(regions, p, mirror, position)
+        } else if table.free_cells == 0 {
             rank as u64
         } else {
             rank as u64 * table.free_cells as u64 + self.blank_slot(p, mirror, position) as u64
@@ -355,6 +362,28 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             manhattan,
             value,
         }
+    }
+
+    /// The scheme-3 entry of pattern `p` in the board or its mirror, from
+    /// the cells of its tiles and the blank (the placement's rank does not
+    /// give the set of cells it takes).
+    #[inline(always)]
+    fn region_index(&self, regions: &Regions, p: usize, mirror: bool, position: &Position) -> u64 {
+        let table = &self.tables[p];
+        let k = table.tiles.len();
+        let mut placement = [0u8; MAX_PATTERN_TILES];
+        let blank = if mirror {
+            for (cell, &source) in placement.iter_mut().zip(&table.mirror_sources) {
+                *cell = self.transpose[position.cells[source as usize] as usize];
+            }
+            self.transpose[position.blank() as usize]
+        } else {
+            for (cell, &tile) in placement.iter_mut().zip(&table.tiles) {
+                *cell = position.cells[tile as usize];
+            }
+            position.blank()
+        };
+        regions.index(&placement[..k], blank)
     }
 
     /// The blank's place among the cells free of pattern `p`'s tiles, in
