@@ -26,6 +26,8 @@ pub(crate) struct Geometry {
     pub(crate) all: u64,
     not_first_column: u64,
     not_last_column: u64,
+    /// The neighbours of each cell (for the generator's moves).
+    #[cfg_attr(not(feature = "generate"), allow(dead_code))]
     pub(crate) adjacent: Vec<u64>,
 }
 
