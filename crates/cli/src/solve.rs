@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use npuzzle_board::{Board, Goal};
 use npuzzle_pdb::file::TableFile;
 use npuzzle_pdb::Partition;
-use npuzzle_search::additive::MAX_PATTERNS;
+use npuzzle_search::additive::{LARGE_GROUPS, LARGE_PATTERNS};
 use npuzzle_search::{Algorithm, HeuristicKind, Request, SearchError, MAX_SEARCH_SIZE};
 
 use crate::input::{self, Input, Inputs};
@@ -113,11 +113,18 @@ impl<'a> Solver<'a> {
             .unwrap_or_else(|| Partition::default_name(size))
             .to_string();
         let partition = Partition::parse(&name, size, goal).map_err(|e| refused(e.to_string()))?;
-        if partition.patterns().len() > MAX_PATTERNS {
+        let mut distinct: Vec<&npuzzle_pdb::Pattern> = Vec::new();
+        for pattern in partition.patterns() {
+            if !distinct.contains(&pattern) {
+                distinct.push(pattern);
+            }
+        }
+        if distinct.len() > LARGE_PATTERNS || partition.groups().len() > LARGE_GROUPS {
             return Err(refused(format!(
-                "the pdb heuristic takes at most {MAX_PATTERNS} tables (over all the \
-                 partitions of a catalogue); {} given",
-                partition.patterns().len()
+                "the pdb heuristic takes at most {LARGE_PATTERNS} distinct tables in at most \
+                 {LARGE_GROUPS} partitions; {} tables in {} partitions given",
+                distinct.len(),
+                partition.groups().len()
             )));
         }
         let dirs = pdb::search_dirs(self.args.pdb_dir.as_deref());

@@ -493,6 +493,51 @@ fn named_cells(name: &str, size: usize) -> Option<Vec<Vec<u8>>> {
             vec![5, 10, 11, 15, 16, 20],
             vec![12, 17, 21, 22, 23, 24],
         ],
+        // The seven partitions of Clausecker and Reinefeld's "small"
+        // catalogue of the 24-puzzle (clausecker/24puzzle, small-t.cat,
+        // whose transposed partitions are our reflected lookups).
+        (5, "C6-6-6-6") => vec![
+            vec![1, 5, 6, 10, 11, 12],
+            vec![2, 3, 4, 7, 8, 9],
+            vec![13, 14, 18, 19, 23, 24],
+            vec![15, 16, 17, 20, 21, 22],
+        ],
+        (5, "D6-6-6-6") => vec![
+            vec![1, 2, 5, 6, 10, 11],
+            vec![3, 4, 7, 8, 9, 12],
+            vec![13, 14, 18, 19, 23, 24],
+            vec![15, 16, 17, 20, 21, 22],
+        ],
+        (5, "E6-6-6-6") => vec![
+            vec![1, 5, 6, 10, 11, 12],
+            vec![2, 3, 4, 7, 8, 9],
+            vec![13, 14, 15, 16, 17, 18],
+            vec![19, 20, 21, 22, 23, 24],
+        ],
+        (5, "F6-6-6-6") => vec![
+            vec![1, 2, 5, 6, 10, 11],
+            vec![3, 4, 7, 8, 9, 12],
+            vec![13, 14, 15, 16, 17, 18],
+            vec![19, 20, 21, 22, 23, 24],
+        ],
+        (5, "G6-6-6-6") => vec![
+            vec![1, 5, 6, 10, 15, 20],
+            vec![2, 3, 4, 7, 8, 9],
+            vec![11, 12, 16, 17, 21, 22],
+            vec![13, 14, 18, 19, 23, 24],
+        ],
+        (5, "H6-6-6-6") => vec![
+            vec![1, 2, 5, 6, 10, 11],
+            vec![3, 4, 9, 14, 19, 24],
+            vec![7, 8, 12, 13, 18, 23],
+            vec![15, 16, 17, 20, 21, 22],
+        ],
+        (5, "I6-6-6-6") => vec![
+            vec![1, 5, 6, 10, 15, 20],
+            vec![2, 3, 4, 7, 8, 9],
+            vec![11, 12, 13, 16, 17, 18],
+            vec![14, 19, 21, 22, 23, 24],
+        ],
         _ => return None,
     };
     Some(cells)
@@ -527,7 +572,15 @@ const CATALOGUES: &[(&str, usize, &str, &str)] = &[
         5,
         "6z-6z-6z-6z+B6-6-6-6",
         "the 24-puzzle's: zero-aware 6-6-6-6 maxed with the blocks across its seams \
-         (5.1 GB)",
+         (617 MB)",
+    ),
+    (
+        "septet",
+        5,
+        "C6z-6z-6z-6z+D6z-6z-6z-6z+E6z-6z-6z-6z+F6z-6z-6z-6z+G6z-6z-6z-6z+H6z-6z-6z-6z\
+         +I6z-6z-6z-6z",
+        "the 24-puzzle's fewest nodes: the seven zero-aware 6-6-6-6 partitions of \
+         Clausecker and Reinefeld's small catalogue, 14 distinct tables (1.27 GB)",
     ),
 ];
 
@@ -545,6 +598,7 @@ pub fn known_catalogues(size: usize) -> Vec<(&'static str, &'static str, &'stati
 pub fn known_partitions(size: usize) -> Vec<&'static str> {
     [
         "3", "8", "4-4", "7-8", "L7-8", "S7-8", "6-6-3", "5-5-5", "6-6-6-6", "B6-6-6-6",
+        "C6-6-6-6", "D6-6-6-6", "E6-6-6-6", "F6-6-6-6", "G6-6-6-6", "H6-6-6-6", "I6-6-6-6",
     ]
     .into_iter()
     .filter(|name| named_cells(name, size).is_some())

@@ -18,12 +18,19 @@ use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
 use crate::grid::{Grid, Position};
 use crate::heuristic::Heuristic;
 
-/// The most tables the heuristic takes, over all its partitions (three
-/// 7-8 partitions of the 15-puzzle, or two 6-6-6-6 of the 24-puzzle): the
-/// search state holds a rank per table, and is copied at every node.
+/// The most distinct tables the heuristic takes, over all its partitions
+/// (three 7-8 partitions of the 15-puzzle, or two 6-6-6-6 of the
+/// 24-puzzle): the search state holds a rank per table, and is copied at
+/// every node, so the common heuristic keeps it small; `LARGE_PATTERNS`
+/// and `LARGE_GROUPS` are the capacity of the large one (see `Large`).
 pub const MAX_PATTERNS: usize = 8;
 /// The most partitions whose maximum is taken.
 pub const MAX_GROUPS: usize = 4;
+/// The most distinct tables of the large heuristic (the 14 of the 24-puzzle
+/// catalogue `septet`).
+pub const LARGE_PATTERNS: usize = 16;
+/// The most partitions of the large heuristic.
+pub const LARGE_GROUPS: usize = 8;
 /// The most tiles a pattern may have here (a table of more would not fit
 /// in memory anyway).
 pub const MAX_PATTERN_TILES: usize = 16;
@@ -61,11 +68,11 @@ struct PatternState {
 /// The state search carries: each pattern's rank and value, for the board
 /// and for its reflection, and the two sums of each partition.
 #[derive(Clone, Copy)]
-pub struct AdditiveState {
-    board: [PatternState; MAX_PATTERNS],
-    mirror: [PatternState; MAX_PATTERNS],
-    sum: [u16; MAX_GROUPS],
-    mirror_sum: [u16; MAX_GROUPS],
+pub struct AdditiveState<const P: usize = MAX_PATTERNS, const G: usize = MAX_GROUPS> {
+    board: [PatternState; P],
+    mirror: [PatternState; P],
+    sum: [u16; G],
+    mirror_sum: [u16; G],
 }
 
 /// Where a tile stands in the partition, for the board or the mirror.
@@ -90,17 +97,24 @@ struct Step {
     distance_change: i32,
 }
 
-/// Additive PDBs over a grid, with or without the reflected lookup.
-pub struct Additive<'a, D> {
+/// Additive PDBs over a grid, with or without the reflected lookup, for at
+/// most `P` distinct tables in at most `G` partitions (a table that several
+/// partitions share is looked up once per move).
+pub struct Additive<'a, D, const P: usize = MAX_PATTERNS, const G: usize = MAX_GROUPS> {
     grid: Grid,
+    /// The distinct tables.
     tables: Vec<Table<'a, D>>,
-    /// The partitions: how many there are, and each table's.
+    /// How many partitions there are.
     groups: usize,
-    group_of: [u8; MAX_PATTERNS],
-    /// Per partition, the pattern and slot of each tile, and of each tile's
+    /// For each distinct table, a partition that holds it (its membership
+    /// lists give the table's tiles and slots).
+    home_group: [u8; P],
+    /// The distinct table behind each table given, partition by partition.
+    slots: Vec<(u8, u8)>,
+    /// Per partition, the table and slot of each tile, and of each tile's
     /// mirror image.
-    member: [[Membership; 256]; MAX_GROUPS],
-    mirror_member: [[Membership; 256]; MAX_GROUPS],
+    member: [[Membership; 256]; G],
+    mirror_member: [[Membership; 256]; G],
     /// The mirror cell of each cell.
     transpose: [u8; 256],
     reflect: bool,
@@ -176,6 +190,10 @@ impl fmt::Display for AdditiveError {
 
 impl std::error::Error for AdditiveError {}
 
+/// The heuristic for catalogues too large for the common one: up to 16
+/// distinct tables in up to 8 partitions, at twice the state per node.
+pub type Large<'a, D> = Additive<'a, D, LARGE_PATTERNS, LARGE_GROUPS>;
+
 impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
     /// Checks that the tables are disjoint patterns of `grid`'s size and
     /// goal, few and small enough for the search state, so that their sum is
@@ -190,20 +208,62 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
 
     /// A catalogue: the tables are `groups.len()` partitions in a row, of
     /// `groups[i]` tables each; the heuristic is the largest partition sum.
-    /// Within a partition the patterns must be disjoint.
+    /// Within a partition the patterns must be disjoint. At most
+    /// `MAX_PATTERNS` distinct tables in `MAX_GROUPS` partitions.
     pub fn with_groups(
         grid: &Grid,
         pdbs: &'a [Pdb<D>],
         groups: &[usize],
         reflect: bool,
     ) -> Result<Additive<'a, D>, AdditiveError> {
+        Additive::build(grid, pdbs, groups, reflect)
+    }
+
+    /// `with_groups` for catalogues of up to `LARGE_PATTERNS` distinct
+    /// tables in `LARGE_GROUPS` partitions.
+    pub fn large(
+        grid: &Grid,
+        pdbs: &'a [Pdb<D>],
+        groups: &[usize],
+        reflect: bool,
+    ) -> Result<Large<'a, D>, AdditiveError> {
+        Additive::build(grid, pdbs, groups, reflect)
+    }
+}
+
+impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, P, G> {
+    fn build(
+        grid: &Grid,
+        pdbs: &'a [Pdb<D>],
+        groups: &[usize],
+        reflect: bool,
+    ) -> Result<Additive<'a, D, P, G>, AdditiveError> {
         if pdbs.is_empty() {
             return Err(AdditiveError::NoTables);
         }
-        if pdbs.len() > MAX_PATTERNS {
-            return Err(AdditiveError::TooManyPatterns { count: pdbs.len() });
+        // Tables of the same pattern (one file opened for two partitions)
+        // are one table here: `first_slot` holds the first slot of each
+        // distinct table, `table_of` each slot's distinct table.
+        let mut first_slot: Vec<usize> = Vec::new();
+        let mut table_of: Vec<usize> = Vec::with_capacity(pdbs.len());
+        for (s, pdb) in pdbs.iter().enumerate() {
+            match first_slot
+                .iter()
+                .position(|&f| pdbs[f].pattern() == pdb.pattern())
+            {
+                Some(p) => table_of.push(p),
+                None => {
+                    table_of.push(first_slot.len());
+                    first_slot.push(s);
+                }
+            }
         }
-        if groups.len() > MAX_GROUPS {
+        if first_slot.len() > P {
+            return Err(AdditiveError::TooManyPatterns {
+                count: first_slot.len(),
+            });
+        }
+        if groups.len() > G {
             return Err(AdditiveError::TooManyPartitions {
                 count: groups.len(),
             });
@@ -215,7 +275,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                 grouped,
             });
         }
-        let mut group_of = [0u8; MAX_PATTERNS];
+        let mut group_of = vec![0u8; pdbs.len()];
         let mut first = 0;
         for (g, &size) in groups.iter().enumerate() {
             group_of[first..first + size].fill(g as u8);
@@ -223,7 +283,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         }
         let n = grid.n;
         let goal = grid.goal;
-        let mut seen = [[false; 256]; MAX_GROUPS];
+        let mut seen = [[false; 256]; G];
         for (p, pdb) in pdbs.iter().enumerate() {
             let seen = &mut seen[group_of[p] as usize];
             let pattern = pdb.pattern();
@@ -257,29 +317,35 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
         // of t's goal cell.
         let mirror_tile =
             |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
-        let mut member = [[NOWHERE; 256]; MAX_GROUPS];
-        let mut mirror_member = [[NOWHERE; 256]; MAX_GROUPS];
+        let mut member = [[NOWHERE; 256]; G];
+        let mut mirror_member = [[NOWHERE; 256]; G];
+        for (s, pdb) in pdbs.iter().enumerate() {
+            let (g, p) = (group_of[s] as usize, table_of[s] as u8);
+            let tiles = pdb.pattern().tiles();
+            for (slot, &t) in tiles.iter().enumerate() {
+                member[g][t as usize] = Membership {
+                    pattern: p,
+                    slot: slot as u8,
+                };
+                // Mirror images pair up (the map is its own inverse).
+                mirror_member[g][mirror_tile(t) as usize] = Membership {
+                    pattern: p,
+                    slot: slot as u8,
+                };
+            }
+        }
+        let mut home_group = [0u8; P];
         let mut tables = Vec::new();
-        for (p, pdb) in pdbs.iter().enumerate() {
-            let g = group_of[p] as usize;
+        for (p, &s) in first_slot.iter().enumerate() {
+            let pdb = &pdbs[s];
+            home_group[p] = group_of[s];
             let pattern = pdb.pattern();
             let tiles = pattern.tiles().to_vec();
             let mut weights = [0u64; MAX_PATTERN_TILES];
-            for (slot, &t) in tiles.iter().enumerate() {
-                member[g][t as usize] = Membership {
-                    pattern: p as u8,
-                    slot: slot as u8,
-                };
-                weights[slot] = pattern.ranker().weight(slot);
+            for (slot, weight) in weights.iter_mut().enumerate().take(tiles.len()) {
+                *weight = pattern.ranker().weight(slot);
             }
-            // Mirror images pair up (the map is its own inverse).
             let mirror_sources: Vec<u8> = tiles.iter().map(|&q| mirror_tile(q)).collect();
-            for (slot, &source) in mirror_sources.iter().enumerate() {
-                mirror_member[g][source as usize] = Membership {
-                    pattern: p as u8,
-                    slot: slot as u8,
-                };
-            }
             tables.push(Table {
                 pdb,
                 nibbles: pdb.encoding() == Encoding::NibbleExcess,
@@ -298,7 +364,12 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
             grid: grid.clone(),
             tables,
             groups: groups.len(),
-            group_of,
+            home_group,
+            slots: table_of
+                .iter()
+                .zip(&group_of)
+                .map(|(&p, &g)| (g, p as u8))
+                .collect(),
             member,
             mirror_member,
             transpose,
@@ -439,7 +510,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
                 cell
             };
             let tile = position.tiles[board_cell as usize];
-            let g = self.group_of[p] as usize;
+            let g = self.home_group[p] as usize;
             let m = if mirror {
                 self.mirror_member[g][tile as usize]
             } else {
@@ -464,34 +535,35 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
     }
 }
 
-impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
-    type State = AdditiveState;
+impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additive<'_, D, P, G> {
+    type State = AdditiveState<P, G>;
 
     fn name(&self) -> &'static str {
         "pdb"
     }
 
-    fn init(&self, position: &Position) -> AdditiveState {
+    fn init(&self, position: &Position) -> AdditiveState<P, G> {
         let mut state = AdditiveState {
-            board: [PatternState::default(); MAX_PATTERNS],
-            mirror: [PatternState::default(); MAX_PATTERNS],
-            sum: [0; MAX_GROUPS],
-            mirror_sum: [0; MAX_GROUPS],
+            board: [PatternState::default(); P],
+            mirror: [PatternState::default(); P],
+            sum: [0; G],
+            mirror_sum: [0; G],
         };
         for p in 0..self.tables.len() {
-            let g = self.group_of[p] as usize;
             state.board[p] = self.evaluate(p, false, position);
-            state.sum[g] += state.board[p].value as u16;
             if self.reflect {
                 state.mirror[p] = self.evaluate(p, true, position);
-                state.mirror_sum[g] += state.mirror[p].value as u16;
             }
+        }
+        for &(g, p) in &self.slots {
+            state.sum[g as usize] += state.board[p as usize].value as u16;
+            state.mirror_sum[g as usize] += state.mirror[p as usize].value as u16;
         }
         state
     }
 
     #[inline(always)]
-    fn value(&self, state: &AdditiveState) -> u32 {
+    fn value(&self, state: &AdditiveState<P, G>) -> u32 {
         let mut best = 0;
         for g in 0..self.groups {
             best = best.max(state.sum[g]).max(state.mirror_sum[g]);
@@ -502,12 +574,12 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
     #[inline(always)]
     fn update(
         &self,
-        state: &AdditiveState,
+        state: &AdditiveState<P, G>,
         position: &Position,
         tile: u8,
         from: u8,
         to: u8,
-    ) -> AdditiveState {
+    ) -> AdditiveState<P, G> {
         self.update_within(state, position, tile, from, to, u32::MAX)
     }
 
@@ -524,55 +596,33 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
     #[inline(always)]
     fn update_within(
         &self,
-        state: &AdditiveState,
+        state: &AdditiveState<P, G>,
         position: &Position,
         tile: u8,
         from: u8,
         to: u8,
         limit: u32,
-    ) -> AdditiveState {
+    ) -> AdditiveState<P, G> {
         let mut next = *state;
         // Reflection keeps grid distances, so one change serves both views.
         let distance_change =
             self.grid.distance(tile, to) as i32 - self.grid.distance(tile, from) as i32;
         // A partition the tile is not in keeps its sums: the blank moved
-        // within one region of its free cells.
+        // within one region of its free cells. A table several partitions
+        // share is looked up once.
+        let mut done = 0u32;
         for g in 0..self.groups {
             let m = self.member[g][tile as usize];
             if m.pattern == NO_PATTERN {
                 continue;
             }
             let p = m.pattern as usize;
-            let view = self.moved(
-                p,
-                false,
-                &state.board[p],
-                position,
-                Step {
-                    slot: m.slot,
-                    from,
-                    to,
-                    distance_change,
-                },
-            );
-            next.sum[g] = next.sum[g] - state.board[p].value as u16 + view.value as u16;
-            next.board[p] = view;
-            if next.sum[g] as u32 > limit {
-                return cut_off(next, g, false);
-            }
-        }
-        if self.reflect {
-            let (from, to) = (self.transpose[from as usize], self.transpose[to as usize]);
-            for g in 0..self.groups {
-                let m = self.mirror_member[g][tile as usize];
-                if m.pattern == NO_PATTERN {
-                    continue;
-                }
-                let p = m.pattern as usize;
-                let view = self.moved(
+            if done & (1 << p) == 0 {
+                done |= 1 << p;
+                next.board[p] = self.moved(
                     p,
-                    true,
-                    &state.mirror[p],
+                    false,
+                    &state.board[p],
                     position,
                     Step {
                         slot: m.slot,
@@ -581,9 +631,38 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
                         distance_change,
                     },
                 );
+            }
+            next.sum[g] = next.sum[g] - state.board[p].value as u16 + next.board[p].value as u16;
+            if next.sum[g] as u32 > limit {
+                return cut_off(next, g, false);
+            }
+        }
+        if self.reflect {
+            let (from, to) = (self.transpose[from as usize], self.transpose[to as usize]);
+            let mut done = 0u32;
+            for g in 0..self.groups {
+                let m = self.mirror_member[g][tile as usize];
+                if m.pattern == NO_PATTERN {
+                    continue;
+                }
+                let p = m.pattern as usize;
+                if done & (1 << p) == 0 {
+                    done |= 1 << p;
+                    next.mirror[p] = self.moved(
+                        p,
+                        true,
+                        &state.mirror[p],
+                        position,
+                        Step {
+                            slot: m.slot,
+                            from,
+                            to,
+                            distance_change,
+                        },
+                    );
+                }
                 next.mirror_sum[g] =
-                    next.mirror_sum[g] - state.mirror[p].value as u16 + view.value as u16;
-                next.mirror[p] = view;
+                    next.mirror_sum[g] - state.mirror[p].value as u16 + next.mirror[p].value as u16;
                 if next.mirror_sum[g] as u32 > limit {
                     return cut_off(next, g, true);
                 }
@@ -596,14 +675,18 @@ impl<D: AsRef<[u8]> + Sync> Heuristic for Additive<'_, D> {
 /// A state cut off by partition `g`'s sum (reflected when `mirror`): only
 /// that sum is kept, the others are zeroed (see `update_within`).
 #[inline(always)]
-fn cut_off(mut state: AdditiveState, g: usize, mirror: bool) -> AdditiveState {
+fn cut_off<const P: usize, const G: usize>(
+    mut state: AdditiveState<P, G>,
+    g: usize,
+    mirror: bool,
+) -> AdditiveState<P, G> {
     let kept = if mirror {
         state.mirror_sum[g]
     } else {
         state.sum[g]
     };
-    state.sum = [0; MAX_GROUPS];
-    state.mirror_sum = [0; MAX_GROUPS];
+    state.sum = [0; G];
+    state.mirror_sum = [0; G];
     if mirror {
         state.mirror_sum[g] = kept;
     } else {
@@ -664,6 +747,65 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A catalogue whose partitions share tables, with more distinct
+    /// tables than the common heuristic holds: the large one keeps each
+    /// partition's sum equal to that partition's own heuristic, move by
+    /// move, and takes their maximum.
+    #[test]
+    fn shared_tables_in_a_large_catalogue_keep_every_partition_sum() {
+        let goal = Goal::BlankLast;
+        let parts = [
+            "1,2;3,6;4,5;7,8",
+            "1,4;2,3;5,6;7,8",
+            "1,2;3,4;5,8;6,7",
+            "2,5;1,4;3,6;7,8",
+            "z1,2;z3,6;z4,5;z7,8",
+        ];
+        let catalogue = Partition::parse(&parts.join("+"), 3, goal).unwrap();
+        let build =
+            |p: &npuzzle_pdb::Pattern| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap();
+        let pdbs: Vec<Pdb<Vec<u8>>> = catalogue.patterns().iter().map(build).collect();
+        let grid = Grid::new(3, goal);
+        assert!(matches!(
+            Additive::with_groups(&grid, &pdbs, catalogue.groups(), true).err(),
+            Some(AdditiveError::TooManyPatterns { count: 15 })
+        ));
+        let large = Additive::large(&grid, &pdbs, catalogue.groups(), true).unwrap();
+        assert_eq!(large.tables.len(), 15);
+        // Each partition alone, in the common heuristic.
+        let mut first = 0;
+        let alone: Vec<Additive<'_, Vec<u8>>> = catalogue
+            .groups()
+            .iter()
+            .map(|&size| {
+                first += size;
+                Additive::new(&grid, &pdbs[first - size..first], true).unwrap()
+            })
+            .collect();
+        let mut rng = SplitMix64::new(5);
+        let mut position = Position::new(&random_board(3, goal, &mut rng));
+        let mut state = large.init(&position);
+        for _ in 0..3000 {
+            let blank = position.blank();
+            let options = grid.neighbors(blank);
+            let (from, _) = options[rng.below(options.len() as u64) as usize];
+            let tile = position.slide(from);
+            state = large.update(&state, &position, tile, from, blank);
+            let fresh = large.init(&position);
+            assert_eq!((state.sum, state.mirror_sum), (fresh.sum, fresh.mirror_sum));
+            let mut best = 0;
+            for (g, heuristic) in alone.iter().enumerate() {
+                let own = heuristic.init(&position);
+                assert_eq!(
+                    (state.sum[g], state.mirror_sum[g]),
+                    (own.sum[0], own.mirror_sum[0])
+                );
+                best = best.max(heuristic.value(&own));
+            }
+            assert_eq!(large.value(&state), best);
         }
     }
 }

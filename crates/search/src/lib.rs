@@ -268,9 +268,19 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    let heuristic = additive::Additive::with_groups(&grid, tables, groups, reflect)
-        .map_err(SearchError::Tables)?;
-    solve_with(&grid, &heuristic, board, request)
+    // The common heuristic, or, for catalogues beyond it, the large one.
+    match additive::Additive::with_groups(&grid, tables, groups, reflect) {
+        Ok(heuristic) => solve_with(&grid, &heuristic, board, request),
+        Err(
+            additive::AdditiveError::TooManyPatterns { .. }
+            | additive::AdditiveError::TooManyPartitions { .. },
+        ) => {
+            let heuristic = additive::Additive::large(&grid, tables, groups, reflect)
+                .map_err(SearchError::Tables)?;
+            solve_with(&grid, &heuristic, board, request)
+        }
+        Err(e) => Err(SearchError::Tables(e)),
+    }
 }
 
 /// Solves a solvable `board` of `grid`'s size with any heuristic.
