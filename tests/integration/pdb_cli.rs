@@ -241,6 +241,36 @@ fn zero_aware_tables_and_catalogues_give_the_known_optimal_lengths() {
         "{expanded:?}"
     );
 
+    // Beyond the common heuristic's four partitions, the large one takes
+    // over; a table several partitions hold is opened and mapped once, and
+    // repeating partitions changes nothing: the same nodes, board by board.
+    let repeated = "6z-6z-3z+5-5-5+6z-6z-3z+5-5-5+6z-6z-3z";
+    let catalogue = Partition::parse(repeated, 4, Goal::BlankLast).unwrap();
+    let pdbs = file::open_partition(tables(), &catalogue).unwrap();
+    assert_eq!(pdbs.len(), 15);
+    for (i, pdb) in pdbs.iter().enumerate().skip(6) {
+        assert_eq!(
+            pdb.bytes().as_ptr(),
+            pdbs[i % 6].bytes().as_ptr(),
+            "table {i}"
+        );
+    }
+    let request = Request {
+        goal: Goal::BlankLast,
+        algorithm: Algorithm::IdaStar,
+        heuristic: HeuristicKind::Pdb,
+        max_nodes: None,
+        parallel: false,
+    };
+    for (length, board) in &boards {
+        let common =
+            npuzzle_search::solve_catalogue(board, &request, &pdbs[..6], &[3, 3], true).unwrap();
+        let large = npuzzle_search::solve_catalogue(board, &request, &pdbs, &[3; 5], true).unwrap();
+        assert_eq!(large.moves.len() as u32, *length, "{board}");
+        assert!(board.solves(&large.moves, Goal::BlankLast), "{board}");
+        assert_eq!(large.stats.expanded, common.stats.expanded, "{board}");
+    }
+
     // The lookup shows each partition's sums; the catalogue takes the largest.
     let (_, board) = &boards[5];
     let line = board.to_string();
@@ -479,6 +509,33 @@ fn pdb_search_agrees_with_linear_conflict_search() {
     }
 }
 
+/// The values examples/read_pdb.py reads for `boards` from the unpacked
+/// table `table`.
+fn python_lookups(table: &Path, boards: &[Board]) -> Vec<u32> {
+    let output = Command::new("python3")
+        .arg(repo_root().join("examples/read_pdb.py"))
+        .arg(table)
+        .args(boards.iter().map(|b| {
+            b.tiles()
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        }))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect()
+}
+
 #[test]
 fn the_python_reader_agrees_with_the_rust_lookup() {
     if Command::new("python3").arg("--version").output().is_err() {
@@ -492,30 +549,7 @@ fn the_python_reader_agrees_with_the_rust_lookup() {
         .collect();
     for (pattern, pdb) in partition.patterns().iter().zip(&pdbs) {
         let raw = file::cache_path(&tables().join(file::file_name(pattern)));
-        let mut command = Command::new("python3");
-        command
-            .arg(repo_root().join("examples/read_pdb.py"))
-            .arg(&raw);
-        for b in &boards {
-            command.arg(
-                b.tiles()
-                    .iter()
-                    .map(u16::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","),
-            );
-        }
-        let output = command.output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let python: Vec<u32> = String::from_utf8(output.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| l.parse().unwrap())
-            .collect();
+        let python = python_lookups(&raw, &boards);
         let rust: Vec<u32> = boards.iter().map(|b| pdb.lookup(b).unwrap()).collect();
         assert_eq!(python, rust, "pattern {pattern}");
     }
@@ -534,22 +568,7 @@ fn the_python_reader_agrees_with_the_rust_lookup() {
         let path = dir.path().join(format!("{scheme:?}.pdb"));
         std::fs::write(&path, &image).unwrap();
         let pdb = npuzzle_pdb::Pdb::from_bytes(image).unwrap();
-        let output = Command::new("python3")
-            .arg(repo_root().join("examples/read_pdb.py"))
-            .arg(&path)
-            .args(boards.iter().take(50).map(|b| b.to_string()))
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let python: Vec<u32> = String::from_utf8(output.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| l.parse().unwrap())
-            .collect();
+        let python = python_lookups(&path, &boards[..50]);
         let rust: Vec<u32> = boards
             .iter()
             .take(50)

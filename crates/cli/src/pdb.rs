@@ -59,7 +59,8 @@ pub struct PartitionArgs {
     /// 7z-8, 7-8, L7-8, S7-8, 6-6-3 or 5-5-5 (4x4), 8 (3x3), 6-6-6-6 or
     /// B6-6-6-6 (5x5), or tile lists such as "1,2,3,4;5,6,7"; a z after a
     /// part ("7z-8") or before a tile list makes that table zero-aware.
-    /// Partitions joined by + (or a catalogue name: duo, trio) give the largest
+    /// Partitions joined by + (or a catalogue name: duo, trio for 4x4; duo,
+    /// septet for 5x5) give the largest
     /// of their sums [default: 7-8 for 4x4, 8 for 3x3, 6-6-6-6 for 5x5].
     #[arg(long, visible_alias = "catalogue")]
     pub partition: Option<String>,
@@ -420,7 +421,7 @@ fn open_any(path: &Path) -> Result<TableFile, OpenError> {
     if file::is_packed(path) {
         file::open_noting(path, &mut |note| eprintln!("npuzzle: {note}"))
     } else {
-        file::open_unpacked(path).map(|pdb| pdb.map_bytes(file::TableBytes::Mapped))
+        file::open_unpacked(path).map(|pdb| pdb.map_bytes(file::TableBytes::mapped))
     }
 }
 

@@ -19,6 +19,7 @@
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use memmap2::Mmap;
 
@@ -31,12 +32,21 @@ use crate::pattern::Partition;
 use crate::table::Pdb;
 
 /// The bytes of an opened table: mapped from the cache, or unpacked into
-/// memory when no cache could be written.
+/// memory when no cache could be written. Shared, so that partitions of a
+/// catalogue holding the same table map it once.
+#[derive(Clone)]
 pub enum TableBytes {
     /// Mapped from the unpacked cache file.
-    Mapped(Mmap),
+    Mapped(Arc<Mmap>),
     /// Unpacked into memory.
-    Owned(Vec<u8>),
+    Owned(Arc<Vec<u8>>),
+}
+
+impl TableBytes {
+    /// Bytes mapped from a cache file.
+    pub fn mapped(map: Mmap) -> TableBytes {
+        TableBytes::Mapped(Arc::new(map))
+    }
 }
 
 impl AsRef<[u8]> for TableBytes {
@@ -401,7 +411,7 @@ pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableF
     let places = cache_paths(packed);
     for place in &places {
         match check_cache(place, &header_bytes) {
-            CacheState::Good(pdb) => return Ok(pdb.map_bytes(TableBytes::Mapped)),
+            CacheState::Good(pdb) => return Ok(pdb.map_bytes(TableBytes::mapped)),
             CacheState::Absent => {}
             CacheState::Bad(why) => note(format!(
                 "{}: replacing the unpacked table ({why})",
@@ -411,7 +421,7 @@ pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableF
     }
     for place in &places {
         match unpack_to(packed, place, &header, &header_bytes) {
-            Ok(pdb) => return Ok(pdb.map_bytes(TableBytes::Mapped)),
+            Ok(pdb) => return Ok(pdb.map_bytes(TableBytes::mapped)),
             Err(UnpackError::Source(e)) => return Err(e),
             Err(UnpackError::Target(e)) => note(format!(
                 "cannot write the unpacked table {}: {e}; trying elsewhere",
@@ -430,7 +440,7 @@ pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableF
         Err(UnpackError::Source(e)) => return Err(e),
         Err(UnpackError::Target(e)) => return Err(fail(packed, Problem::Io(e))),
     }
-    Pdb::from_bytes(TableBytes::Owned(image)).map_err(|e| fail(packed, Problem::Pdb(e)))
+    Pdb::from_bytes(TableBytes::Owned(Arc::new(image))).map_err(|e| fail(packed, Problem::Pdb(e)))
 }
 
 /// Opens a packed table for lookups (see [`open_noting`]), silently.
@@ -482,23 +492,27 @@ pub fn is_packed(path: &Path) -> bool {
 }
 
 /// Opens every table of `partition` from `dir`, checking that each holds the
-/// pattern its name promises; cache problems are told through `note`.
+/// pattern its name promises; cache problems are told through `note`. A
+/// table that several partitions of a catalogue hold is opened (and mapped)
+/// once.
 pub fn open_partition_noting(
     dir: &Path,
     partition: &Partition,
     note: &mut dyn FnMut(String),
 ) -> Result<Vec<TableFile>, OpenError> {
-    partition
-        .patterns()
-        .iter()
-        .map(|pattern| {
-            let path = dir.join(file_name(pattern));
-            let pdb = open_noting(&path, note)?;
-            pdb.expect_pattern(pattern)
-                .map_err(|e| fail(&path, Problem::Pdb(e)))?;
-            Ok(pdb)
-        })
-        .collect()
+    let mut tables: Vec<TableFile> = Vec::with_capacity(partition.patterns().len());
+    for (i, pattern) in partition.patterns().iter().enumerate() {
+        if let Some(earlier) = partition.patterns()[..i].iter().position(|p| p == pattern) {
+            tables.push(tables[earlier].clone());
+            continue;
+        }
+        let path = dir.join(file_name(pattern));
+        let pdb = open_noting(&path, note)?;
+        pdb.expect_pattern(pattern)
+            .map_err(|e| fail(&path, Problem::Pdb(e)))?;
+        tables.push(pdb);
+    }
+    Ok(tables)
 }
 
 /// Opens every table of `partition` from `dir` (see [`open_partition_noting`]).

@@ -29,6 +29,7 @@ use std::sync::Arc;
 /// assert!(pdb.lookup(&board).unwrap() > 2);
 /// # }
 /// ```
+#[derive(Clone)]
 pub struct Pdb<D> {
     bytes: D,
     header: Header,

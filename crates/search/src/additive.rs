@@ -535,6 +535,57 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
     }
 }
 
+impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G> {
+    /// Brings the board's view (or, `MIRROR`, the reflected one) of `next`
+    /// up to date for `tile`'s `step` (of that view's cells): the partitions
+    /// the tile is not in keep their sums, since the blank moved within one
+    /// region of their free cells, and a table several partitions share is
+    /// looked up once. Stops at the first partition whose sum exceeds
+    /// `limit`, and names it.
+    #[inline(always)]
+    fn update_view<const MIRROR: bool>(
+        &self,
+        tile: u8,
+        step: Step,
+        state: &AdditiveState<P, G>,
+        next: &mut AdditiveState<P, G>,
+        position: &Position,
+        limit: u32,
+    ) -> Option<usize> {
+        let (members, before, after, sums) = if MIRROR {
+            (
+                &self.mirror_member,
+                &state.mirror,
+                &mut next.mirror,
+                &mut next.mirror_sum,
+            )
+        } else {
+            (&self.member, &state.board, &mut next.board, &mut next.sum)
+        };
+        let mut done = 0u32;
+        for g in 0..self.groups {
+            let m = members[g][tile as usize];
+            if m.pattern == NO_PATTERN {
+                continue;
+            }
+            let p = m.pattern as usize;
+            if done & (1 << p) == 0 {
+                done |= 1 << p;
+                let step = Step {
+                    slot: m.slot,
+                    ..step
+                };
+                after[p] = self.moved(p, MIRROR, &before[p], position, step);
+            }
+            sums[g] = sums[g] - before[p].value as u16 + after[p].value as u16;
+            if sums[g] as u32 > limit {
+                return Some(g);
+            }
+        }
+        None
+    }
+}
+
 impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additive<'_, D, P, G> {
     type State = AdditiveState<P, G>;
 
@@ -605,67 +656,25 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
     ) -> AdditiveState<P, G> {
         let mut next = *state;
         // Reflection keeps grid distances, so one change serves both views.
-        let distance_change =
-            self.grid.distance(tile, to) as i32 - self.grid.distance(tile, from) as i32;
-        // A partition the tile is not in keeps its sums: the blank moved
-        // within one region of its free cells. A table several partitions
-        // share is looked up once.
-        let mut done = 0u32;
-        for g in 0..self.groups {
-            let m = self.member[g][tile as usize];
-            if m.pattern == NO_PATTERN {
-                continue;
-            }
-            let p = m.pattern as usize;
-            if done & (1 << p) == 0 {
-                done |= 1 << p;
-                next.board[p] = self.moved(
-                    p,
-                    false,
-                    &state.board[p],
-                    position,
-                    Step {
-                        slot: m.slot,
-                        from,
-                        to,
-                        distance_change,
-                    },
-                );
-            }
-            next.sum[g] = next.sum[g] - state.board[p].value as u16 + next.board[p].value as u16;
-            if next.sum[g] as u32 > limit {
-                return cut_off(next, g, false);
-            }
+        let step = Step {
+            slot: 0,
+            from,
+            to,
+            distance_change: self.grid.distance(tile, to) as i32
+                - self.grid.distance(tile, from) as i32,
+        };
+        if let Some(g) = self.update_view::<false>(tile, step, state, &mut next, position, limit) {
+            return cut_off(next, g, false);
         }
         if self.reflect {
-            let (from, to) = (self.transpose[from as usize], self.transpose[to as usize]);
-            let mut done = 0u32;
-            for g in 0..self.groups {
-                let m = self.mirror_member[g][tile as usize];
-                if m.pattern == NO_PATTERN {
-                    continue;
-                }
-                let p = m.pattern as usize;
-                if done & (1 << p) == 0 {
-                    done |= 1 << p;
-                    next.mirror[p] = self.moved(
-                        p,
-                        true,
-                        &state.mirror[p],
-                        position,
-                        Step {
-                            slot: m.slot,
-                            from,
-                            to,
-                            distance_change,
-                        },
-                    );
-                }
-                next.mirror_sum[g] =
-                    next.mirror_sum[g] - state.mirror[p].value as u16 + next.mirror[p].value as u16;
-                if next.mirror_sum[g] as u32 > limit {
-                    return cut_off(next, g, true);
-                }
+            let step = Step {
+                from: self.transpose[from as usize],
+                to: self.transpose[to as usize],
+                ..step
+            };
+            if let Some(g) = self.update_view::<true>(tile, step, state, &mut next, position, limit)
+            {
+                return cut_off(next, g, true);
             }
         }
         next
@@ -757,13 +766,7 @@ mod tests {
     #[test]
     fn shared_tables_in_a_large_catalogue_keep_every_partition_sum() {
         let goal = Goal::BlankLast;
-        let parts = [
-            "1,2;3,6;4,5;7,8",
-            "1,4;2,3;5,6;7,8",
-            "1,2;3,4;5,8;6,7",
-            "2,5;1,4;3,6;7,8",
-            "z1,2;z3,6;z4,5;z7,8",
-        ];
+        let parts = crate::tests::SHARING_CATALOGUE;
         let catalogue = Partition::parse(&parts.join("+"), 3, goal).unwrap();
         let build =
             |p: &npuzzle_pdb::Pattern| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap();

@@ -239,19 +239,22 @@ fn additive_ida_star_is_optimal_on_every_3x3_board() {
     }
 }
 
-/// A catalogue beyond the common heuristic (15 distinct tables in 5
-/// partitions that share some) is solved by the large one, optimally, on
+/// An 8-puzzle catalogue beyond the common heuristic: 15 distinct tables in
+/// 5 partitions that share some.
+pub(crate) const SHARING_CATALOGUE: [&str; 5] = [
+    "1,2;3,6;4,5;7,8",
+    "1,4;2,3;5,6;7,8",
+    "1,2;3,4;5,8;6,7",
+    "2,5;1,4;3,6;7,8",
+    "z1,2;z3,6;z4,5;z7,8",
+];
+
+/// `SHARING_CATALOGUE` is solved by the large heuristic, optimally, on
 /// 3,000 8-puzzle boards against their BFS distances.
 #[test]
 fn large_catalogues_are_optimal_on_3x3_boards() {
     let goal = Goal::BlankLast;
-    let parts = [
-        "1,2;3,6;4,5;7,8",
-        "1,4;2,3;5,6;7,8",
-        "1,2;3,4;5,8;6,7",
-        "2,5;1,4;3,6;7,8",
-        "z1,2;z3,6;z4,5;z7,8",
-    ];
+    let parts = SHARING_CATALOGUE;
     let catalogue = npuzzle_pdb::Partition::parse(&parts.join("+"), 3, goal).unwrap();
     let tables = built_tables(&parts.join("+"), 3, goal);
     let request = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
