@@ -283,7 +283,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
     }
     // Unpacked tables (cache/) plus packed ones, which are smaller.
     let unpacked: u64 = partition
-        .patterns()
+        .distinct_patterns()
         .iter()
         .map(|p| HEADER_LEN as u64 + p.entries().div_ceil(2))
         .sum();
@@ -299,7 +299,8 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
     let started = Instant::now();
     let terminal = io::stderr().is_terminal();
     let (mut built, mut states, mut disk, mut memory) = (0, 0u64, 0u64, 0u64);
-    for pattern in partition.patterns() {
+    let distinct = partition.distinct_patterns();
+    for &pattern in &distinct {
         let path = dir.join(file::file_name(pattern));
         if !args.force && path.is_file() {
             match file::verify(&path) {
@@ -402,7 +403,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         out,
         "built {built} of {} tables for {} ({}x{}, goal {goal}) in {:.1} s with {threads} threads: \
          {} states; {} on disk, {} to map{}",
-        partition.patterns().len(),
+        distinct.len(),
         partition.name(),
         args.which.size,
         args.which.size,
@@ -538,13 +539,9 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
     };
     let dirs = search_dirs(args.pdb_dir.as_deref());
     let dir = find_dir(&dirs, &partition).unwrap_or_else(|| dirs[0].clone());
-    let mut seen = std::collections::HashSet::new();
     let (mut mapped, mut missing) = (0u64, 0);
-    for pattern in partition.patterns() {
+    for pattern in partition.distinct_patterns() {
         let name = file::file_name(pattern);
-        if !seen.insert(name.clone()) {
-            continue;
-        }
         let path = dir.join(&name);
         let size = HEADER_LEN as u64 + pattern.entries().div_ceil(2);
         match file::read_packed_header(&path) {

@@ -113,12 +113,7 @@ impl<'a> Solver<'a> {
             .unwrap_or_else(|| Partition::default_name(size))
             .to_string();
         let partition = Partition::parse(&name, size, goal).map_err(|e| refused(e.to_string()))?;
-        let mut distinct: Vec<&npuzzle_pdb::Pattern> = Vec::new();
-        for pattern in partition.patterns() {
-            if !distinct.contains(&pattern) {
-                distinct.push(pattern);
-            }
-        }
+        let distinct = partition.distinct_patterns();
         if distinct.len() > LARGE_PATTERNS || partition.groups().len() > LARGE_GROUPS {
             return Err(refused(format!(
                 "the pdb heuristic takes at most {LARGE_PATTERNS} distinct tables in at most \

@@ -738,6 +738,18 @@ impl Partition {
         &self.patterns
     }
 
+    /// Each pattern once, in order of first appearance: the tables to build,
+    /// list or map, when partitions of a catalogue share some.
+    pub fn distinct_patterns(&self) -> Vec<&Pattern> {
+        let mut distinct: Vec<&Pattern> = Vec::new();
+        for pattern in &self.patterns {
+            if !distinct.contains(&pattern) {
+                distinct.push(pattern);
+            }
+        }
+        distinct
+    }
+
     /// Whether every partition holds every tile, so that the sum of each
     /// partition's Manhattan distances is the board's.
     pub fn covers_all_tiles(&self) -> bool {
