@@ -4,19 +4,30 @@
 //! An abstract state is a placement of the pattern tiles plus the region of
 //! free cells the blank is in. Moving the blank within its region moves only
 //! non-pattern tiles, which cost nothing (Korf and Felner's additive rule), so
-//! a whole region is one state, named by its lowest cell. A move of a pattern
-//! tile into the blank's region costs one and leaves the blank on the tile's
-//! old cell. Moves are reversible, so searching from the goal outward gives
-//! every state's distance to it; a placement's value is the least over its
-//! regions, which is the first time breadth-first search meets it.
+//! a whole region is one state. A move of a pattern tile into the blank's
+//! region costs one and leaves the blank on the tile's old cell. Moves are
+//! reversible, so searching from the goal outward gives every state's
+//! distance to it; a placement's value is the least over its regions, which
+//! is the first time breadth-first search meets it.
+//!
+//! States are numbered by the set of cells the tiles take, then the blank's
+//! region, then the order of the tiles on the set (index scheme 3 with the
+//! region moved before the order). What a move does to the order depends
+//! only on the moving tile's place among the cells before and after, so a
+//! level is expanded one (set, region) block at a time: the block's
+//! frontier orders go through one precomputed map into one block of the
+//! next set, a few kilobytes that stay in cache. The first generator
+//! numbered states by placement rank, so successors fell anywhere in a
+//! gigabyte of codes, and it sorted them into buckets to keep that local:
+//! it took four to five times as long.
 //!
 //! Every state has a two-bit code, shared by the threads: 0 while it is
 //! unreached, 3 once expanded, and in between 1 or 2 for the frontier and
-//! the level being found, which swap roles from one level to the next. A
-//! state turns from frontier to expanded as its batch is expanded, so no
-//! level needs a pass of its own, and the three bit sets (visited, current,
-//! next) this replaced took half as much memory again. Each state is
-//! expanded once, with no lock and no per-state allocation.
+//! the level being found, which swap roles from one level to the next.
+//! Threads expand different sets but may reach the same state: a state is
+//! claimed by an atomic or after a plain load shows it unreached, and only
+//! the thread whose or found it unreached counts it. Each state is expanded
+//! once, with no lock and no allocation per state.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -24,7 +35,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::pattern::{IndexScheme, Pattern};
-use crate::regions::{Geometry, Regions};
+use crate::regions::{self, Geometry, Regions};
 
 /// A table entry never reached: no placement of a solvable board has it.
 pub use crate::format::UNREACHED;
@@ -67,296 +78,302 @@ impl StateCodes {
         !(differ | (differ >> 1)) & LOW_BITS
     }
 
-    fn set(&self, state: u64, code: u64) {
-        let shift = 2 * (state % STATES_PER_WORD);
-        self.words[(state / STATES_PER_WORD) as usize].fetch_or(code << shift, Ordering::Relaxed);
-    }
-}
-
-/// States per bucket, as a power of two: 2^24 states' codes are 4 MiB,
-/// which phase 2 keeps in cache while it marks a bucket.
-const BUCKET_BITS: u32 = 24;
-/// Frontier states expanded per batch: at about five successors each and
-/// twelve bytes per successor, some 120 MB of buckets.
-const BATCH_STATES: u64 = 2 << 20;
-/// Code words counted at a time while cutting batches (at most 32,768
-/// states): the grain of the split of a batch among phase-1 tasks.
-const SCAN_WORDS: usize = 1 << 10;
-/// Phase-1 tasks per batch: several per core, for balance over an uneven
-/// frontier.
-const PHASE1_TASKS: usize = 16;
-
-/// One phase-1 task's successors: appended as found, then grouped by
-/// bucket (a counting sort) as offsets within the bucket. Kept from batch to
-/// batch, so memory is allocated once and stays bounded by the batch size.
-struct Buckets {
-    found: Vec<u64>,
-    grouped: Vec<u32>,
-    /// `grouped[starts[b]..starts[b + 1]]` belong to bucket b.
-    starts: Vec<usize>,
-}
-
-impl Buckets {
-    fn new(buckets: usize) -> Buckets {
-        Buckets {
-            found: Vec::new(),
-            grouped: Vec::new(),
-            starts: vec![0; buckets + 1],
-        }
-    }
-
-    fn clear(&mut self) {
-        self.found.clear();
-    }
-
+    /// Gives an unreached `state` the code `code`; true if this call is the
+    /// one that reached it.
     #[inline(always)]
-    fn push(&mut self, state: u64) {
-        self.found.push(state);
+    fn claim(&self, state: u64, code: u64) -> bool {
+        let word = &self.words[(state / STATES_PER_WORD) as usize];
+        let shift = 2 * (state % STATES_PER_WORD);
+        // Most successors were reached before: a plain load spares them the
+        // locked or.
+        (word.load(Ordering::Relaxed) >> shift) & 3 == 0
+            && (word.fetch_or(code << shift, Ordering::Relaxed) >> shift) & 3 == 0
     }
 
-    fn group(&mut self) {
-        let buckets = self.starts.len() - 1;
-        self.starts.iter_mut().for_each(|s| *s = 0);
-        for &state in &self.found {
-            self.starts[(state >> BUCKET_BITS) as usize + 1] += 1;
+    /// Marks the states of `start..start + len` whose code is `code`
+    /// expanded, and lists them in `out` as offsets from `start`.
+    fn take_frontier(&self, start: u64, len: u64, code: u64, out: &mut Vec<u32>) {
+        out.clear();
+        let end = start + len;
+        for w in start / STATES_PER_WORD..end.div_ceil(STATES_PER_WORD) {
+            let word = &self.words[w as usize];
+            let base = w * STATES_PER_WORD;
+            let in_range = fields(
+                start.saturating_sub(base),
+                (end - base).min(STATES_PER_WORD),
+            );
+            let mut bits = Self::matching(word.load(Ordering::Relaxed), code) & in_range;
+            if bits == 0 {
+                continue;
+            }
+            // An or, not a store: other threads may be claiming unreached
+            // states of the same word.
+            word.fetch_or(bits * (Self::EXPANDED ^ code), Ordering::Relaxed);
+            while bits != 0 {
+                out.push((base + bits.trailing_zeros() as u64 / 2 - start) as u32);
+                bits &= bits - 1;
+            }
         }
-        for b in 0..buckets {
-            self.starts[b + 1] += self.starts[b];
-        }
-        self.grouped.resize(self.found.len(), 0);
-        let mut fill = self.starts.clone();
-        for &state in &self.found {
-            let b = (state >> BUCKET_BITS) as usize;
-            self.grouped[fill[b]] = state as u32 & ((1 << BUCKET_BITS) - 1);
-            fill[b] += 1;
-        }
-    }
-
-    fn bucket(&self, b: usize) -> &[u32] {
-        &self.grouped[self.starts[b]..self.starts[b + 1]]
-    }
-
-    fn len(&self) -> u64 {
-        self.found.len() as u64
     }
 }
 
-/// For boards of at most 16 cells: for every set of free cells, the lowest
-/// cell of each cell's region, four bits per cell (512 KiB, cache-resident),
-/// replacing a flood fill per successor by one load.
-struct CanonicalTable {
-    lowest: Vec<u64>,
+/// The low bits of the fields of a word's states `from..to`.
+#[inline(always)]
+fn fields(from: u64, to: u64) -> u64 {
+    let below = |states: u64| {
+        if states >= STATES_PER_WORD {
+            u64::MAX
+        } else {
+            (1u64 << (2 * states)) - 1
+        }
+    };
+    LOW_BITS & below(to) & !below(from)
 }
 
-impl CanonicalTable {
-    fn new(geometry: &Geometry) -> CanonicalTable {
-        let free_sets = 1usize << (geometry.n * geometry.n);
-        let lowest = (0..free_sets as u64)
+/// How a move renumbers the order of the tiles on a set: `map(from, to)`
+/// gives, for each order, the order once the tile at place `from` among the
+/// set's cells stands at place `to` among the new set's cells (the tiles in
+/// between shift by one place). A tile crosses fewer than n cells, so only
+/// places less than n apart get a map.
+struct OrderMaps {
+    k: usize,
+    maps: Vec<Vec<u32>>,
+}
+
+impl OrderMaps {
+    fn new(regions: &Regions, k: usize, n: usize) -> OrderMaps {
+        let maps = (0..k * k)
             .into_par_iter()
-            .map(|free| {
-                let mut packed = 0u64;
-                let mut left = free;
-                while left != 0 {
-                    let region = geometry.region(free, left.trailing_zeros());
-                    let low = region.trailing_zeros() as u64;
-                    let mut cells = region;
-                    while cells != 0 {
-                        packed |= low << (4 * cells.trailing_zeros());
-                        cells &= cells - 1;
-                    }
-                    left &= !region;
+            .map(|pair| {
+                let (from, to) = (pair / k, pair % k);
+                if from.abs_diff(to) >= n {
+                    return Vec::new();
                 }
-                packed
+                let mut places = [0u8; 32];
+                (0..regions.orders())
+                    .map(|order| {
+                        decode_order(regions, k, order, &mut places[..k]);
+                        for place in &mut places[..k] {
+                            let p = *place as usize;
+                            *place = if p == from {
+                                to as u8
+                            } else if from < p && p <= to {
+                                p as u8 - 1
+                            } else if to <= p && p < from {
+                                p as u8 + 1
+                            } else {
+                                p as u8
+                            };
+                        }
+                        encode_order(regions, &places[..k]) as u32
+                    })
+                    .collect()
             })
             .collect();
-        CanonicalTable { lowest }
+        OrderMaps { k, maps }
+    }
+
+    /// Bytes the maps of k tiles on an n x n board take.
+    fn bytes(k: usize, n: usize, orders: u64) -> u64 {
+        let pairs = (0..k * k)
+            .filter(|pair| (pair / k).abs_diff(pair % k) < n)
+            .count() as u64;
+        pairs.saturating_mul(orders).saturating_mul(4)
     }
 
     #[inline(always)]
-    fn lowest(&self, free: u64, seed: u8) -> u32 {
-        ((self.lowest[free as usize] >> (4 * seed)) & 0xF) as u32
+    fn map(&self, from: usize, to: usize) -> &[u32] {
+        &self.maps[from * self.k + to]
     }
 }
 
-/// Generates the successors of frontier states.
-struct Expander<'a> {
+/// The place of each tile among its set's cells, for order number `order`
+/// (tile i's digit is its place among the first i + 1 tiles).
+fn decode_order(regions: &Regions, k: usize, order: u64, places: &mut [u8]) {
+    let mut left: Vec<u8> = (0..k as u8).collect();
+    for i in (0..k).rev() {
+        let digit = (order / regions.factorial(i)) % (i as u64 + 1);
+        places[i] = left.remove(digit as usize);
+    }
+}
+
+/// The order number of tiles at `places` among their set's cells.
+fn encode_order(regions: &Regions, places: &[u8]) -> u64 {
+    (0..places.len())
+        .map(|i| {
+            let below = places[..i].iter().filter(|&&p| p < places[i]).count() as u64;
+            below * regions.factorial(i)
+        })
+        .sum()
+}
+
+/// One level's expansion, shared by the threads.
+struct Expansion<'a> {
+    regions: &'a Regions,
     geometry: &'a Geometry,
-    table: Option<CanonicalTable>,
-    pattern: &'a Pattern,
-    slot_bits: u32,
+    maps: &'a OrderMaps,
+    codes: &'a StateCodes,
+    /// Zero-aware, one per state; otherwise one per (set, order): a
+    /// placement, whose value is the first of its regions reached.
+    values: &'a [AtomicU8],
+    zero_aware: bool,
+    orders: u64,
+    code: u64,
+    next_code: u64,
+    next_depth: u8,
 }
 
-impl Expander<'_> {
-    /// The lowest cell of the region of `free` that holds `seed`.
-    #[inline(always)]
-    fn lowest(&self, free: u64, seed: u8) -> u32 {
-        match &self.table {
-            Some(t) => t.lowest(free, seed),
-            None => self.geometry.region(free, seed as u32).trailing_zeros(),
-        }
-    }
-
-    /// Files the successors of the states in `words` (which start at word
-    /// `first_word` of the codes) whose code is `code` into `out`.
-    fn expand(&self, first_word: usize, words: &[AtomicU64], code: u64, out: &mut Buckets) {
-        let ranker = self.pattern.ranker();
-        let k = self.pattern.tiles().len();
-        let slots = 1u64 << self.slot_bits;
-        let mut placement = [0u8; 64];
-        let placement = &mut placement[..k];
-        // Per placement: the cells of the tiles before each tile, and each
-        // cell's digit weight (0 where no pattern tile stands).
-        let mut before = [0u64; 64];
-        let mut weight_at = [0u64; 64];
-        let mut occupied = 0u64;
-        let mut last_rank = u64::MAX;
-        for (w, word) in words.iter().enumerate() {
-            let codes = word.load(Ordering::Relaxed);
-            let mut bits = StateCodes::matching(codes, code);
-            if bits != 0 {
-                // Only this task reads or writes these words until the
-                // batch is expanded; expanded states are never expanded
-                // again.
-                word.store(
-                    codes | (bits * (StateCodes::EXPANDED ^ code)),
-                    Ordering::Relaxed,
-                );
+impl Expansion<'_> {
+    /// Expands the frontier of `set`; returns the states it reached first
+    /// and the successors it generated.
+    fn expand_set(&self, set: usize, frontier: &mut Vec<u32>) -> (u64, u64) {
+        let tiles = self.regions.mask(set);
+        let free = self.geometry.all & !tiles;
+        let first = self.regions.set_entries(set).start;
+        let (mut reached, mut successors) = (0u64, 0u64);
+        let mut left = free;
+        // Regions in the numbering's order: by their lowest cells.
+        for label in 0.. {
+            if left == 0 {
+                break;
             }
-            while bits != 0 {
-                let state =
-                    (first_word + w) as u64 * STATES_PER_WORD + bits.trailing_zeros() as u64 / 2;
-                bits &= bits - 1;
-                let placement_rank = state >> self.slot_bits;
-                if placement_rank != last_rank {
-                    last_rank = placement_rank;
-                    for &c in placement.iter() {
-                        weight_at[c as usize] = 0;
-                    }
-                    ranker.unrank(placement_rank, placement);
-                    occupied = 0;
-                    for (i, &c) in placement.iter().enumerate() {
-                        before[i] = occupied;
-                        occupied |= 1 << c;
-                        weight_at[c as usize] = ranker.weight(i);
-                    }
+            let region = self.geometry.region(free, left.trailing_zeros());
+            left &= !region;
+            self.codes.take_frontier(
+                first + label * self.orders,
+                self.orders,
+                self.code,
+                frontier,
+            );
+            if frontier.is_empty() {
+                continue;
+            }
+            let mut movers = tiles;
+            while movers != 0 {
+                let from = movers.trailing_zeros();
+                movers &= movers - 1;
+                let mut targets = self.geometry.adjacent[from as usize] & region;
+                if targets == 0 {
+                    continue;
                 }
-                let free = self.geometry.all & !occupied;
-                let mut seed = free;
-                for _ in 0..(state & (slots - 1)) {
-                    seed &= seed - 1;
-                }
-                let region = self.geometry.region(free, seed.trailing_zeros());
-                for (i, &from) in placement.iter().enumerate() {
-                    let mut targets = self.geometry.adjacent[from as usize] & region;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros() as u8;
-                        targets &= targets - 1;
-                        let child_free = free ^ (1u64 << to) ^ (1u64 << from);
-                        let lowest = self.lowest(child_free, from);
-                        let slot = (child_free & ((1u64 << lowest) - 1)).count_ones() as u64;
-                        let child_rank = placement_rank.wrapping_add(rank_change(
-                            from,
-                            to,
-                            before[i],
-                            occupied,
-                            ranker.weight(i),
-                            &weight_at,
-                        ));
-                        out.push((child_rank << self.slot_bits) + slot);
+                let place = (tiles & ((1u64 << from) - 1)).count_ones() as usize;
+                while targets != 0 {
+                    let to = targets.trailing_zeros();
+                    targets &= targets - 1;
+                    let next_tiles = tiles ^ (1u64 << from) ^ (1u64 << to);
+                    let next_set = self.regions.set_rank(next_tiles);
+                    let next_place = (next_tiles & ((1u64 << to) - 1)).count_ones() as usize;
+                    // The blank is left on `from`.
+                    let block = self.regions.set_entries(next_set).start
+                        + self.regions.label(next_set, from as u8) * self.orders;
+                    let value_base = if self.zero_aware {
+                        block
+                    } else {
+                        next_set as u64 * self.orders
+                    };
+                    successors += frontier.len() as u64;
+                    for &order in frontier.iter() {
+                        let next_order = self.maps.map(place, next_place)[order as usize] as u64;
+                        if self.codes.claim(block + next_order, self.next_code) {
+                            reached += 1;
+                            let value = &self.values[(value_base + next_order) as usize];
+                            if self.zero_aware || value.load(Ordering::Relaxed) == UNREACHED {
+                                value.store(self.next_depth, Ordering::Relaxed);
+                            }
+                        }
                     }
                 }
             }
         }
+        (reached, successors)
     }
 }
 
-/// How a placement's rank changes when the tile with digit weight `weight`,
-/// whose predecessors stand on `before`, moves from `from` to the adjacent
-/// cell `to` (as a wrapping difference). Its own digit changes by the cells
-/// crossed that earlier tiles do not hold; each later tile standing between
-/// the two cells sees one more (or one fewer) earlier tile below it.
-#[inline(always)]
-fn rank_change(
-    from: u8,
-    to: u8,
-    before: u64,
-    occupied: u64,
-    weight: u64,
-    weight_at: &[u64; 64],
-) -> u64 {
-    let (low, high) = if to > from { (from, to) } else { (to, from) };
-    let between = ((1u64 << high) - 1) & !((2u64 << low) - 1);
-    let own = (high - low) as u64 - (before & between).count_ones() as u64;
-    let mut later = occupied & between & !before;
-    let mut later_weights = 0u64;
-    while later != 0 {
-        later_weights += weight_at[later.trailing_zeros() as usize];
-        later &= later - 1;
-    }
-    let change = own * weight + later_weights;
-    if to > from {
-        change
-    } else {
-        change.wrapping_neg()
-    }
-}
-
-/// Renumbers a zero-aware table indexed by (placement, slot of a region's
-/// lowest cell) in index scheme 3, set by set in parallel.
-fn by_region(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
-    let regions = Regions::of(pattern.size(), pattern.tiles().len());
-    let free_cells = pattern.free_cells() as u64;
-    let mut out = vec![0u8; regions.entries() as usize];
-    regions
-        .split_by_set(&mut out)
-        .into_par_iter()
+/// Writes a table indexed by placement rank, `width` entries per
+/// placement, from values found by set and order. The placements come in
+/// rank order, in parallel runs that share the first tiles' cells: a run's
+/// (set * k! + order, cells taken) pairs are listed first, then
+/// `fill(pairs, entries)` writes its entries. Listing first keeps the
+/// gather a tight loop of independent loads, which the core overlaps.
+fn by_rank(
+    pattern: &Pattern,
+    regions: &Regions,
+    width: usize,
+    fill: impl Fn(&[(u64, u64)], &mut [u8]) + Sync,
+) -> Vec<u8> {
+    let k = pattern.tiles().len();
+    let cells = pattern.cells() as u64;
+    let fixed = k.min(4) - 1;
+    let runs: u64 = (0..fixed as u64).map(|i| cells - i).product();
+    let run = (pattern.placements() / runs) as usize;
+    let mut out = vec![0u8; pattern.placements() as usize * width];
+    let all = Geometry::new(pattern.size()).all;
+    out.par_chunks_mut(run * width)
         .enumerate()
-        .for_each(|(set, out)| {
-            let lowest = regions.lowest_cells(set);
-            let mut entries = out.iter_mut();
-            regions.for_each_placement(set, |_, placement| {
-                let base = pattern.rank(placement) * free_cells;
-                for &cell in &lowest {
-                    let below = placement.iter().filter(|&&c| c < cell).count() as u64;
-                    let slot = cell as u64 - below;
-                    *entries.next().expect("one entry per region") = values[(base + slot) as usize];
-                }
-            });
+        .for_each_init(Vec::new, |pairs, (r, out)| {
+            let mut placement = vec![0u8; k];
+            pattern.unrank((r * run) as u64, &mut placement);
+            let (mut used, mut order) = (0u64, 0u64);
+            for (i, &c) in placement[..fixed].iter().enumerate() {
+                order += (used & ((1u64 << c) - 1)).count_ones() as u64 * regions.factorial(i);
+                used |= 1u64 << c;
+            }
+            pairs.clear();
+            RankWalk { regions, k, all }.walk(fixed, used, order, pairs);
+            fill(pairs, out);
         });
     out
 }
 
-/// Turns a zero-aware table indexed by (placement, slot of a region's lowest
-/// cell) into one indexed by (placement, slot of the blank's cell): every
-/// free cell takes the value of its region, so a lookup needs no flood fill.
-/// In place: a region's lowest cell comes first and keeps its value.
-fn spread_over_regions(pattern: &Pattern, geometry: &Geometry, values: &mut [u8]) {
-    let free_cells = pattern.free_cells();
-    let k = pattern.tiles().len();
-    values
-        .par_chunks_mut(free_cells * 4096)
-        .enumerate()
-        .for_each(|(chunk, values)| {
-            let mut placement = [0u8; 64];
-            for (r, slots) in values.chunks_mut(free_cells).enumerate() {
-                pattern.unrank((chunk * 4096 + r) as u64, &mut placement[..k]);
-                let occupied = placement[..k].iter().fold(0u64, |m, &c| m | 1 << c);
-                let free = geometry.all & !occupied;
-                // One flood fill per region (most placements have one).
-                let mut left = free;
-                while left != 0 {
-                    let region = geometry.region(free, left.trailing_zeros());
-                    left &= !region;
-                    let slot_of = |cell: u32| (free & ((1u64 << cell) - 1)).count_ones() as usize;
-                    let value = slots[slot_of(region.trailing_zeros())];
-                    let mut rest = region & (region - 1);
-                    while rest != 0 {
-                        slots[slot_of(rest.trailing_zeros())] = value;
-                        rest &= rest - 1;
-                    }
-                }
+/// The placements that extend the first tiles' cells, in rank order.
+struct RankWalk<'a> {
+    regions: &'a Regions,
+    k: usize,
+    all: u64,
+}
+
+impl RankWalk<'_> {
+    /// Places tiles `i..k` on the cells `used` leaves, in increasing order
+    /// (which is rank order: each tile's digit counts the cells left to it).
+    fn walk(&self, i: usize, used: u64, order: u64, pairs: &mut Vec<(u64, u64)>) {
+        let mut free = self.all & !used;
+        if i + 1 < self.k {
+            while free != 0 {
+                let c = free.trailing_zeros();
+                free &= free - 1;
+                let below = (used & ((1u64 << c) - 1)).count_ones() as u64;
+                let order = order + below * self.regions.factorial(i);
+                self.walk(i + 1, used | 1u64 << c, order, pairs);
             }
-        });
+            return;
+        }
+        // The last tile: with the others on cells x_0 < x_1 < ..., and m of
+        // them below it, the colex rank of the set is the sum of C(x_j, j+1)
+        // for j < m, C(cell, m+1), and C(x_j, j+2) for j >= m.
+        let mut low = [0u64; 33];
+        let mut high = [0u64; 33];
+        let mut cells = used;
+        let mut j = 0;
+        while cells != 0 {
+            let x = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            low[j + 1] = low[j] + self.regions.binomial(x, j + 1);
+            high[j] = self.regions.binomial(x, j + 2);
+            j += 1;
+        }
+        for j in (0..j).rev() {
+            high[j] += high[j + 1];
+        }
+        let orders = self.regions.orders();
+        while free != 0 {
+            let c = free.trailing_zeros();
+            free &= free - 1;
+            let m = (used & ((1u64 << c) - 1)).count_ones() as usize;
+            let set = low[m] + self.regions.binomial(c as usize, m + 1) + high[m];
+            let order = order + m as u64 * self.regions.factorial(i);
+            pairs.push((set * orders + order, used | 1u64 << c));
+        }
+    }
 }
 
 /// One finished breadth-first level, for progress reports.
@@ -368,43 +385,34 @@ pub struct Level {
     pub states: u64,
     /// States reached so far.
     pub total: u64,
-    /// The size of the abstract space (placements x free cells).
+    /// The size of the abstract space (placements and regions of the blank).
     pub space: u64,
     /// Time since the build started.
     pub elapsed: Duration,
 }
 
-/// The abstract space of `pattern`: placements times a power-of-two field
-/// for the blank's region.
-fn space_of(pattern: &Pattern) -> (u32, u64) {
-    let free = pattern.cells() - pattern.tiles().len();
-    let slot_bits = (free as u64).next_power_of_two().trailing_zeros();
-    (slot_bits, pattern.placements() << slot_bits)
-}
-
 /// The memory a build of `pattern` needs at its peak, in bytes: during the
-/// search a byte per entry, two bits per abstract state and the successor
-/// buckets; afterwards the values, their excesses and the
-/// encoded table twice (the table and the file image).
+/// search a byte per value, two bits per abstract state, the set records
+/// and the order maps; afterwards the values and the table, then the table
+/// encoded twice (the table and the file image).
 pub fn memory_needed(pattern: &Pattern) -> u64 {
-    let entries = pattern.entries();
-    let searched = search_entries(pattern);
-    let (_, space) = space_of(pattern);
-    let buckets = 12 * 5 * BATCH_STATES + PHASE1_TASKS as u64 * 8 * (space >> BUCKET_BITS);
-    let search = searched + space.div_ceil(4) + buckets;
-    let encode = 2 * entries + entries;
-    search.max(encode).max(searched + entries)
-}
-
-/// Values the search keeps: one per placement, or, zero-aware, one per
-/// placement and free cell (a region's value at its lowest cell), turned
-/// into the table's numbering at the end.
-fn search_entries(pattern: &Pattern) -> u64 {
-    if pattern.is_zero_aware() {
-        pattern.placements() * pattern.free_cells() as u64
+    let (n, k) = (pattern.size(), pattern.tiles().len());
+    let placements = pattern.placements();
+    let states = if regions::fits(n, k) {
+        Regions::of(n, k).entries()
     } else {
-        pattern.placements()
-    }
+        placements.saturating_mul(pattern.free_cells() as u64)
+    };
+    let values = if pattern.is_zero_aware() {
+        states
+    } else {
+        placements
+    };
+    let orders = (1..=k as u64).product();
+    let index = Regions::bytes(n, k).saturating_add(OrderMaps::bytes(k, n, orders));
+    let search = values + states.div_ceil(4) + index;
+    let entries = pattern.entries();
+    search.max(values + entries + index).max(3 * entries)
 }
 
 /// Why a table could not be built.
@@ -428,9 +436,8 @@ impl std::error::Error for BuildError {}
 
 /// A finished table: one value per entry.
 pub struct Built {
-    /// The value of each placement rank, or zero-aware, of each placement
-    /// rank and blank cell (`rank * free cells + slot`; `UNREACHED`: never
-    /// reached).
+    /// The value of each entry in the pattern's index scheme (`UNREACHED`:
+    /// never reached).
     pub values: Vec<u8>,
     /// Abstract states reached (placement and blank region).
     pub states: u64,
@@ -445,54 +452,34 @@ pub struct Built {
 /// Runs the search for `pattern` on the current rayon pool, calling
 /// `on_level` after each level.
 pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Built, BuildError> {
-    build_in_batches(pattern, BATCH_STATES, on_level)
-}
-
-/// `build`, expanding about `batch_states` frontier states at a time (tests
-/// cut small levels into many batches).
-fn build_in_batches(
-    pattern: &Pattern,
-    batch_states: u64,
-    on_level: impl Fn(&Level) + Sync,
-) -> Result<Built, BuildError> {
     let started = Instant::now();
-    let n = pattern.size();
-    let cells = n * n;
-    let ranker = pattern.ranker();
-    // A state is (placement rank, index of its region's lowest cell among the
-    // free cells); the index gets a power-of-two field so that splitting a
-    // state needs no division.
-    let (slot_bits, space) = space_of(pattern);
+    let (n, k) = (pattern.size(), pattern.tiles().len());
     let geometry = Geometry::new(n);
-
-    // Zero-aware: a value per (placement, region), at the region's slot
-    // (spread to every cell of the region at the end); otherwise the least
-    // over the regions, per placement.
+    let regions = Regions::for_build(n, k);
+    let orders = regions.orders();
+    let space = regions.entries();
     let zero_aware = pattern.is_zero_aware();
-    let free_cells = pattern.free_cells() as u64;
-    let values: Vec<AtomicU8> = (0..search_entries(pattern))
+    let values: Vec<AtomicU8> = (0..if zero_aware {
+        space
+    } else {
+        pattern.placements()
+    })
         .into_par_iter()
         .map(|_| AtomicU8::new(UNREACHED))
         .collect();
-    let value_index = |state: u64| {
-        let rank = state >> slot_bits;
-        if zero_aware {
-            rank * free_cells + (state & ((1 << slot_bits) - 1))
-        } else {
-            rank
-        }
-    };
     let codes = StateCodes::new(space);
+    let maps = OrderMaps::new(&regions, k, n);
 
     let goal = pattern.goal_placement();
-    let occupied = goal.iter().fold(0u64, |m, &c| m | 1 << c);
-    let free = geometry.all & !occupied;
-    let blank = pattern.goal().cell_of(n, 0) as u32;
-    let region = geometry.region(free, blank);
-    let start = (ranker.rank(&goal) << slot_bits)
-        + (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones() as u64;
-    codes.set(start, StateCodes::code(0));
-    values[value_index(start) as usize].store(0, Ordering::Relaxed);
+    let (set, order, label) = regions.locate(&goal, pattern.goal().cell_of(n, 0) as u8);
+    let block = regions.set_entries(set).start + label * orders;
+    codes.claim(block + order, StateCodes::code(0));
+    let value_base = if zero_aware {
+        block
+    } else {
+        set as u64 * orders
+    };
+    values[(value_base + order) as usize].store(0, Ordering::Relaxed);
 
     let mut total = 1u64;
     let mut depth = 0u32;
@@ -503,102 +490,31 @@ fn build_in_batches(
         space,
         elapsed: started.elapsed(),
     });
-    let expander = Expander {
-        geometry: &geometry,
-        table: (cells <= 16).then(|| CanonicalTable::new(&geometry)),
-        pattern,
-        slot_bits,
-    };
-    let buckets = space.div_ceil(1 << BUCKET_BITS) as usize;
-    // One bucket set per phase-1 task, kept from batch to batch so that
-    // their memory is allocated (and faulted in) once.
-    let mut pool: Vec<Buckets> = (0..PHASE1_TASKS).map(|_| Buckets::new(buckets)).collect();
     let mut successors = 0u64;
-    let mut scanned: Vec<(usize, u64)> = Vec::new();
     loop {
         if depth + 1 >= UNREACHED as u32 {
             return Err(BuildError::TooDeep);
         }
-        let next_depth = (depth + 1) as u8;
-        let (code, next_code) = (StateCodes::code(depth), StateCodes::code(depth + 1));
-        let mut reached = 0u64;
-        let mut start = 0;
-        while start < codes.words.len() {
-            // A batch holds about `batch_states` frontier states, so that the
-            // buckets stay around a hundred megabytes.
-            let mut end = start;
-            let mut in_batch = 0u64;
-            // (end word, frontier states up to it) of each scanned stretch.
-            scanned.clear();
-            while end < codes.words.len() && in_batch < batch_states {
-                let stop = (end + SCAN_WORDS).min(codes.words.len());
-                in_batch += codes.words[end..stop]
-                    .iter()
-                    .map(|w| StateCodes::matching(w.load(Ordering::Relaxed), code).count_ones())
-                    .sum::<u32>() as u64;
-                end = stop;
-                scanned.push((end, in_batch));
-            }
-            if in_batch == 0 {
-                start = end;
-                continue;
-            }
-            // Phase 1 reads the frontier and files each successor under the
-            // bucket of its range; phase 2 gives each bucket to one thread,
-            // which marks its states with plain loads and stores. No locked
-            // read-modify-write touches memory at random, and a bucket's slice
-            // of the codes stays in cache while it is worked on.
-            //
-            // Tasks get equal shares of the frontier states, not of the
-            // words: the frontier can be dense in a few stretches, and each
-            // task's buckets keep their largest size for the whole build.
-            let task_start = |task: usize| match task {
-                0 => start,
-                PHASE1_TASKS => end,
-                _ => {
-                    let share = in_batch * task as u64 / PHASE1_TASKS as u64;
-                    scanned
-                        .iter()
-                        .find(|&&(_, states)| states >= share)
-                        .map_or(end, |&(word, _)| word)
-                }
-            };
-            pool.par_iter_mut().enumerate().for_each(|(task, out)| {
-                out.clear();
-                let (first, last) = (task_start(task), task_start(task + 1));
-                expander.expand(first, &codes.words[first..last], code, out);
-                out.group();
-            });
-            successors += pool.iter().map(Buckets::len).sum::<u64>();
-            reached += (0..buckets)
-                .into_par_iter()
-                .map(|b| {
-                    let base = (b as u64) << BUCKET_BITS;
-                    let mut fresh = 0u64;
-                    for list in pool.iter().map(|f| f.bucket(b)) {
-                        for &offset in list {
-                            let state = base + offset as u64;
-                            let word = &codes.words[(state / STATES_PER_WORD) as usize];
-                            let shift = 2 * (state % STATES_PER_WORD);
-                            let seen = word.load(Ordering::Relaxed);
-                            if (seen >> shift) & 3 == 0 {
-                                word.store(seen | (next_code << shift), Ordering::Relaxed);
-                                fresh += 1;
-                                // Breadth-first order: the first time a state
-                                // (or, not zero-aware, any region of its
-                                // placement) is reached gives its value.
-                                let value = &values[value_index(state) as usize];
-                                if value.load(Ordering::Relaxed) == UNREACHED {
-                                    value.store(next_depth, Ordering::Relaxed);
-                                }
-                            }
-                        }
-                    }
-                    fresh
-                })
-                .sum::<u64>();
-            start = end;
-        }
+        let expansion = Expansion {
+            regions: &regions,
+            geometry: &geometry,
+            maps: &maps,
+            codes: &codes,
+            values: &values,
+            zero_aware,
+            orders,
+            code: StateCodes::code(depth),
+            next_code: StateCodes::code(depth + 1),
+            next_depth: (depth + 1) as u8,
+        };
+        let (reached, generated) = (0..regions.sets())
+            .into_par_iter()
+            .with_min_len(4)
+            .map_init(Vec::new, |frontier, set| {
+                expansion.expand_set(set, frontier)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        successors += generated;
         if reached == 0 {
             break;
         }
@@ -613,12 +529,49 @@ fn build_in_batches(
         });
     }
     drop(codes);
-    let mut values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
-    match pattern.index_scheme() {
-        IndexScheme::PlacementAndCell => spread_over_regions(pattern, &geometry, &mut values),
-        IndexScheme::PlacementAndRegion => values = by_region(pattern, &values),
-        _ => {}
-    }
+    let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
+    let values = match pattern.index_scheme() {
+        IndexScheme::Placement => by_rank(pattern, &regions, 1, |pairs, table| {
+            for (entry, &(searched, _)) in table.iter_mut().zip(pairs) {
+                *entry = values[searched as usize];
+            }
+        }),
+        IndexScheme::PlacementAndCell => {
+            let all = geometry.all;
+            by_rank(pattern, &regions, pattern.free_cells(), |pairs, table| {
+                let width = pattern.free_cells();
+                for (entries, &(searched, tiles)) in table.chunks_mut(width).zip(pairs) {
+                    let (set, order) = (searched / orders, searched % orders);
+                    let first = regions.set_entries(set as usize).start;
+                    let mut free = all & !tiles;
+                    for entry in entries {
+                        let label = regions.label(set as usize, free.trailing_zeros() as u8);
+                        free &= free - 1;
+                        *entry = values[(first + label * orders + order) as usize];
+                    }
+                }
+            })
+        }
+        IndexScheme::PlacementAndRegion => {
+            // Regions before orders in the search, after them in the table.
+            let mut table = vec![0u8; space as usize];
+            regions
+                .split_by_set(&mut table)
+                .into_par_iter()
+                .enumerate()
+                .for_each(|(set, table)| {
+                    let first = regions.set_entries(set).start as usize;
+                    let count = regions.regions_of(set);
+                    let searched = &values[first..first + table.len()];
+                    for (label, block) in searched.chunks(orders as usize).enumerate() {
+                        for (order, &value) in block.iter().enumerate() {
+                            table[order * count + label] = value;
+                        }
+                    }
+                });
+            table
+        }
+    };
     Ok(Built {
         values,
         states: total,
@@ -693,9 +646,8 @@ mod tests {
         values
     }
 
-    /// The same truth in flat arrays, for a pattern big enough that the
-    /// generator cuts its levels into several batches and buckets: 0-1 BFS
-    /// over (placement rank, blank cell); the distance of each pair.
+    /// The same truth in flat arrays, for a pattern with thousands of sets:
+    /// 0-1 BFS over (placement rank, blank cell); the distance of each pair.
     fn brute_force_flat(pattern: &Pattern) -> Vec<u8> {
         let n = pattern.size();
         let cells = n * n;
@@ -739,26 +691,21 @@ mod tests {
         dist
     }
 
-    /// Levels cut into many batches, each split among the tasks by
-    /// frontier states: both kinds of table equal the brute force.
+    /// A pattern with many sets and levels, each level spread over both
+    /// threads: both kinds of table equal the brute force.
     #[test]
-    fn tables_built_in_many_batches_equal_brute_force() {
+    fn tables_of_a_larger_pattern_equal_brute_force() {
         let plain = Pattern::new(4, Goal::BlankLast, vec![1, 2, 5, 6, 9]).unwrap();
         let dist = brute_force_flat(&plain);
         let cells = 16;
-        let batches = std::sync::atomic::AtomicU64::new(0);
-        let built = build_in_batches(&plain, 5_000, |level| {
-            batches.fetch_max(level.states / 5_000, Ordering::Relaxed);
-        })
-        .unwrap();
-        assert!(batches.into_inner() >= 10, "some level takes many batches");
+        let built = build(&plain, |_| {}).unwrap();
         for (rank, value) in built.values.iter().enumerate() {
             let least = dist[rank * cells..(rank + 1) * cells].iter().min().unwrap();
             assert_eq!(value, least, "placement {rank}");
         }
         let zero_aware = plain.clone().zero_aware(true).unwrap();
         let regions = zero_aware.regions().unwrap();
-        let built = build_in_batches(&zero_aware, 5_000, |_| {}).unwrap();
+        let built = build(&zero_aware, |_| {}).unwrap();
         assert_eq!(built.values.len() as u64, regions.entries());
         let mut placement = [0u8; 5];
         for rank in 0..zero_aware.placements() as usize {
@@ -783,6 +730,9 @@ mod tests {
             (3, vec![1, 2, 3, 4, 5, 6, 7, 8]),
             (4, vec![1, 2, 3]),
             (4, vec![15, 11]),
+            // Region labels kept outside the set records (over 32 cells).
+            (6, vec![1, 7, 35]),
+            (5, vec![12, 13, 24]),
         ] {
             let schemes = [
                 IndexScheme::Placement,
@@ -802,11 +752,6 @@ mod tests {
                     build(&pattern, |_| {}).unwrap().values,
                     truth,
                     "{pattern} {goal} {scheme:?}"
-                );
-                let in_batches = build_in_batches(&pattern, 3, |_| {}).unwrap();
-                assert_eq!(
-                    in_batches.values, truth,
-                    "{pattern} {goal} {scheme:?}, small batches"
                 );
             }
         }

@@ -158,16 +158,42 @@ impl Regions {
         if let Some((_, _, r)) = built.iter().find(|(bn, bk, _)| (*bn, *bk) == (n, k)) {
             return r.clone();
         }
+        assert!(
+            fits(n, k),
+            "the region index of {k} tiles on {n}x{n} is too large"
+        );
         let regions = Arc::new(Regions::new(n, k));
         built.push((n, k, regions.clone()));
         regions
     }
 
+    /// The numbering the generator searches in, for any pattern it may
+    /// build: shared when small enough for a table's index, else made for
+    /// this build alone (its memory is in `generate::memory_needed`).
+    #[cfg(feature = "generate")]
+    pub(crate) fn for_build(n: usize, k: usize) -> Arc<Regions> {
+        if fits(n, k) {
+            Regions::of(n, k)
+        } else {
+            Arc::new(Regions::new(n, k))
+        }
+    }
+
+    /// The bytes of the numbering of k tiles on an n x n board, beside the
+    /// table.
+    #[cfg(feature = "generate")]
+    pub(crate) fn bytes(n: usize, k: usize) -> u64 {
+        let cells = (n * n) as u64;
+        let sets = binomial(cells, k as u64).unwrap_or(u64::MAX);
+        let labels = if cells as usize > PACKED_CELLS {
+            cells
+        } else {
+            0
+        };
+        sets.saturating_mul(std::mem::size_of::<CellSet>() as u64 + 8 + labels)
+    }
+
     fn new(n: usize, k: usize) -> Regions {
-        assert!(
-            fits(n, k),
-            "the region index of {k} tiles on {n}x{n} is too large"
-        );
         let cells = n * n;
         let geometry = Geometry::new(n);
         let mut binomial_table = Box::new([[0u64; 32]; 64]);
@@ -255,7 +281,7 @@ impl Regions {
 
     /// The rank of a set of k cells among all k-sets, in colex order.
     #[inline(always)]
-    fn set_rank(&self, mut mask: u64) -> usize {
+    pub(crate) fn set_rank(&self, mut mask: u64) -> usize {
         let mut rank = 0u64;
         let mut i = 1;
         while mask != 0 {
@@ -270,6 +296,14 @@ impl Regions {
     /// with the blank on the free cell `blank`.
     #[inline(always)]
     pub fn index(&self, placement: &[u8], blank: u8) -> u64 {
+        let (set, order, label) = self.locate(placement, blank);
+        record_index(&self.sets[set], order) + label
+    }
+
+    /// The set, order number and region of a placement with the blank on
+    /// `blank`.
+    #[inline(always)]
+    pub(crate) fn locate(&self, placement: &[u8], blank: u8) -> (usize, u64, u64) {
         let mut used = 0u64;
         let mut order = 0u64;
         for (i, &c) in placement.iter().enumerate() {
@@ -278,12 +312,12 @@ impl Regions {
             used |= 1u64 << c;
         }
         let set = self.set_rank(used);
-        record_index(&self.sets[set], order) + self.label(set, blank)
+        (set, order, self.label(set, blank))
     }
 
     /// The region of free cell `cell` among those set `set` leaves.
     #[inline(always)]
-    fn label(&self, set: usize, cell: u8) -> u64 {
+    pub(crate) fn label(&self, set: usize, cell: u8) -> u64 {
         if self.cells <= PACKED_CELLS {
             ((self.sets[set].packed_labels >> (4 * (cell as u32 & 31))) & 0xF) as u64
         } else {
@@ -296,6 +330,30 @@ impl Regions {
     pub fn set_entries(&self, set: usize) -> std::ops::Range<u64> {
         let record = &self.sets[set];
         record.first..record.first + self.factorials[self.k] * record.regions
+    }
+
+    /// The cells of set `set`.
+    #[cfg(feature = "generate")]
+    pub(crate) fn mask(&self, set: usize) -> u64 {
+        self.masks[set]
+    }
+
+    /// k!: the orders of the tiles on a set.
+    #[cfg(feature = "generate")]
+    pub(crate) fn orders(&self) -> u64 {
+        self.factorials[self.k]
+    }
+
+    /// i!, for i up to k.
+    #[cfg(feature = "generate")]
+    pub(crate) fn factorial(&self, i: usize) -> u64 {
+        self.factorials[i]
+    }
+
+    /// C(c, i), for i up to k.
+    #[cfg(feature = "generate")]
+    pub(crate) fn binomial(&self, c: usize, i: usize) -> u64 {
+        self.binomial[c & 63][i & 31]
     }
 
     /// The number of regions the tiles of set `set` leave.
