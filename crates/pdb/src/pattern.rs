@@ -306,6 +306,23 @@ impl Pattern {
             .sum()
     }
 
+    /// Each pattern tile's grid distance from each cell to its goal cell
+    /// (`distances()[tile][cell]`, tiles in pattern order).
+    pub fn distances(&self) -> Vec<[u8; 64]> {
+        let n = self.size;
+        self.goal_placement()
+            .iter()
+            .map(|&home| {
+                let mut row = [0u8; 64];
+                for (c, d) in row.iter_mut().enumerate().take(n * n) {
+                    *d = ((c / n).abs_diff(home as usize / n) + (c % n).abs_diff(home as usize % n))
+                        as u8;
+                }
+                row
+            })
+            .collect()
+    }
+
     /// The goal cells of the pattern tiles.
     pub fn goal_placement(&self) -> Vec<u8> {
         self.tiles

@@ -125,6 +125,50 @@ pub struct Regions {
     entries: u64,
 }
 
+/// The tiles put one by one on the places of a set, for
+/// `for_each_scored_placement`.
+struct PlacementWalk<'a> {
+    k: usize,
+    factorials: &'a [u64; 32],
+    sorted: &'a [u8],
+    scores: &'a [[u8; 64]],
+}
+
+impl PlacementWalk<'_> {
+    /// Puts tiles `i..k` on the places not in `taken`.
+    fn place<F: FnMut(u64, &[u8], u32)>(
+        &self,
+        i: usize,
+        taken: u64,
+        order: u64,
+        score: u32,
+        placement: &mut [u8],
+        f: &mut F,
+    ) {
+        if i == self.k {
+            f(order, placement, score);
+            return;
+        }
+        let mut places = !taken & ((1u64 << self.k) - 1);
+        while places != 0 {
+            let place = places.trailing_zeros();
+            places &= places - 1;
+            // Tile i's digit: the earlier tiles on lower places.
+            let digit = (taken & ((1u64 << place) - 1)).count_ones() as u64;
+            let cell = self.sorted[place as usize];
+            placement[i] = cell;
+            self.place(
+                i + 1,
+                taken | 1 << place,
+                order + digit * self.factorials[i],
+                score + self.scores[i][cell as usize] as u32,
+                placement,
+                f,
+            );
+        }
+    }
+}
+
 /// The first entry of the placement of order number `order` on a set.
 #[inline(always)]
 fn record_index(record: &CellSet, order: u64) -> u64 {
@@ -376,29 +420,37 @@ impl Regions {
         lowest
     }
 
-    /// The placements of set `set` in entry order: calls `f(order,
-    /// placement)` for each of the k! orders of the tiles on its cells.
+    /// The placements of set `set`: calls `f(order, placement)` once for
+    /// each of the k! orders of the tiles on its cells (not in order: tile
+    /// by tile, so that each placement costs a few operations).
     pub fn for_each_placement(&self, set: usize, mut f: impl FnMut(u64, &[u8])) {
-        let k = self.k;
-        let mut sorted = Vec::with_capacity(k);
+        let scores = vec![[0u8; 64]; self.k];
+        self.for_each_scored_placement(set, &scores, |order, placement, _| f(order, placement));
+    }
+
+    /// `for_each_placement`, with each placement's score: the sum over the
+    /// tiles of `scores[tile][cell]` (such as the Manhattan distance, from
+    /// `Pattern::distances`), summed as the tiles are placed.
+    pub fn for_each_scored_placement(
+        &self,
+        set: usize,
+        scores: &[[u8; 64]],
+        mut f: impl FnMut(u64, &[u8], u32),
+    ) {
+        let mut sorted = [0u8; 64];
         let mut mask = self.masks[set];
-        while mask != 0 {
-            sorted.push(mask.trailing_zeros() as u8);
+        for cell in &mut sorted[..self.k] {
+            *cell = mask.trailing_zeros() as u8;
             mask &= mask - 1;
         }
-        let mut placement = vec![0u8; k];
-        let mut left = Vec::with_capacity(k);
-        for order in 0..self.factorials[k] {
-            left.clear();
-            left.extend_from_slice(&sorted);
-            // Tile i stands on the digit-th lowest of the cells the tiles
-            // 0..=i take; take the tiles from the last.
-            for i in (0..k).rev() {
-                let digit = (order / self.factorials[i]) % (i as u64 + 1);
-                placement[i] = left.remove(digit as usize);
-            }
-            f(order, &placement);
-        }
+        let mut placement = vec![0u8; self.k];
+        let walk = PlacementWalk {
+            k: self.k,
+            factorials: &self.factorials,
+            sorted: &sorted[..self.k],
+            scores: &scores[..self.k],
+        };
+        walk.place(0, 0, 0, 0, &mut placement, &mut f);
     }
 
     /// Cuts `entries` (one item per entry) into the slices of each set, so
@@ -460,21 +512,30 @@ mod tests {
         }
     }
 
-    /// `for_each_placement` walks a set's placements in entry order.
+    /// `for_each_placement` gives each order of a set once, with the
+    /// placement that has it.
     #[test]
-    fn placements_come_in_entry_order() {
+    fn placements_come_with_their_orders() {
         let regions = Regions::of(3, 3);
         for set in 0..regions.sets() {
             let lowest = regions.lowest_cells(set);
             assert_eq!(lowest.len(), regions.regions_of(set));
-            let mut next = regions.set_entries(set).start;
-            regions.for_each_placement(set, |_, placement| {
-                for &cell in &lowest {
-                    assert_eq!(regions.index(placement, cell), next);
-                    next += 1;
+            let entries = regions.set_entries(set);
+            let mut seen = vec![false; (entries.end - entries.start) as usize];
+            regions.for_each_placement(set, |order, placement| {
+                for (label, &cell) in lowest.iter().enumerate() {
+                    let index = regions.index(placement, cell);
+                    assert_eq!(
+                        index,
+                        entries.start + order * lowest.len() as u64 + label as u64
+                    );
+                    assert!(!std::mem::replace(
+                        &mut seen[(index - entries.start) as usize],
+                        true
+                    ));
                 }
             });
-            assert_eq!(next, regions.set_entries(set).end);
+            assert!(seen.iter().all(|&s| s));
         }
     }
 

@@ -204,16 +204,20 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         let k = pattern.tiles().len();
         if let Some(regions) = &self.regions {
             // Set by set; a placement's regions share its Manhattan distance.
+            let distances = pattern.distances();
             return count_values(regions.sets() as u64, k, |set, counts, _| {
                 let entries = regions.set_entries(set as usize);
                 let per_placement = regions.regions_of(set as usize) as u64;
-                regions.for_each_placement(set as usize, |order, placement| {
-                    let manhattan = pattern.manhattan(placement);
-                    let first = entries.start + order * per_placement;
-                    for index in first..first + per_placement {
-                        counts[self.value_or_unreached(index, manhattan)] += 1;
-                    }
-                });
+                regions.for_each_scored_placement(
+                    set as usize,
+                    &distances,
+                    |order, _, manhattan| {
+                        let first = entries.start + order * per_placement;
+                        for index in first..first + per_placement {
+                            counts[self.value_or_unreached(index, manhattan)] += 1;
+                        }
+                    },
+                );
             });
         }
         if pattern.is_zero_aware() {
