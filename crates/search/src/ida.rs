@@ -41,6 +41,12 @@ pub(crate) struct Dfs<'a, H: Heuristic> {
     pub stats: Stats,
     node_limit: u64,
     pruning: &'static MovePruning,
+    /// The children's states, a row per depth below the start, kept from
+    /// one iteration (and one subtree) to the next: a node writes each
+    /// child's state once, where its search will read it, instead of
+    /// copying states (over a hundred bytes each) into and out of a local
+    /// array.
+    pub stack: Vec<[H::State; 4]>,
 }
 
 impl<'a, H: Heuristic> Dfs<'a, H> {
@@ -55,6 +61,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             stats: Stats::default(),
             node_limit,
             pruning: pruning(),
+            stack: Vec::new(),
         }
     }
 
@@ -70,10 +77,32 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
     ) -> Flow {
         self.bound = bound;
         self.next_bound = u32::MAX;
-        self.search(g, parent_blank.unwrap_or(NO_CELL), history, state)
+        // A node at depth g has f = g + h <= bound, so at most bound - g + 1
+        // levels of children lie below the start.
+        let rows = (bound.saturating_sub(g) + 2) as usize;
+        if self.stack.len() < rows {
+            self.stack.resize(rows, [*state; 4]);
+        }
+        let mut stack = std::mem::take(&mut self.stack);
+        let flow = self.search(
+            g,
+            parent_blank.unwrap_or(NO_CELL),
+            history,
+            state,
+            &mut stack,
+        );
+        self.stack = stack;
+        flow
     }
 
-    fn search(&mut self, g: u32, parent_blank: u8, history: PruneState, state: &H::State) -> Flow {
+    fn search(
+        &mut self,
+        g: u32,
+        parent_blank: u8,
+        history: PruneState,
+        state: &H::State,
+        stack: &mut [[H::State; 4]],
+    ) -> Flow {
         if self.heuristic.value(state) == 0 && self.position.is_goal(self.grid) {
             return Flow::Found;
         }
@@ -86,8 +115,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         // so their cache misses overlap, and the children can be searched
         // most promising first, which ends the last iteration sooner.
         let limit = self.bound.saturating_sub(g + 1);
-        let mut children: [(u32, u8, Move, PruneState, H::State); 4] =
-            [(0, 0, Move::Up, START, *state); 4];
+        let (states, deeper) = stack
+            .split_first_mut()
+            .expect("a row per level down to the bound");
+        let mut children: [(u32, u8, Move, PruneState); 4] = [(0, 0, Move::Up, START); 4];
         let mut count = 0;
         for &(from, mv) in self.grid.neighbors(blank) {
             if from == parent_blank {
@@ -104,18 +135,20 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             self.stats.generated += 1;
             let f = g + 1 + self.heuristic.value(&child);
             if f <= self.bound {
-                children[count] = (f, from, mv, after, child);
+                children[count] = (f, from, mv, after);
+                states[count] = child;
                 count += 1;
             } else if f < self.next_bound {
                 self.next_bound = f;
             }
         }
-        let children = &mut children[..count];
-        children.sort_by_key(|&(f, ..)| f);
-        for &(_, from, mv, after, ref child) in children.iter() {
+        let mut order = [0usize, 1, 2, 3];
+        order[..count].sort_by_key(|&c| children[c].0);
+        for &c in &order[..count] {
+            let (_, from, mv, after) = children[c];
             self.position.slide(from);
             self.path.push(mv);
-            match self.search(g + 1, blank, after, child) {
+            match self.search(g + 1, blank, after, &states[c], deeper) {
                 Flow::Exhausted => {}
                 other => return other,
             }
@@ -248,8 +281,12 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
         let mut subtrees = subtrees;
         subtrees.sort_by_key(|t| heuristic.value(&t.state));
         let next_subtree = AtomicUsize::new(0);
-        let search_subtree = |index: usize, subtree: &Subtree<H::State>| -> (Stats, u32) {
+        let search_subtree = |index: usize,
+                              subtree: &Subtree<H::State>,
+                              stack: &mut Vec<[H::State; 4]>|
+         -> (Stats, u32) {
             let mut dfs = Dfs::new(grid, heuristic, subtree.position.clone(), node_limit);
+            dfs.stack = std::mem::take(stack);
             let flow = dfs.run(
                 bound,
                 SPLIT_DEPTH,
@@ -270,12 +307,15 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
                 Flow::Stopped => stopped.store(true, Ordering::Relaxed),
                 Flow::Exhausted => {}
             }
+            *stack = std::mem::take(&mut dfs.stack);
             (dfs.stats, dfs.next_bound)
         };
         let (iteration_stats, next_bound) = (0..rayon::current_num_threads())
             .into_par_iter()
             .map(|_| {
                 let mut totals = (Stats::default(), u32::MAX);
+                // One stack of child states per thread, for all its subtrees.
+                let mut stack = Vec::new();
                 loop {
                     let index = next_subtree.fetch_add(1, Ordering::Relaxed);
                     // A later subtree cannot change the answer once an
@@ -283,7 +323,7 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
                     if index >= subtrees.len() || index > first_found.load(Ordering::Relaxed) {
                         return totals;
                     }
-                    let (s, b) = search_subtree(index, &subtrees[index]);
+                    let (s, b) = search_subtree(index, &subtrees[index], &mut stack);
                     totals.0 += s;
                     totals.1 = totals.1.min(b);
                 }

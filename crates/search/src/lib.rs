@@ -268,18 +268,50 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    // The common heuristic, or, for catalogues beyond it, the large one.
-    match additive::Additive::with_groups(&grid, tables, groups, reflect) {
-        Ok(heuristic) => solve_with(&grid, &heuristic, board, request),
-        Err(
-            additive::AdditiveError::TooManyPatterns { .. }
-            | additive::AdditiveError::TooManyPartitions { .. },
-        ) => {
-            let heuristic = additive::Additive::large(&grid, tables, groups, reflect)
+    // The smallest heuristic that holds the tables: the search copies its
+    // state at every node.
+    let solve = SolveIfFits {
+        grid: &grid,
+        board,
+        request,
+        tables,
+        groups,
+        reflect,
+    };
+    solve
+        .with::<{ additive::PAIR_PATTERNS }, 1>()
+        .or_else(|| solve.with::<{ additive::COMPACT_PATTERNS }, { additive::COMPACT_GROUPS }>())
+        .or_else(|| solve.with::<{ additive::MAX_PATTERNS }, { additive::MAX_GROUPS }>())
+        .unwrap_or_else(|| {
+            let heuristic = additive::Large::with_capacity(&grid, tables, groups, reflect)
                 .map_err(SearchError::Tables)?;
             solve_with(&grid, &heuristic, board, request)
+        })
+}
+
+/// A solve over tables, tried with heuristics of growing capacity.
+struct SolveIfFits<'a, D> {
+    grid: &'a Grid,
+    board: &'a Board,
+    request: &'a Request,
+    tables: &'a [npuzzle_pdb::Pdb<D>],
+    groups: &'a [usize],
+    reflect: bool,
+}
+
+impl<D: AsRef<[u8]> + Sync> SolveIfFits<'_, D> {
+    /// The solve with a heuristic for `P` tables in `G` partitions, or
+    /// `None` if there are more.
+    fn with<const P: usize, const G: usize>(&self) -> Option<Result<Solution, SearchError>> {
+        use additive::{Additive, AdditiveError};
+        match Additive::<D, P, G>::with_capacity(self.grid, self.tables, self.groups, self.reflect)
+        {
+            Ok(heuristic) => Some(solve_with(self.grid, &heuristic, self.board, self.request)),
+            Err(
+                AdditiveError::TooManyPatterns { .. } | AdditiveError::TooManyPartitions { .. },
+            ) => None,
+            Err(e) => Some(Err(SearchError::Tables(e))),
         }
-        Err(e) => Err(SearchError::Tables(e)),
     }
 }
 

@@ -267,6 +267,49 @@ fn large_catalogues_are_optimal_on_3x3_boards() {
     }
 }
 
+/// The solver takes the smallest heuristic that holds the tables (its state
+/// is copied at every node); every capacity searches the same nodes and
+/// finds optimal solutions, and a set too large for one is passed on.
+#[test]
+fn every_heuristic_capacity_searches_the_same_nodes() {
+    use crate::additive::{Additive, AdditiveError, Compact, Large, Pair};
+    let goal = Goal::BlankFirst;
+    let grid = Grid::new(3, goal);
+    let tables = built_tables("4-4", 3, goal);
+    let request = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
+    let pair = Pair::with_capacity(&grid, &tables, &[2], true).unwrap();
+    let compact = Compact::with_capacity(&grid, &tables, &[2], true).unwrap();
+    let common = Additive::new(&grid, &tables, true).unwrap();
+    let large = Large::with_capacity(&grid, &tables, &[2], true).unwrap();
+    let distances = all_distances(3, goal);
+    for (tiles, &d) in distances.iter().step_by(500) {
+        let board = Board::from_tiles(tiles.clone()).unwrap();
+        let solved = [
+            solve_with(&grid, &pair, &board, &request),
+            solve_with(&grid, &compact, &board, &request),
+            solve_with(&grid, &common, &board, &request),
+            solve_with(&grid, &large, &board, &request),
+            solve_catalogue(&board, &request, &tables, &[2], true),
+        ]
+        .map(|s| {
+            let s = s.unwrap();
+            assert_eq!(s.moves.len() as u32, d, "{board}");
+            assert!(board.solves(&s.moves, goal), "{board}");
+            s.stats.expanded
+        });
+        assert!(
+            solved.iter().all(|&e| e == solved[0]),
+            "{board}: {solved:?}"
+        );
+    }
+    let three = built_tables("1,2,3;4,5,6;7,8", 3, goal);
+    assert!(matches!(
+        Pair::with_capacity(&grid, &three, &[3], true).err(),
+        Some(AdditiveError::TooManyPatterns { count: 3 })
+    ));
+    assert!(Compact::with_capacity(&grid, &three, &[3], true).is_ok());
+}
+
 /// Zero-aware values are exact abstract distances: on every 8-puzzle board
 /// (both goals) the sum of the 4z-4z tables is 0 at the goal only, never
 /// above the true distance, never below the 4-4 sum, and every move changes
