@@ -110,8 +110,8 @@ impl From<PatternError> for Error {
 /// `npuzzle pdb build` does without its progress display: packed files plus
 /// their unpacked copies in `cache/`, each written under a temporary name
 /// and renamed. Tables already there and intact are kept. Uses the current
-/// rayon pool; the 7-8 tables of the 15-puzzle take about 2 minutes on 2
-/// cores and 1.8 GB of memory, 5-5-5 or 6-6-3 a few seconds.
+/// rayon pool; the 7-8 tables of the 15-puzzle take about 45 s on 2
+/// cores and 1.4 GB of memory, 5-5-5 or 6-6-3 a few seconds.
 pub fn build_tables(dir: impl AsRef<Path>, partition: &Partition) -> Result<(), Error> {
     let dir = dir.as_ref();
     let io_error = |path: &Path, e: std::io::Error| {
