@@ -520,21 +520,16 @@ fn zero_aware_excesses(pattern: &Pattern, values: &[u8]) -> Vec<u8> {
 fn region_excesses(pattern: &Pattern, regions: &Regions, values: &[u8]) -> Vec<u8> {
     let distances = pattern.distances();
     let mut out = vec![0u8; values.len()];
-    regions
-        .split_by_set(&mut out)
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(set, out)| {
-            let first = regions.set_entries(set).start as usize;
-            let values = &values[first..first + out.len()];
-            let per_placement = regions.regions_of(set);
-            regions.for_each_scored_placement(set, &distances, |order, _, manhattan| {
-                let at = order as usize * per_placement;
-                for r in at..at + per_placement {
-                    out[r] = excess(values[r], manhattan);
-                }
-            });
+    regions.fill_by_set(&mut out, |set, first, out| {
+        let values = &values[first..first + out.len()];
+        let per_placement = regions.regions_of(set);
+        regions.for_each_scored_placement(set, &distances, |order, _, manhattan| {
+            let at = order as usize * per_placement;
+            for r in at..at + per_placement {
+                out[r] = excess(values[r], manhattan);
+            }
         });
+    });
     out
 }
 

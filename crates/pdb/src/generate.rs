@@ -555,20 +555,15 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
         IndexScheme::PlacementAndRegion => {
             // Regions before orders in the search, after them in the table.
             let mut table = vec![0u8; space as usize];
-            regions
-                .split_by_set(&mut table)
-                .into_par_iter()
-                .enumerate()
-                .for_each(|(set, table)| {
-                    let first = regions.set_entries(set).start as usize;
-                    let count = regions.regions_of(set);
-                    let searched = &values[first..first + table.len()];
-                    for (label, block) in searched.chunks(orders as usize).enumerate() {
-                        for (order, &value) in block.iter().enumerate() {
-                            table[order * count + label] = value;
-                        }
+            regions.fill_by_set(&mut table, |set, first, table| {
+                let count = regions.regions_of(set);
+                let searched = &values[first..first + table.len()];
+                for (label, block) in searched.chunks(orders as usize).enumerate() {
+                    for (order, &value) in block.iter().enumerate() {
+                        table[order * count + label] = value;
                     }
-                });
+                }
+            });
             table
         }
     };

@@ -453,6 +453,21 @@ impl Regions {
         walk.place(0, 0, 0, 0, &mut placement, &mut f);
     }
 
+    /// Fills `entries` (one item per entry) set by set, in parallel:
+    /// `fill(set, its first entry, its entries)`.
+    #[cfg(feature = "generate")]
+    pub(crate) fn fill_by_set<T: Send>(
+        &self,
+        entries: &mut [T],
+        fill: impl Fn(usize, usize, &mut [T]) + Sync,
+    ) {
+        use rayon::prelude::*;
+        self.split_by_set(entries)
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(set, out)| fill(set, self.set_entries(set).start as usize, out));
+    }
+
     /// Cuts `entries` (one item per entry) into the slices of each set, so
     /// that the sets can be filled in parallel.
     pub fn split_by_set<'a, T>(&self, mut entries: &'a mut [T]) -> Vec<&'a mut [T]> {

@@ -238,17 +238,6 @@ impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
     ) -> Result<Additive<'a, D>, AdditiveError> {
         Additive::build(grid, pdbs, groups, reflect)
     }
-
-    /// `with_groups` for catalogues of up to `LARGE_PATTERNS` distinct
-    /// tables in `LARGE_GROUPS` partitions.
-    pub fn large(
-        grid: &Grid,
-        pdbs: &'a [Pdb<D>],
-        groups: &[usize],
-        reflect: bool,
-    ) -> Result<Large<'a, D>, AdditiveError> {
-        Additive::build(grid, pdbs, groups, reflect)
-    }
 }
 
 impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, P, G> {
@@ -809,7 +798,7 @@ mod tests {
             Additive::with_groups(&grid, &pdbs, catalogue.groups(), true).err(),
             Some(AdditiveError::TooManyPatterns { count: 15 })
         ));
-        let large = Additive::large(&grid, &pdbs, catalogue.groups(), true).unwrap();
+        let large = Large::with_capacity(&grid, &pdbs, catalogue.groups(), true).unwrap();
         assert_eq!(large.tables.len(), 15);
         // Each partition alone, in the common heuristic.
         let mut first = 0;
