@@ -190,10 +190,16 @@ impl OrderMaps {
 /// The place of each tile among its set's cells, for order number `order`
 /// (tile i's digit is its place among the first i + 1 tiles).
 fn decode_order(regions: &Regions, k: usize, order: u64, places: &mut [u8]) {
-    let mut left: Vec<u8> = (0..k as u8).collect();
+    // The places not yet given, as bits: no allocation per order.
+    let mut left = (1u64 << k) - 1;
     for i in (0..k).rev() {
         let digit = (order / regions.factorial(i)) % (i as u64 + 1);
-        places[i] = left.remove(digit as usize);
+        let mut rest = left;
+        for _ in 0..digit {
+            rest &= rest - 1;
+        }
+        places[i] = rest.trailing_zeros() as u8;
+        left &= !(1u64 << places[i]);
     }
 }
 
