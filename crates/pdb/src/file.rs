@@ -17,7 +17,7 @@
 //! cache directory is tried, then memory.
 
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -176,6 +176,50 @@ impl<W: Write> Write for KillAfter<W> {
     }
 }
 
+/// The size of every write but the last: 2 MiB, a huge page.
+const BLOCK: usize = 2 << 20;
+
+/// A buffered writer that hands the file whole 2 MiB blocks at offsets
+/// that are multiples of 2 MiB. Linux (6.16 and later on ext4, earlier on
+/// XFS) then keeps the file in the page cache as 2 MiB folios, which a
+/// map of the file gets as huge pages: the guest's page tables hold one
+/// entry per 2 MiB instead of per 4 KiB, and a one-thread search of the
+/// distance-80 boards with the 7-8 tables, whose lookups are all over
+/// 288 MB, ran 5 to 10 % faster (measured against the same files written
+/// in 64 KiB pieces). Writes of 1 MiB left the cache in small folios.
+struct BlockWriter<W: Write> {
+    inner: W,
+    block: Vec<u8>,
+}
+
+impl<W: Write> BlockWriter<W> {
+    fn new(inner: W) -> Self {
+        BlockWriter {
+            inner,
+            block: Vec::with_capacity(BLOCK),
+        }
+    }
+}
+
+impl<W: Write> Write for BlockWriter<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let taken = bytes.len().min(BLOCK - self.block.len());
+        self.block.extend_from_slice(&bytes[..taken]);
+        if self.block.len() == BLOCK {
+            self.inner.write_all(&self.block)?;
+            self.block.clear();
+        }
+        Ok(taken)
+    }
+
+    /// Writes the partial block too: only at the end of the file.
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.write_all(&self.block)?;
+        self.block.clear();
+        self.inner.flush()
+    }
+}
+
 fn failure_point() -> Option<u64> {
     std::env::var("NPUZZLE_KILL_WRITE_AFTER").ok()?.parse().ok()
 }
@@ -223,7 +267,7 @@ fn write_atomically_unless(
         .tempfile_in(dir)?;
     {
         let mut out = KillAfter {
-            inner: BufWriter::with_capacity(1 << 20, temporary.as_file_mut()),
+            inner: BlockWriter::new(temporary.as_file_mut()),
             left: failure_point(),
         };
         write(&mut out)?;
@@ -518,4 +562,55 @@ pub fn open_partition_noting(
 /// Opens every table of `partition` from `dir` (see [`open_partition_noting`]).
 pub fn open_partition(dir: &Path, partition: &Partition) -> Result<Vec<TableFile>, OpenError> {
     open_partition_noting(dir, partition, &mut |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sink that records the size of every write it is given.
+    struct Recorder {
+        bytes: Vec<u8>,
+        writes: Vec<usize>,
+    }
+
+    impl Write for Recorder {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.bytes.extend_from_slice(bytes);
+            self.writes.push(bytes.len());
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Pieces of any size reach the file as whole aligned blocks, in
+    /// order, and the tail at the end.
+    #[test]
+    fn block_writer_hands_over_whole_blocks() {
+        let image: Vec<u8> = (0..5 * BLOCK + 12_345)
+            .map(|i| (i * 7 % 251) as u8)
+            .collect();
+        let mut writer = BlockWriter::new(Recorder {
+            bytes: Vec::new(),
+            writes: Vec::new(),
+        });
+        let mut rest = &image[..];
+        for piece in [1usize, 999_999, 3 * BLOCK, 17].into_iter().cycle() {
+            if rest.is_empty() {
+                break;
+            }
+            let (head, tail) = rest.split_at(piece.min(rest.len()));
+            writer.write_all(head).unwrap();
+            rest = tail;
+        }
+        writer.flush().unwrap();
+        let recorder = writer.inner;
+        assert_eq!(recorder.bytes, image);
+        let (tail, blocks) = recorder.writes.split_last().unwrap();
+        assert_eq!(blocks, [BLOCK; 5]);
+        assert_eq!(*tail, 12_345);
+    }
 }

@@ -189,15 +189,17 @@ struct Subtree<S> {
 }
 
 /// The nodes at `depth` below the root with f within `bound`, in the order
-/// a sequential search would meet them, and the least f cut off above them.
+/// a sequential search would meet them, the least f cut off above them,
+/// and the nodes expanded and generated on the way.
 fn frontier<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     root: &Subtree<H::State>,
     depth: u32,
     bound: u32,
-) -> (Vec<Subtree<H::State>>, u32) {
+) -> (Vec<Subtree<H::State>>, u32, Stats) {
     let mut least_cut = u32::MAX;
+    let mut stats = Stats::default();
     let mut level = vec![Subtree {
         position: root.position.clone(),
         moves: Vec::new(),
@@ -207,6 +209,7 @@ fn frontier<H: Heuristic>(
     }];
     for g in 0..depth {
         let mut next = Vec::with_capacity(level.len() * 3);
+        stats.expanded += level.len() as u64;
         for node in &level {
             let blank = node.position.blank();
             for &(from, mv) in grid.neighbors(blank) {
@@ -219,6 +222,7 @@ fn frontier<H: Heuristic>(
                 let mut position = node.position.clone();
                 let tile = position.slide(from);
                 let state = heuristic.update(&node.state, &position, tile, from, blank);
+                stats.generated += 1;
                 let f = g + 1 + heuristic.value(&state);
                 if f > bound {
                     least_cut = least_cut.min(f);
@@ -237,7 +241,7 @@ fn frontier<H: Heuristic>(
         }
         level = next;
     }
-    (level, least_cut)
+    (level, least_cut, stats)
 }
 
 /// IDA* with each iteration split below the root across the rayon pool.
@@ -270,8 +274,10 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
     let mut stats = Stats::default();
     loop {
         stats.iterations += 1;
-        // Nodes above the split depth are counted once per iteration here.
-        let (subtrees, least_cut) = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound);
+        // The nodes above the split depth, once per iteration.
+        let (subtrees, least_cut, above) = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound);
+        stats.expanded += above.expanded;
+        stats.generated += above.generated;
         let first_found = AtomicUsize::new(usize::MAX);
         let stopped = AtomicBool::new(false);
         let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
