@@ -16,7 +16,7 @@ use crate::table::Pdb;
 /// huge pages first: it gets them where the page cache holds the file in
 /// 2 MiB folios (as the table writer leaves it, or as the kernel reads a
 /// file into a map that asked), and the search's lookups all over the
-/// table then miss the TLB far less.
+/// table then miss the TLB less.
 pub(crate) fn map(file: &File) -> io::Result<Mmap> {
     // SAFETY: the map is only read. Table files are written once under a
     // temporary name, made read-only and renamed into place, never modified
@@ -28,6 +28,7 @@ pub(crate) fn map(file: &File) -> io::Result<Mmap> {
     #[cfg(target_os = "linux")]
     {
         use memmap2::Advice;
+        // SAFETY: as above.
         let map = unsafe { memmap2::MmapOptions::new().map(file) }?;
         // Both are hints: a kernel without them (transparent huge pages
         // off, or older than 5.14) maps small pages, or on demand.
