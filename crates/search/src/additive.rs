@@ -59,9 +59,16 @@ struct Table<'a, D> {
     /// For the reflected lookup: the original tile whose mirror image is each
     /// pattern tile.
     mirror_sources: Vec<u8>,
-    /// Place value of each slot's digit in the rank.
-    weights: [u64; MAX_PATTERN_TILES],
+    /// Place value of each slot's digit in the rank, and 0 for `NO_SLOT`.
+    weights: [u64; MAX_PATTERN_TILES + 1],
+    /// The slot of each tile of the board (`[0]`) and of the mirror
+    /// (`[1]`) in this pattern, else `NO_SLOT`: a rank update reads the
+    /// tiles between a move's two cells through it without branching.
+    slot_of: [[u8; 256]; 2],
 }
+
+/// Not in the pattern: above every slot, with weight 0.
+const NO_SLOT: u8 = MAX_PATTERN_TILES as u8;
 
 /// One pattern's view of the board (or of its mirror): its placement rank,
 /// the Manhattan distance of its tiles and its value.
@@ -115,9 +122,6 @@ pub struct Additive<'a, D, const P: usize = MAX_PATTERNS, const G: usize = MAX_G
     tables: Vec<Table<'a, D>>,
     /// How many partitions there are.
     groups: usize,
-    /// For each distinct table, a partition that holds it (its membership
-    /// lists give the table's tiles and slots).
-    home_group: [u8; P],
     /// The distinct table behind each table given, partition by partition.
     slots: Vec<(u8, u8)>,
     /// Per partition, the table and slot of each tile, and of each tile's
@@ -355,18 +359,21 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
                 };
             }
         }
-        let mut home_group = [0u8; P];
         let mut tables = Vec::new();
-        for (p, &s) in first_slot.iter().enumerate() {
+        for &s in &first_slot {
             let pdb = &pdbs[s];
-            home_group[p] = group_of[s];
             let pattern = pdb.pattern();
             let tiles = pattern.tiles().to_vec();
-            let mut weights = [0u64; MAX_PATTERN_TILES];
+            let mut weights = [0u64; MAX_PATTERN_TILES + 1];
             for (slot, weight) in weights.iter_mut().enumerate().take(tiles.len()) {
                 *weight = pattern.ranker().weight(slot);
             }
             let mirror_sources: Vec<u8> = tiles.iter().map(|&q| mirror_tile(q)).collect();
+            let mut slot_of = [[NO_SLOT; 256]; 2];
+            for (slot, (&tile, &source)) in tiles.iter().zip(&mirror_sources).enumerate() {
+                slot_of[0][tile as usize] = slot as u8;
+                slot_of[1][source as usize] = slot as u8;
+            }
             tables.push(Table {
                 pdb,
                 entries: pdb.table(),
@@ -380,13 +387,13 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
                 tiles,
                 mirror_sources,
                 weights,
+                slot_of,
             });
         }
         Ok(Additive {
             grid: grid.clone(),
             tables,
             groups: groups.len(),
-            home_group,
             slots: table_of
                 .iter()
                 .zip(&group_of)
@@ -523,6 +530,7 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
         } = step;
         let table = &self.tables[p];
         let (low, high) = if to > from { (from, to) } else { (to, from) };
+        let slot_of = &table.slot_of[mirror as usize];
         let mut digit_change = (high - low) as u64;
         let mut later_weights = 0u64;
         for cell in low + 1..high {
@@ -531,20 +539,11 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
             } else {
                 cell
             };
-            let tile = position.tiles[board_cell as usize];
-            let g = self.home_group[p] as usize;
-            let m = if mirror {
-                self.mirror_member[g][tile as usize]
-            } else {
-                self.member[g][tile as usize]
-            };
-            if m.pattern as usize == p {
-                if m.slot < slot {
-                    digit_change -= 1;
-                } else {
-                    later_weights += table.weights[m.slot as usize];
-                }
-            }
+            let between = slot_of[position.tiles[board_cell as usize] as usize];
+            // An earlier tile's cell is not counted in the moving tile's
+            // digit; a later tile's digit counts the moving tile's cell.
+            digit_change -= (between < slot) as u64;
+            later_weights += table.weights[between as usize] * (between > slot) as u64;
         }
         let change = (digit_change * table.weights[slot as usize] + later_weights) as u32;
         let rank = if to > from {
@@ -563,7 +562,7 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G
     /// the tile is not in keep their sums, since the blank moved within one
     /// region of their free cells, and a table several partitions share is
     /// looked up once. Stops at the first partition whose sum exceeds
-    /// `limit`, and names it.
+    /// `limit`, and returns that sum.
     #[inline(always)]
     fn update_view<const MIRROR: bool>(
         &self,
@@ -573,7 +572,7 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G
         next: &mut AdditiveState<P, G>,
         position: &Position,
         limit: u32,
-    ) -> Option<usize> {
+    ) -> Option<u32> {
         let (members, before, after, sums) = if MIRROR {
             (
                 &self.mirror_member,
@@ -601,7 +600,7 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G
             }
             sums[g] = sums[g] - before[p].value as u16 + after[p].value as u16;
             if sums[g] as u32 > limit {
-                return Some(g);
+                return Some(sums[g] as u32);
             }
         }
         None
@@ -653,19 +652,18 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
         from: u8,
         to: u8,
     ) -> AdditiveState<P, G> {
-        self.update_within(state, position, tile, from, to, u32::MAX)
+        let mut child = *state;
+        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
+        child
     }
 
     /// The board's own sums first; the reflected lookups, more cache misses,
-    /// only when no sum already exceeds `limit`.
-    ///
-    /// Invariant: the value of the returned state is never above the child's
-    /// true heuristic. A state cut off above `limit` keeps only the sum that
-    /// exceeded it: the others, not yet brought up to date, are zeroed (a
-    /// parent's stale sum can exceed the child's by up to 3 since tables
-    /// that take the least over the blank's regions are not consistent), so
-    /// IDA* may take its next bound from it; it is never expanded or updated
-    /// further.
+    /// only when no sum already exceeds `limit`. A partition's sum is
+    /// exact once its view is brought up to date, so the one that exceeded
+    /// is returned as it is; the other sums in `child` may still be the
+    /// parent's (a parent's stale sum can exceed the child's by up to 3,
+    /// since tables that take the least over the blank's regions are not
+    /// consistent), which is why `child` is not to be used then.
     #[inline(always)]
     fn update_within(
         &self,
@@ -675,8 +673,9 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
         from: u8,
         to: u8,
         limit: u32,
-    ) -> AdditiveState<P, G> {
-        let mut next = *state;
+        child: &mut AdditiveState<P, G>,
+    ) -> u32 {
+        *child = *state;
         // Reflection keeps grid distances, so one change serves both views.
         let step = Step {
             slot: 0,
@@ -685,8 +684,8 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
             distance_change: self.grid.distance(tile, to) as i32
                 - self.grid.distance(tile, from) as i32,
         };
-        if let Some(g) = self.update_view::<false>(tile, step, state, &mut next, position, limit) {
-            return cut_off(next, g, false);
+        if let Some(cut) = self.update_view::<false>(tile, step, state, child, position, limit) {
+            return cut;
         }
         if self.reflect {
             let step = Step {
@@ -694,36 +693,12 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
                 to: self.transpose[to as usize],
                 ..step
             };
-            if let Some(g) = self.update_view::<true>(tile, step, state, &mut next, position, limit)
-            {
-                return cut_off(next, g, true);
+            if let Some(cut) = self.update_view::<true>(tile, step, state, child, position, limit) {
+                return cut;
             }
         }
-        next
+        self.value(child)
     }
-}
-
-/// A state cut off by partition `g`'s sum (reflected when `mirror`): only
-/// that sum is kept, the others are zeroed (see `update_within`).
-#[inline(always)]
-fn cut_off<const P: usize, const G: usize>(
-    mut state: AdditiveState<P, G>,
-    g: usize,
-    mirror: bool,
-) -> AdditiveState<P, G> {
-    let kept = if mirror {
-        state.mirror_sum[g]
-    } else {
-        state.sum[g]
-    };
-    state.sum = [0; G];
-    state.mirror_sum = [0; G];
-    if mirror {
-        state.mirror_sum[g] = kept;
-    } else {
-        state.sum[g] = kept;
-    }
-    state
 }
 
 #[cfg(test)]
@@ -762,13 +737,18 @@ mod tests {
                     // Cut off at any limit, the value stays a lower bound of
                     // the child's own (IDA* takes its next bound from it).
                     let limit = rng.below(40) as u32;
-                    let cut = additive.update_within(&state, &position, tile, from, blank, limit);
+                    let mut child = state;
+                    let value = additive
+                        .update_within(&state, &position, tile, from, blank, limit, &mut child);
                     assert!(
-                        additive.value(&cut) <= additive.value(&fresh),
-                        "limit {limit}: {} above {}",
-                        additive.value(&cut),
+                        value <= additive.value(&fresh),
+                        "limit {limit}: {value} above {}",
                         additive.value(&fresh)
                     );
+                    if value <= limit {
+                        assert_eq!(value, additive.value(&fresh));
+                        assert_eq!((child.sum, child.mirror_sum), (fresh.sum, fresh.mirror_sum));
+                    }
                     state = additive.update(&state, &position, tile, from, blank);
                     assert_eq!((state.sum, state.mirror_sum), (fresh.sum, fresh.mirror_sum));
                     assert_eq!(additive.value(&state), additive.value(&fresh));

@@ -30,11 +30,15 @@ pub trait Heuristic: Sync {
         to: u8,
     ) -> Self::State;
 
-    /// Like `update` when the caller only needs to know whether the new
-    /// estimate exceeds `limit`: a heuristic that is the largest of several
-    /// estimates may stop at the first one above it. The state returned then
-    /// serves only to read a value above `limit`.
+    /// The estimate of the child that `tile`'s move from `from` to `to`
+    /// leads to, its state written to `child` (search passes the row where
+    /// it keeps the child, so no state is copied twice). A caller that only
+    /// needs to know whether the estimate exceeds `limit` lets a heuristic
+    /// that is the largest of several stop at the first one above it: the
+    /// value returned is then above `limit` and never above the child's
+    /// true estimate, and `child` holds nothing to use.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the move, the bound and where to write
     fn update_within(
         &self,
         state: &Self::State,
@@ -43,8 +47,10 @@ pub trait Heuristic: Sync {
         from: u8,
         to: u8,
         _limit: u32,
-    ) -> Self::State {
-        self.update(state, position, tile, from, to)
+        child: &mut Self::State,
+    ) -> u32 {
+        *child = self.update(state, position, tile, from, to);
+        self.value(child)
     }
 }
 

@@ -128,15 +128,20 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 continue;
             };
             let tile = self.position.slide(from);
-            let child =
-                self.heuristic
-                    .update_within(state, &self.position, tile, from, blank, limit);
+            let h = self.heuristic.update_within(
+                state,
+                &self.position,
+                tile,
+                from,
+                blank,
+                limit,
+                &mut states[count],
+            );
             self.position.slide(blank);
             self.stats.generated += 1;
-            let f = g + 1 + self.heuristic.value(&child);
+            let f = g + 1 + h;
             if f <= self.bound {
                 children[count] = (f, from, mv, after);
-                states[count] = child;
                 count += 1;
             } else if f < self.next_bound {
                 self.next_bound = f;
