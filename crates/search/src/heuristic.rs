@@ -30,6 +30,12 @@ pub trait Heuristic: Sync {
         to: u8,
     ) -> Self::State;
 
+    /// A hint: search will enter the node that `state` and `position`
+    /// describe, whose parent's blank is at `parent_blank`. A heuristic
+    /// whose lookups miss the cache may ask for its children's entries now.
+    #[inline(always)]
+    fn prefetch_children(&self, _state: &Self::State, _position: &Position, _parent_blank: u8) {}
+
     /// The estimate of the child that `tile`'s move from `from` to `to`
     /// leads to, its state written to `child` (search passes the row where
     /// it keeps the child, so no state is copied twice). A caller that only

@@ -137,9 +137,13 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 limit,
                 &mut states[count],
             );
+            let f = g + 1 + h;
+            if f <= self.bound {
+                self.heuristic
+                    .prefetch_children(&states[count], &self.position, blank);
+            }
             self.position.slide(blank);
             self.stats.generated += 1;
-            let f = g + 1 + h;
             if f <= self.bound {
                 children[count] = (f, from, mv, after);
                 count += 1;
