@@ -139,6 +139,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             );
             let f = g + 1 + h;
             if f <= self.bound {
+                // The child will be entered; the position still shows it.
                 self.heuristic
                     .prefetch_children(&states[count], &self.position, blank);
             }
