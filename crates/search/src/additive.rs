@@ -519,24 +519,6 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
         blank as u32 - below
     }
 
-    /// Pattern `p`'s view after the tile in `slot` moved from `from` to the
-    /// adjacent `to` (cells of the board, or of the mirror when `mirror`).
-    /// Only that tile's digit changes, by the cells it crossed that earlier
-    /// tiles hold, and the digits of the later tiles standing between the
-    /// two cells, by one each; a sideways move crosses no cell.
-    #[inline(always)]
-    fn moved(
-        &self,
-        p: usize,
-        mirror: bool,
-        old: &PatternState,
-        position: &Position,
-        step: Step,
-    ) -> PatternState {
-        let (rank, manhattan) = self.moved_rank(p, mirror, old, position, step);
-        self.with_value(p, mirror, rank, manhattan, position)
-    }
-
     /// The entries (table, byte) of the prefetched tables that the children
     /// of the node `state` and `position` describe will read far from its
     /// own, but for the move back to `parent_blank`.
@@ -589,7 +571,7 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
                         to,
                         distance_change: 0,
                     };
-                    let (rank, _) = self.moved_rank(p, mirror, &before[p], position, step);
+                    let (rank, _) = self.moved(p, mirror, &before[p], position, step);
                     let byte = if table.nibbles {
                         rank as usize / 2
                     } else {
@@ -601,9 +583,14 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
         }
     }
 
-    /// The rank and Manhattan distance of `moved`, without the lookup.
+    /// Pattern `p`'s rank and Manhattan distance after the tile in `slot`
+    /// moved from `from` to the adjacent `to` (cells of the board, or of the
+    /// mirror when `mirror`). Only that tile's digit changes, by the cells
+    /// it crossed that earlier tiles hold, and the digits of the later tiles
+    /// standing between the two cells, by one each; a sideways move crosses
+    /// no cell.
     #[inline(always)]
-    fn moved_rank(
+    fn moved(
         &self,
         p: usize,
         mirror: bool,
@@ -685,7 +672,8 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G
                     slot: m.slot,
                     ..step
                 };
-                after[p] = self.moved(p, MIRROR, &before[p], position, step);
+                let (rank, manhattan) = self.moved(p, MIRROR, &before[p], position, step);
+                after[p] = self.with_value(p, MIRROR, rank, manhattan, position);
             }
             sums[g] = sums[g] - before[p].value as u16 + after[p].value as u16;
             if sums[g] as u32 > limit {
@@ -839,6 +827,8 @@ mod tests {
     use npuzzle_board::{random_board, Goal, SplitMix64};
     use npuzzle_pdb::{build_file, Partition};
 
+    use crate::tests::random_slide;
+
     /// Move by move, the incremental state equals a fresh evaluation.
     #[test]
     fn incremental_updates_match_fresh_evaluation() {
@@ -861,10 +851,7 @@ mod tests {
                 let mut position = Position::new(&random_board(size, goal, &mut rng));
                 let mut state = additive.init(&position);
                 for _ in 0..3000 {
-                    let blank = position.blank();
-                    let options = grid.neighbors(blank);
-                    let (from, _) = options[rng.below(options.len() as u64) as usize];
-                    let tile = position.slide(from);
+                    let (tile, from, blank) = random_slide(&grid, &mut position, &mut rng);
                     let fresh = additive.init(&position);
                     // Cut off at any limit, the value stays a lower bound of
                     // the child's own (IDA* takes its next bound from it).
@@ -936,9 +923,7 @@ mod tests {
                 assert!(read.contains(entry), "{entry:?} is read by no child");
             }
             named += asked.len();
-            let options = grid.neighbors(blank);
-            let (from, _) = options[rng.below(options.len() as u64) as usize];
-            let tile = position.slide(from);
+            let (tile, from, _) = random_slide(&grid, &mut position, &mut rng);
             state = additive.update(&state, &position, tile, from, blank);
             parent_blank = blank;
         }
@@ -978,10 +963,7 @@ mod tests {
         let mut position = Position::new(&random_board(3, goal, &mut rng));
         let mut state = large.init(&position);
         for _ in 0..3000 {
-            let blank = position.blank();
-            let options = grid.neighbors(blank);
-            let (from, _) = options[rng.below(options.len() as u64) as usize];
-            let tile = position.slide(from);
+            let (tile, from, blank) = random_slide(&grid, &mut position, &mut rng);
             state = large.update(&state, &position, tile, from, blank);
             let fresh = large.init(&position);
             assert_eq!((state.sum, state.mirror_sum), (fresh.sum, fresh.mirror_sum));

@@ -87,10 +87,7 @@ fn incremental_updates_match_fresh_evaluation() {
         let mut p = Position::new(&random_board(n, Goal::BlankLast, &mut rng));
         let mut state = lc.init(&p);
         for _ in 0..2000 {
-            let blank = p.blank();
-            let options = grid.neighbors(blank);
-            let (from, _) = options[rng.below(options.len() as u64) as usize];
-            let tile = p.slide(from);
+            let (tile, from, blank) = random_slide(&grid, &mut p, &mut rng);
             state = lc.update(&state, &p, tile, from, blank);
             assert_eq!(lc.value(&state), lc.value(&lc.init(&p)));
         }
@@ -241,6 +238,19 @@ fn additive_ida_star_is_optimal_on_every_3x3_board() {
 
 /// An 8-puzzle catalogue beyond the common heuristic: 15 distinct tables in
 /// 5 partitions that share some.
+/// Slides a random neighbour of the blank into it, as a random walk does:
+/// (the tile, the cell it left, the cell it entered).
+pub(crate) fn random_slide(
+    grid: &Grid,
+    position: &mut Position,
+    rng: &mut SplitMix64,
+) -> (u8, u8, u8) {
+    let blank = position.blank();
+    let options = grid.neighbors(blank);
+    let (from, _) = options[rng.below(options.len() as u64) as usize];
+    (position.slide(from), from, blank)
+}
+
 pub(crate) const SHARING_CATALOGUE: [&str; 5] = [
     "1,2;3,6;4,5;7,8",
     "1,4;2,3;5,6;7,8",
