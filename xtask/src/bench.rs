@@ -459,7 +459,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
          {:.2e}. The spread is the machine's: the same binary on the same board.\n",
         rates[3].0, rates[3].1, rates[6].0, rates[0].0
     );
-    let latencies: Vec<(usize, f64)> = [1usize, 8, 256]
+    let read_latencies: Vec<(usize, f64)> = [1usize, 8, 256]
         .into_iter()
         .map(|mb| (mb, read_latency_ns(mb << 20)))
         .collect();
@@ -469,7 +469,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
          (pointer chasing in this process). The 7-8 tables span 288 MB, so about half of the \
          search's lookups, those whose rank changes in a digit of high place value, wait \
          the longest of these; most of a node's time goes to them.\n",
-        latencies
+        read_latencies
             .iter()
             .map(|(mb, ns)| format!("{ns:.0} ns over {mb} MB"))
             .collect::<Vec<_>>()
