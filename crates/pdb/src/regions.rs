@@ -88,10 +88,11 @@ impl Geometry {
 }
 
 /// One set of cells the pattern tiles can take: what a lookup needs, in one
-/// 32-byte record (two to a cache line).
+/// 32-byte record (two to a cache line). Opaque: a caller holds one only to
+/// ask for its cache line early (see `Regions::set_record`).
 #[derive(Clone, Copy, Debug)]
 #[repr(align(32))]
-struct CellSet {
+pub struct CellSet {
     /// The entry of its first placement's first region.
     first: u64,
     /// Regions of the cells it leaves free.
@@ -344,10 +345,13 @@ impl Regions {
         record_index(&self.sets[set], order) + label
     }
 
-    /// The set, order number and region of a placement with the blank on
-    /// `blank`.
+    /// `index` in two halves, for a caller that looks up several tables
+    /// at once: the set and order number of a placement, computed from the
+    /// placement alone, then (`index_in_set`) the entry, which reads the
+    /// set's record. Between the two, the caller can ask for every
+    /// record's cache line (`set_record`), so that their misses overlap.
     #[inline(always)]
-    pub(crate) fn locate(&self, placement: &[u8], blank: u8) -> (usize, u64, u64) {
+    pub fn set_and_order(&self, placement: &[u8]) -> (usize, u64) {
         let mut used = 0u64;
         let mut order = 0u64;
         for (i, &c) in placement.iter().enumerate() {
@@ -355,7 +359,27 @@ impl Regions {
             order += (used & ((1u64 << c) - 1)).count_ones() as u64 * self.factorials[i & 31];
             used |= 1u64 << c;
         }
-        let set = self.set_rank(used);
+        (self.set_rank(used), order)
+    }
+
+    /// The record `index_in_set` reads for set `set`.
+    #[inline(always)]
+    pub fn set_record(&self, set: usize) -> &CellSet {
+        &self.sets[set]
+    }
+
+    /// The entry of the placement of set `set` and order number `order`
+    /// (from `set_and_order`) with the blank on the free cell `blank`.
+    #[inline(always)]
+    pub fn index_in_set(&self, set: usize, order: u64, blank: u8) -> u64 {
+        record_index(&self.sets[set], order) + self.label(set, blank)
+    }
+
+    /// The set, order number and region of a placement with the blank on
+    /// `blank`.
+    #[inline(always)]
+    pub(crate) fn locate(&self, placement: &[u8], blank: u8) -> (usize, u64, u64) {
+        let (set, order) = self.set_and_order(placement);
         (set, order, self.label(set, blank))
     }
 

@@ -454,14 +454,28 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
         manhattan: u8,
         position: &Position,
     ) -> PatternState {
+        let index = self.entry_index(p, mirror, rank, position);
+        self.read_entry(p, rank, manhattan, index)
+    }
+
+    /// Where pattern `p`'s entry for `rank` (and, zero-aware, the blank of
+    /// `position`) lies in its table.
+    #[inline(always)]
+    fn entry_index(&self, p: usize, mirror: bool, rank: u32, position: &Position) -> u64 {
         let table = &self.tables[p];
-        let index = if let Some(regions) = table.regions {
+        if let Some(regions) = table.regions {
             self.region_index(regions, p, mirror, position)
         } else if table.free_cells == 0 {
             rank as u64
         } else {
             rank as u64 * table.free_cells as u64 + self.blank_slot(p, mirror, position) as u64
-        };
+        }
+    }
+
+    /// Pattern `p`'s state from its entry at `index`.
+    #[inline(always)]
+    fn read_entry(&self, p: usize, rank: u32, manhattan: u8, index: u64) -> PatternState {
+        let table = &self.tables[p];
         let value = if table.nibbles {
             let excess = (table.entries[(index / 2) as usize] >> (4 * (index % 2))) & 0xF;
             manhattan + 2 * excess
@@ -472,6 +486,16 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
             rank,
             manhattan,
             value,
+        }
+    }
+
+    /// The byte holding entry `index` of table `p`.
+    #[inline(always)]
+    fn entry_byte(&self, p: usize, index: u64) -> usize {
+        if self.tables[p].nibbles {
+            index as usize / 2
+        } else {
+            index as usize
         }
     }
 
@@ -495,6 +519,31 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
             position.blank()
         };
         regions.index(&placement[..k], blank)
+    }
+
+    /// The cells of pattern `p`'s tiles in the board or its mirror, in tile
+    /// order, and the blank's cell there.
+    #[inline(always)]
+    fn placement(
+        &self,
+        p: usize,
+        mirror: bool,
+        position: &Position,
+    ) -> ([u8; MAX_PATTERN_TILES], u8) {
+        let table = &self.tables[p];
+        let mut placement = [0u8; MAX_PATTERN_TILES];
+        let blank = if mirror {
+            for (cell, &source) in placement.iter_mut().zip(&table.mirror_sources) {
+                *cell = self.transpose[position.cells[source as usize] as usize];
+            }
+            self.transpose[position.blank() as usize]
+        } else {
+            for (cell, &tile) in placement.iter_mut().zip(&table.tiles) {
+                *cell = position.cells[tile as usize];
+            }
+            position.blank()
+        };
+        (placement, blank)
     }
 
     /// The blank's place among the cells free of pattern `p`'s tiles, in
@@ -649,6 +698,12 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G
         position: &Position,
         limit: u32,
     ) -> Option<u32> {
+        if G > 1 && self.groups > 1 {
+            // A catalogue: the tile is in several tables (`G` is known at
+            // compile time: the pair heuristic of 7-8 carries no such code).
+            let indices = self.locate_view::<MIRROR>(tile, step, state, next, position);
+            return self.read_view::<MIRROR>(tile, &indices, state, next, limit);
+        }
         let (members, before, after, sums) = if MIRROR {
             (
                 &self.mirror_member,
@@ -674,6 +729,111 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G
                 };
                 let (rank, manhattan) = self.moved(p, MIRROR, &before[p], position, step);
                 after[p] = self.with_value(p, MIRROR, rank, manhattan, position);
+            }
+            sums[g] = sums[g] - before[p].value as u16 + after[p].value as u16;
+            if sums[g] as u32 > limit {
+                return Some(sums[g] as u32);
+            }
+        }
+        None
+    }
+
+    /// The first half of `update_view` for several tables: brings the
+    /// ranks of the view up to date, finds every entry the move reads and
+    /// asks for it, and returns them by table, so that all their cache
+    /// misses overlap before `read_view` reads any (a loop reading each as
+    /// it goes stalls on each in turn, the work between two reads filling
+    /// the core's window).
+    #[inline(always)]
+    fn locate_view<const MIRROR: bool>(
+        &self,
+        tile: u8,
+        step: Step,
+        state: &AdditiveState<P, G>,
+        next: &mut AdditiveState<P, G>,
+        position: &Position,
+    ) -> [u64; P] {
+        let (members, before, after) = if MIRROR {
+            (&self.mirror_member, &state.mirror, &mut next.mirror)
+        } else {
+            (&self.member, &state.board, &mut next.board)
+        };
+        let mut indices = [0u64; P];
+        // Zero-aware tables by region need their cell set's record before
+        // the entry can be found: (set, order number, blank) for each.
+        let mut located = [(0usize, 0u64, 0u8); P];
+        let mut by_region = 0u32;
+        let mut done = 0u32;
+        for group in &members[..self.groups] {
+            let m = group[tile as usize];
+            let p = m.pattern as usize;
+            if m.pattern == NO_PATTERN || done & (1 << p) != 0 {
+                continue;
+            }
+            done |= 1 << p;
+            let step = Step {
+                slot: m.slot,
+                ..step
+            };
+            let (rank, manhattan) = self.moved(p, MIRROR, &before[p], position, step);
+            after[p].rank = rank;
+            after[p].manhattan = manhattan;
+            let table = &self.tables[p];
+            if let Some(regions) = table.regions {
+                let (placement, blank) = self.placement(p, MIRROR, position);
+                let (set, order) = regions.set_and_order(&placement[..table.tiles.len()]);
+                prefetch(regions.set_record(set));
+                located[p] = (set, order, blank);
+                by_region |= 1 << p;
+            } else {
+                let index = self.entry_index(p, MIRROR, rank, position);
+                prefetch_byte(table.entries, self.entry_byte(p, index));
+                indices[p] = index;
+            }
+        }
+        while by_region != 0 {
+            let p = by_region.trailing_zeros() as usize;
+            by_region &= by_region - 1;
+            let (set, order, blank) = located[p];
+            let regions = self.tables[p].regions.expect("marked as by region");
+            let index = regions.index_in_set(set, order, blank);
+            prefetch_byte(self.tables[p].entries, self.entry_byte(p, index));
+            indices[p] = index;
+        }
+        indices
+    }
+
+    /// The second half: reads the entries `locate_view` found and updates
+    /// the sums, stopping at the first that exceeds `limit`.
+    #[inline(always)]
+    fn read_view<const MIRROR: bool>(
+        &self,
+        tile: u8,
+        indices: &[u64; P],
+        state: &AdditiveState<P, G>,
+        next: &mut AdditiveState<P, G>,
+        limit: u32,
+    ) -> Option<u32> {
+        let (members, before, after, sums) = if MIRROR {
+            (
+                &self.mirror_member,
+                &state.mirror,
+                &mut next.mirror,
+                &mut next.mirror_sum,
+            )
+        } else {
+            (&self.member, &state.board, &mut next.board, &mut next.sum)
+        };
+        let mut read = 0u32;
+        for g in 0..self.groups {
+            let m = members[g][tile as usize];
+            if m.pattern == NO_PATTERN {
+                continue;
+            }
+            let p = m.pattern as usize;
+            if read & (1 << p) == 0 {
+                read |= 1 << p;
+                after[p] = self.read_entry(p, after[p].rank, after[p].manhattan, indices[p]);
             }
             sums[g] = sums[g] - before[p].value as u16 + after[p].value as u16;
             if sums[g] as u32 > limit {
@@ -814,12 +974,18 @@ const NEAR_ENTRIES: u64 = 128;
 /// asks for `unsafe` at the call).
 #[inline(always)]
 fn prefetch_byte(bytes: &[u8], index: usize) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
     if let Some(byte) = bytes.get(index) {
-        safe_arch::prefetch_t0(byte);
+        prefetch(byte);
     }
+}
+
+/// Asks for the cache line of `value`.
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+    safe_arch::prefetch_t0(value);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
-    let _ = (bytes, index);
+    let _ = value;
 }
 
 #[cfg(test)]
@@ -838,6 +1004,13 @@ mod tests {
             (3, "4z-4"),
             (4, "1,2,5,6;3,4,7,8;9,10,13,14"),
             (4, "z1,2,5,6;3,4,7,8;z9,10,13,14"),
+            // Catalogues: a tile in several tables, whose entries are
+            // found before any is read.
+            (3, "z1,2,3,4;5,6,7,8+1,4,7,5;z2,3,6,8"),
+            (
+                4,
+                "z1,2,5,6;3,4,7,8;z9,10,13,14+z1,2,3,4;5,6,7,8;z9,10,11,12",
+            ),
         ] {
             for goal in Goal::ALL {
                 let partition = Partition::parse(name, size, goal).unwrap();
@@ -847,7 +1020,8 @@ mod tests {
                     .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap())
                     .collect();
                 let grid = Grid::new(size, goal);
-                let additive = Additive::new(&grid, &pdbs, true).unwrap();
+                let additive =
+                    Additive::with_groups(&grid, &pdbs, partition.groups(), true).unwrap();
                 let mut rng = SplitMix64::new(17);
                 let mut position = Position::new(&random_board(size, goal, &mut rng));
                 let mut state = additive.init(&position);
