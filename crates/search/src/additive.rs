@@ -132,7 +132,7 @@ pub struct Additive<'a, D, const P: usize = MAX_PATTERNS, const G: usize = MAX_G
     transpose: [u8; 256],
     reflect: bool,
     /// The tables whose entries search asks for a level ahead, a bit each
-    /// (see `prefetch_children`).
+    /// (see `prepare_children`).
     prefetched: u32,
 }
 
@@ -886,9 +886,9 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
     /// time; on tables that stay in cache the extra rank updates only cost,
     /// so they are left out.
     #[inline(always)]
-    fn prefetch_children(
+    fn prepare_children(
         &self,
-        state: &AdditiveState<P, G>,
+        state: &mut AdditiveState<P, G>,
         position: &Position,
         parent_blank: u8,
     ) {
@@ -980,7 +980,7 @@ const NEAR_ENTRIES: u64 = 128;
 /// wraps the one instruction this needs (the standard library's intrinsic
 /// asks for `unsafe` at the call).
 #[inline(always)]
-fn prefetch_byte(bytes: &[u8], index: usize) {
+pub(crate) fn prefetch_byte(bytes: &[u8], index: usize) {
     if let Some(byte) = bytes.get(index) {
         prefetch(byte);
     }

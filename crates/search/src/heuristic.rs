@@ -30,11 +30,14 @@ pub trait Heuristic: Sync {
         to: u8,
     ) -> Self::State;
 
-    /// A hint: search will enter the node that `state` and `position`
-    /// describe, whose parent's blank is at `parent_blank`. A heuristic
-    /// whose lookups miss the cache may ask for its children's entries now.
+    /// Search will enter the node that `state` and `position` describe,
+    /// whose parent's blank is at `parent_blank`, and calls this first, on
+    /// every node it enters but the start (whose state comes from `init` or
+    /// `update`). A heuristic whose lookups miss the cache may ask for its
+    /// children's entries now, and may keep in `state` what it computed to
+    /// find them.
     #[inline(always)]
-    fn prefetch_children(&self, _state: &Self::State, _position: &Position, _parent_blank: u8) {}
+    fn prepare_children(&self, _state: &mut Self::State, _position: &Position, _parent_blank: u8) {}
 
     /// The estimate of the child that `tile`'s move from `from` to `to`
     /// leads to, its state written to `child` (search passes the row where

@@ -84,6 +84,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             self.stack.resize(rows, [*state; 4]);
         }
         let mut stack = std::mem::take(&mut self.stack);
+        self.path.clear();
         let flow = self.search(
             g,
             parent_blank.unwrap_or(NO_CELL),
@@ -92,6 +93,8 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             &mut stack,
         );
         self.stack = stack;
+        // The moves were pushed on the way back up.
+        self.path.reverse();
         flow
     }
 
@@ -141,7 +144,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             if f <= self.bound {
                 // The child will be entered; the position still shows it.
                 self.heuristic
-                    .prefetch_children(&states[count], &self.position, blank);
+                    .prepare_children(&mut states[count], &self.position, blank);
             }
             self.position.slide(blank);
             self.stats.generated += 1;
@@ -152,21 +155,39 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 self.next_bound = f;
             }
         }
-        let mut order = [0usize, 1, 2, 3];
-        order[..count].sort_by_key(|&c| children[c].0);
-        for &c in &order[..count] {
+        for c in children_in_order(children.map(|c| c.0), count) {
             let (_, from, mv, after) = children[c];
             self.position.slide(from);
-            self.path.push(mv);
             match self.search(g + 1, blank, after, &states[c], deeper) {
                 Flow::Exhausted => {}
-                other => return other,
+                Flow::Found => {
+                    // The path is built on the way back up, not kept on the
+                    // way down: it is wanted once.
+                    self.path.push(mv);
+                    return Flow::Found;
+                }
+                Flow::Stopped => return Flow::Stopped,
             }
-            self.path.pop();
             self.position.slide(blank);
         }
         Flow::Exhausted
     }
+}
+
+/// The first `count` children by their f in `f`, the earlier first among
+/// equals (an insertion sort: there are at most four, and the general sort
+/// is a call).
+#[inline(always)]
+fn children_in_order(f: [u32; 4], count: usize) -> impl Iterator<Item = usize> {
+    let mut order = [0usize, 1, 2, 3];
+    for i in 1..count.min(4) {
+        let mut j = i;
+        while j > 0 && f[order[j - 1]] > f[order[j]] {
+            order.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    order.into_iter().take(count)
 }
 
 /// Runs IDA* to the end on one thread; `None` when the node limit stopped it.

@@ -10,6 +10,7 @@ pub mod heuristic;
 mod ida;
 pub mod pruning;
 mod reduction;
+pub mod two_tables;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -268,8 +269,14 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    // The smallest heuristic that holds the tables: the search copies its
-    // state at every node.
+    // Two plain tables (7-8, the default): the heuristic written for them.
+    if groups.len() == 1 {
+        if let Some(heuristic) = two_tables::TwoTables::new(&grid, tables, reflect) {
+            return solve_with(&grid, &heuristic, board, request);
+        }
+    }
+    // Else the smallest heuristic that holds the tables: the search copies
+    // its state at every node.
     let solve = SolveIfFits {
         grid: &grid,
         board,

@@ -1,0 +1,582 @@
+//! The additive heuristic of two plain tables on boards up to 4x4 (7-8 and
+//! its kin, the default of the 15-puzzle), written for speed: the same
+//! estimates as [`Additive`](crate::additive::Additive), node for node, in
+//! far fewer instructions.
+//!
+//! Three things make it lean. Each child's new ranks are computed once, when
+//! search decides to enter its parent ([`Heuristic::prepare_children`]),
+//! and kept in the parent's state: the same computation tells which entries
+//! to prefetch, so the lookups a level later find them in cache and cost no
+//! rank arithmetic. A rank update is a sum of table reads with no branch: the
+//! move's geometry (the cells it crosses, in the board and in its mirror
+//! image) is precomputed per cell and direction, and what each crossed tile
+//! does to the moving tile's digit is precomputed per pair of tiles. And with
+//! two tables there is no partition, membership or table-kind loop at all.
+
+use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
+
+use crate::additive::prefetch_byte;
+use crate::grid::{Grid, Position};
+use crate::heuristic::Heuristic;
+
+/// The largest side taken: a move crosses at most three cells.
+const MAX_SIDE: usize = 4;
+const CELLS: usize = MAX_SIDE * MAX_SIDE;
+/// A cell no tile ever stands on (the blank's tile, 0, reads there), for
+/// the crossed-cell lists of moves that cross fewer than three cells.
+const NO_CELL: u8 = u8::MAX;
+/// The tables of a view: 0 and 1, or none.
+const NO_TABLE: u8 = 2;
+
+/// One table's entries.
+struct Table<'a> {
+    entries: &'a [u8],
+}
+
+/// A move's geometry in one view: the cells it crosses (as cells of the
+/// board, where the tiles are read), whether it is vertical there, and
+/// whether the tile's cell grows (1) or shrinks (-1, two's complement).
+#[derive(Clone, Copy, Default)]
+struct Crossing {
+    crossed: [u8; 3],
+    vertical: bool,
+    sign: u32,
+}
+
+/// The board's view (index 0) or the mirror's (index 1) of the tiles.
+struct View {
+    /// The table holding each tile, or `NO_TABLE`.
+    table_of: [u8; CELLS],
+    /// The change of each tile's digit's value in its table's rank when it
+    /// moves sideways (`[0]`) or vertically (`[1]`) to a higher cell, but
+    /// for the tiles it crosses.
+    step: [[u32; 2]; CELLS],
+    /// `cross[x][y]`: the change of the rank when tile `x` moves to a higher
+    /// cell past tile `y` (a tile of another table changes nothing; an
+    /// earlier tile of the same table is not counted in `x`'s digit; a
+    /// later one counts `x` no more), as a two's complement.
+    cross: [[u32; CELLS]; CELLS],
+    /// `crossing[from][direction]`: the move of the tile on `from` into
+    /// the blank beside it, seen in this view.
+    crossing: [[Crossing; 4]; CELLS],
+}
+
+/// What search keeps per node.
+#[derive(Clone, Copy)]
+pub struct TwoTablesState {
+    now: Tables,
+    /// The rank each child's move leads to, by the move's direction and
+    /// view (in the table holding the moving tile in that view); filled by
+    /// `prepare_children`.
+    next: [[u32; 2]; 4],
+}
+
+/// `[view][table]`: the placement's rank, the Manhattan distance of the
+/// table's tiles and the table's value (the distance plus twice the entry).
+#[derive(Clone, Copy)]
+struct Tables {
+    rank: [[u32; 2]; 2],
+    manhattan: [[u8; 2]; 2],
+    value: [[u8; 2]; 2],
+}
+
+/// Two additive tables (with the reflected lookup when asked), for boards
+/// up to 4x4, stored as plain tables with nibble entries.
+pub struct TwoTables<'a> {
+    tables: [Table<'a>; 2],
+    views: [View; 2],
+    grid: Grid,
+    /// The tiles of each table, in rank order, and their mirror images.
+    tiles: [Vec<u8>; 2],
+    mirror_sources: [Vec<u8>; 2],
+    rankers: [&'a npuzzle_pdb::Ranker; 2],
+    transpose: [u8; CELLS],
+    /// `distance[tile][cell]`: the grid distance to the tile's home.
+    distance: [[u8; CELLS]; CELLS],
+    reflect: bool,
+}
+
+/// The direction of the move from `from` into the blank on `to`: a slot of
+/// `TwoTablesState::next`.
+#[inline(always)]
+fn direction(from: u8, to: u8) -> usize {
+    DIRECTION[from.wrapping_sub(to) as usize & (CELLS - 1)] as usize
+}
+
+/// `direction` by `from - to` (mod 16), unique on boards up to 4x4: the
+/// tile comes from below (`n`: 2), from the right (1: 3), from above
+/// (`-n`: 0) or from the left (-1: 1).
+const DIRECTION: [u8; CELLS] = [0, 3, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+
+impl<'a> TwoTables<'a> {
+    /// The heuristic over `pdbs`, or `None` unless they are two plain tables
+    /// with nibble entries, for `grid`'s board of side at most 4, with no
+    /// tile in both (the general heuristic takes every other case, and
+    /// reports what is wrong with tables it cannot use).
+    pub fn new<D: AsRef<[u8]> + Sync>(
+        grid: &Grid,
+        pdbs: &'a [Pdb<D>],
+        reflect: bool,
+    ) -> Option<Self> {
+        let n = grid.n;
+        if pdbs.len() != 2 || n > MAX_SIDE {
+            return None;
+        }
+        let mut owner = [NO_TABLE; CELLS];
+        for (p, pdb) in pdbs.iter().enumerate() {
+            let pattern = pdb.pattern();
+            let plain = pattern.index_scheme() == IndexScheme::Placement
+                && pdb.encoding() == Encoding::NibbleExcess
+                && (pattern.size(), pattern.goal()) == (n, grid.goal)
+                && pdb.header().entries() <= 1 << 32;
+            if !plain {
+                return None;
+            }
+            for &t in pattern.tiles() {
+                if owner[t as usize] != NO_TABLE {
+                    return None;
+                }
+                owner[t as usize] = p as u8;
+            }
+        }
+        let cells = n * n;
+        let mut transpose = [0u8; CELLS];
+        for (cell, t) in transpose.iter_mut().enumerate().take(cells) {
+            *t = ((cell % n) * n + cell / n) as u8;
+        }
+        let goal = grid.goal;
+        let mirror_tile =
+            |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
+        let tiles = [0, 1].map(|p| pdbs[p].pattern().tiles().to_vec());
+        let mirror_sources = [0, 1].map(|p| tiles[p].iter().map(|&t| mirror_tile(t)).collect());
+        let tables = [0, 1].map(|p| Table {
+            entries: pdbs[p].table(),
+        });
+        let views = [false, true].map(|mirror| {
+            let mut table_of = [NO_TABLE; CELLS];
+            let mut slot = [0usize; CELLS];
+            let mut weight = [0u32; CELLS];
+            for p in 0..2 {
+                let ranker = pdbs[p].pattern().ranker();
+                for (s, &t) in tiles[p].iter().enumerate() {
+                    // In the mirror's view, table p's slot s holds the mirror
+                    // image of its tile.
+                    let x = if mirror { mirror_tile(t) } else { t } as usize;
+                    table_of[x] = p as u8;
+                    slot[x] = s;
+                    weight[x] = ranker.weight(s) as u32;
+                }
+            }
+            let mut cross = [[0u32; CELLS]; CELLS];
+            for x in 1..cells {
+                for y in 1..cells {
+                    if table_of[x] != NO_TABLE && table_of[x] == table_of[y] && x != y {
+                        cross[x][y] = if slot[y] < slot[x] {
+                            weight[x].wrapping_neg()
+                        } else {
+                            weight[y]
+                        };
+                    }
+                }
+            }
+            let mut crossing = [[Crossing::default(); 4]; CELLS];
+            for to in 0..cells as u8 {
+                for &(from, _) in grid.neighbors(to) {
+                    let (a, b) = if mirror {
+                        (transpose[from as usize], transpose[to as usize])
+                    } else {
+                        (from, to)
+                    };
+                    let (low, high) = (a.min(b), a.max(b));
+                    let mut crossed = [NO_CELL; 3];
+                    for (slot, cell) in crossed.iter_mut().zip(low + 1..high) {
+                        // Tiles are read on the board.
+                        *slot = if mirror {
+                            transpose[cell as usize]
+                        } else {
+                            cell
+                        };
+                    }
+                    crossing[from as usize][direction(from, to)] = Crossing {
+                        crossed,
+                        vertical: high - low > 1,
+                        sign: if b > a { 1 } else { u32::MAX },
+                    };
+                }
+            }
+            View {
+                table_of,
+                step: weight.map(|w| [w, w * n as u32]),
+                cross,
+                crossing,
+            }
+        });
+        Some(TwoTables {
+            tables,
+            views,
+            grid: grid.clone(),
+            tiles,
+            mirror_sources,
+            rankers: [0, 1].map(|p| pdbs[p].pattern().ranker()),
+            transpose,
+            distance: std::array::from_fn(|tile| {
+                std::array::from_fn(|cell| {
+                    if tile < cells && cell < cells {
+                        grid.distance(tile as u8, cell as u8) as u8
+                    } else {
+                        0
+                    }
+                })
+            }),
+            reflect,
+        })
+    }
+
+    /// The value of table `table` at `rank`, its tiles `manhattan` away.
+    #[inline(always)]
+    fn entry(&self, table: usize, rank: u32, manhattan: u8) -> u8 {
+        let entries = self.tables[table].entries;
+        let byte = entries.get(rank as usize / 2).copied().unwrap_or(0);
+        manhattan + 2 * ((byte >> (4 * (rank % 2))) & 0xF)
+    }
+
+    /// Fills `state.next` for the moves out of `position` (which `state`
+    /// describes), but the one back to `parent_blank`, and asks for the
+    /// entries they will read.
+    #[inline(always)]
+    fn fill_next(&self, state: &mut TwoTablesState, position: &Position, parent_blank: u8) {
+        let blank = position.blank();
+        for &(from, _) in self.grid.neighbors(blank) {
+            if from == parent_blank {
+                continue;
+            }
+            let tile = position.tiles[from as usize];
+            let direction = direction(from, blank);
+            self.fill_view::<0>(state, position, tile, from, direction);
+            if self.reflect {
+                self.fill_view::<1>(state, position, tile, from, direction);
+            }
+        }
+    }
+
+    /// The rank, in `VIEW`, of the table holding `tile` after `tile` moved
+    /// from `from` in `direction` (`position` showing either side), into
+    /// `state.next`; its entry is asked for.
+    #[inline(always)]
+    fn fill_view<const VIEW: usize>(
+        &self,
+        state: &mut TwoTablesState,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        direction: usize,
+    ) {
+        let v = &self.views[VIEW];
+        let t = tile as usize & (CELLS - 1);
+        let table = v.table_of[t];
+        if table == NO_TABLE {
+            return;
+        }
+        let p = table as usize & 1;
+        let Crossing {
+            crossed,
+            vertical,
+            sign,
+        } = v.crossing[from as usize & (CELLS - 1)][direction];
+        let cross = &v.cross[t];
+        let read = |cell: u8| cross[position.tiles[cell as usize] as usize & (CELLS - 1)];
+        let change = v.step[t][vertical as usize]
+            .wrapping_add(read(crossed[0]))
+            .wrapping_add(read(crossed[1]))
+            .wrapping_add(read(crossed[2]));
+        let next = state.now.rank[VIEW][p].wrapping_add(change.wrapping_mul(sign));
+        state.next[direction][VIEW] = next;
+        // Asked for whatever the table's size: the rank is computed anyway,
+        // and a line already in cache costs the hint alone.
+        prefetch_byte(self.tables[p].entries, next as usize / 2);
+    }
+
+    /// Table `p`'s rank, Manhattan distance and value in the board or its
+    /// mirror, from scratch.
+    fn evaluate(&self, p: usize, mirror: bool, position: &Position) -> (u32, u8, u8) {
+        let sources = if mirror {
+            &self.mirror_sources[p]
+        } else {
+            &self.tiles[p]
+        };
+        let mut placement = [0u8; CELLS];
+        let mut manhattan = 0;
+        for (i, (&source, &tile)) in sources.iter().zip(&self.tiles[p]).enumerate() {
+            let mut cell = position.cells[source as usize];
+            if mirror {
+                cell = self.transpose[cell as usize];
+            }
+            placement[i] = cell;
+            manhattan += self.grid.distance(tile, cell) as u8;
+        }
+        let rank = self.rankers[p].rank(&placement[..sources.len()]) as u32;
+        (rank, manhattan, self.entry(p, rank, manhattan))
+    }
+}
+
+impl Heuristic for TwoTables<'_> {
+    type State = TwoTablesState;
+
+    fn name(&self) -> &'static str {
+        "pdb"
+    }
+
+    fn init(&self, position: &Position) -> TwoTablesState {
+        let mut state = TwoTablesState {
+            now: Tables {
+                rank: [[0; 2]; 2],
+                manhattan: [[0; 2]; 2],
+                value: [[0; 2]; 2],
+            },
+            next: [[0; 2]; 4],
+        };
+        for view in 0..1 + self.reflect as usize {
+            for p in 0..2 {
+                let (rank, manhattan, value) = self.evaluate(p, view == 1, position);
+                state.now.rank[view][p] = rank;
+                state.now.manhattan[view][p] = manhattan;
+                state.now.value[view][p] = value;
+            }
+        }
+        self.fill_next(&mut state, position, u8::MAX);
+        state
+    }
+
+    #[inline(always)]
+    fn value(&self, state: &TwoTablesState) -> u32 {
+        let [board, mirror] = state.now.value;
+        (board[0] as u32 + board[1] as u32).max(mirror[0] as u32 + mirror[1] as u32)
+    }
+
+    fn update(
+        &self,
+        state: &TwoTablesState,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> TwoTablesState {
+        let mut child = *state;
+        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
+        self.fill_next(&mut child, position, u8::MAX);
+        child
+    }
+
+    /// Reads the entries of the ranks `prepare_children` left in `state`:
+    /// the board's first, the mirror's only when the board's sum is within
+    /// `limit` (as the general heuristic does, so that the cut-off values,
+    /// and so the bounds and node counts, are the same).
+    #[inline(always)]
+    fn update_within(
+        &self,
+        state: &TwoTablesState,
+        _position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+        limit: u32,
+        child: &mut TwoTablesState,
+    ) -> u32 {
+        // The children's ranks are filled when search enters the child.
+        child.now = state.now;
+        let now = &mut child.now;
+        let t = tile as usize & (CELLS - 1);
+        let distance = &self.distance[t];
+        let change =
+            distance[to as usize & (CELLS - 1)].wrapping_sub(distance[from as usize & (CELLS - 1)]);
+        let direction = direction(from, to);
+        for view in 0..1 + self.reflect as usize {
+            let table = self.views[view].table_of[t];
+            // A tile in neither table leaves the view's sum as it was,
+            // unchecked, as in the general heuristic.
+            if table != NO_TABLE {
+                let p = table as usize & 1;
+                let rank = state.next[direction][view];
+                let manhattan = now.manhattan[view][p].wrapping_add(change);
+                now.rank[view][p] = rank;
+                now.manhattan[view][p] = manhattan;
+                now.value[view][p] = self.entry(p, rank, manhattan);
+                let sum = now.value[view][0] as u32 + now.value[view][1] as u32;
+                if sum > limit {
+                    return sum;
+                }
+            }
+        }
+        self.value(child)
+    }
+
+    #[inline(always)]
+    fn prepare_children(&self, state: &mut TwoTablesState, position: &Position, parent_blank: u8) {
+        self.fill_next(state, position, parent_blank);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_board::{random_board, random_walk, Goal, SplitMix64};
+    use npuzzle_pdb::{build_file, Partition};
+
+    use super::*;
+    use crate::additive::Pair;
+    use crate::{solve_with, Algorithm, HeuristicKind, Request};
+
+    fn tables(name: &str, size: usize, goal: Goal) -> Vec<Pdb<Vec<u8>>> {
+        Partition::parse(name, size, goal)
+            .unwrap()
+            .patterns()
+            .iter()
+            .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap())
+            .collect()
+    }
+
+    /// Sets with every tile in a table and sets with tiles in none, on each
+    /// board size taken.
+    const SETS: [(usize, &str); 5] = [
+        (2, "1;2,3"),
+        (3, "4-4"),
+        (3, "1,2,3;5,6,7"),
+        (4, "1,2,5,6,9;3,4,7,8,12"),
+        (4, "1,2,3,4,5;10,11,14,15,12"),
+    ];
+
+    /// Walking as search does (never straight back, each child's ranks
+    /// filled when it is entered), the estimate, the ranks and every
+    /// cut-off value agree with the general heuristic, and with a fresh
+    /// evaluation; so does the state `update` makes.
+    #[test]
+    fn follows_the_general_heuristic_move_by_move() {
+        for (size, name) in SETS {
+            for goal in Goal::ALL {
+                let pdbs = tables(name, size, goal);
+                let grid = Grid::new(size, goal);
+                for reflect in [false, true] {
+                    let two = TwoTables::new(&grid, &pdbs, reflect).unwrap();
+                    let general = Pair::with_capacity(&grid, &pdbs, &[2], reflect).unwrap();
+                    let mut rng = SplitMix64::new(size as u64 * 31 + reflect as u64);
+                    let mut position = Position::new(&random_board(size, goal, &mut rng));
+                    let mut state = two.init(&position);
+                    let mut general_state = general.init(&position);
+                    let mut parent_blank = u8::MAX;
+                    for step in 0..2000 {
+                        let blank = position.blank();
+                        let options: Vec<u8> = grid
+                            .neighbors(blank)
+                            .iter()
+                            .map(|&(from, _)| from)
+                            .filter(|&from| from != parent_blank)
+                            .collect();
+                        let from = options[rng.below(options.len() as u64) as usize];
+                        let tile = position.slide(from);
+                        let limit = rng.below(30) as u32;
+                        let mut child = state;
+                        let mut general_child = general_state;
+                        let cut = two
+                            .update_within(&state, &position, tile, from, blank, limit, &mut child);
+                        let expected = general.update_within(
+                            &general_state,
+                            &position,
+                            tile,
+                            from,
+                            blank,
+                            limit,
+                            &mut general_child,
+                        );
+                        assert_eq!(cut, expected, "{name} step {step} limit {limit}");
+                        let updated = two.update(&state, &position, tile, from, blank);
+                        // The path goes on through the child, entered.
+                        let max = u32::MAX;
+                        two.update_within(&state, &position, tile, from, blank, max, &mut child);
+                        two.prepare_children(&mut child, &position, blank);
+                        state = child;
+                        general_state =
+                            general.update(&general_state, &position, tile, from, blank);
+                        let fresh = two.init(&position);
+                        assert_eq!(two.value(&state), general.value(&general_state), "{name}");
+                        assert_eq!(two.value(&state), two.value(&fresh), "{name}");
+                        assert_eq!(state.now.rank, fresh.now.rank, "{name}");
+                        assert_eq!(updated.now.rank, fresh.now.rank, "{name}");
+                        // Every move out has its ranks (in the views with a
+                        // table for the moving tile).
+                        let here = position.blank();
+                        for &(out, _) in grid.neighbors(here) {
+                            let d = direction(out, here);
+                            let moving = position.tiles[out as usize] as usize;
+                            for view in 0..1 + reflect as usize {
+                                if two.views[view].table_of[moving] != NO_TABLE {
+                                    assert_eq!(updated.next[d][view], fresh.next[d][view]);
+                                }
+                            }
+                        }
+                        parent_blank = blank;
+                    }
+                }
+            }
+        }
+    }
+
+    /// IDA* over these tables expands and generates the same nodes, in the
+    /// same order, as over the general heuristic, and finds the same moves;
+    /// split across threads, it finds a solution as short.
+    #[test]
+    fn searches_the_same_nodes_as_the_general_heuristic() {
+        let request = |goal| Request {
+            goal,
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::Pdb,
+            max_nodes: None,
+            parallel: false,
+        };
+        for (size, name) in SETS {
+            for goal in Goal::ALL {
+                let pdbs = tables(name, size, goal);
+                let grid = Grid::new(size, goal);
+                let mut rng = SplitMix64::new(7);
+                for reflect in [false, true] {
+                    let two = TwoTables::new(&grid, &pdbs, reflect).unwrap();
+                    let general = Pair::with_capacity(&grid, &pdbs, &[2], reflect).unwrap();
+                    for _ in 0..12 {
+                        let board = if size == 4 {
+                            random_walk(4, goal, 40, &mut rng)
+                        } else {
+                            random_board(size, goal, &mut rng)
+                        };
+                        let fast = solve_with(&grid, &two, &board, &request(goal)).unwrap();
+                        let slow = solve_with(&grid, &general, &board, &request(goal)).unwrap();
+                        assert_eq!(fast.moves, slow.moves, "{name} {board}");
+                        assert_eq!(fast.stats, slow.stats, "{name} {board}");
+                        assert_eq!(fast.initial_estimate, slow.initial_estimate);
+                        assert!(board.solves(&fast.moves, goal));
+                        // Split across threads, subtrees start from states
+                        // `update` made.
+                        let parallel = Request {
+                            parallel: true,
+                            ..request(goal)
+                        };
+                        let split = solve_with(&grid, &two, &board, &parallel).unwrap();
+                        assert_eq!(split.moves.len(), fast.moves.len(), "{name} {board}");
+                        assert!(board.solves(&split.moves, goal));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Only two plain tables with nibble entries on boards up to 4x4 are
+    /// taken; the general heuristic takes the rest.
+    #[test]
+    fn takes_only_what_it_was_written_for() {
+        let goal = Goal::BlankLast;
+        let grid = Grid::new(3, goal);
+        assert!(TwoTables::new(&grid, &tables("4-4", 3, goal), true).is_some());
+        assert!(TwoTables::new(&grid, &tables("4z-4", 3, goal), true).is_none());
+        assert!(TwoTables::new(&grid, &tables("1,2,3;4,5,6;7,8", 3, goal), true).is_none());
+        assert!(TwoTables::new(&grid, &tables("1,2,3,4", 3, goal), true).is_none());
+        let other_goal = tables("4-4", 3, Goal::BlankFirst);
+        assert!(TwoTables::new(&grid, &other_goal, true).is_none());
+    }
+}
