@@ -10,6 +10,12 @@ pub trait Heuristic: Sync {
     /// What the heuristic keeps between moves.
     type State: Copy + Send + Sync;
 
+    /// Whether `update_within` reads `position` (which then must show the
+    /// move; `update` is always given the moved position). A heuristic that finds all it needs in the
+    /// parent's state lets search skip moving and restoring the tiles for
+    /// the children it cuts off.
+    const UPDATE_READS_POSITION: bool = true;
+
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
 

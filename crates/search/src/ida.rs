@@ -121,7 +121,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         let (states, deeper) = stack
             .split_first_mut()
             .expect("a row per level down to the bound");
-        let mut children: [(u32, u8, Move, PruneState); 4] = [(0, 0, Move::Up, START); 4];
+        let mut children: [(u8, Move, PruneState); 4] = [(0, Move::Up, START); 4];
+        // Apart from the rest: one wide load of values just stored one by
+        // one would wait for the stores.
+        let mut f_of = [0u32; 4];
         let mut count = 0;
         for &(from, mv) in self.grid.neighbors(blank) {
             if from == parent_blank {
@@ -130,7 +133,13 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             let Some(after) = self.pruning.step(history, mv) else {
                 continue;
             };
-            let tile = self.position.slide(from);
+            // Only a heuristic that reads the child's position needs the
+            // move made before the child is known to be within the bound.
+            let tile = if H::UPDATE_READS_POSITION {
+                self.position.slide(from)
+            } else {
+                self.position.tiles[from as usize]
+            };
             let h = self.heuristic.update_within(
                 state,
                 &self.position,
@@ -141,22 +150,28 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 &mut states[count],
             );
             let f = g + 1 + h;
-            if f <= self.bound {
-                // The child will be entered; the position still shows it.
-                self.heuristic
-                    .prepare_children(&mut states[count], &self.position, blank);
-            }
-            self.position.slide(blank);
             self.stats.generated += 1;
             if f <= self.bound {
-                children[count] = (f, from, mv, after);
+                // The child will be entered: its children are prepared on
+                // the child's position.
+                if !H::UPDATE_READS_POSITION {
+                    self.position.slide(from);
+                }
+                self.heuristic
+                    .prepare_children(&mut states[count], &self.position, blank);
+                self.position.slide(blank);
+                children[count] = (from, mv, after);
+                f_of[count] = f;
                 count += 1;
-            } else if f < self.next_bound {
-                self.next_bound = f;
+            } else {
+                if H::UPDATE_READS_POSITION {
+                    self.position.slide(blank);
+                }
+                self.next_bound = self.next_bound.min(f);
             }
         }
-        for c in children_in_order(children.map(|c| c.0), count) {
-            let (_, from, mv, after) = children[c];
+        for c in children_in_order(f_of, count) {
+            let (from, mv, after) = children[c];
             self.position.slide(from);
             match self.search(g + 1, blank, after, &states[c], deeper) {
                 Flow::Exhausted => {}

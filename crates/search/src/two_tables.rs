@@ -321,6 +321,8 @@ impl<'a> TwoTables<'a> {
 
 impl Heuristic for TwoTables<'_> {
     type State = TwoTablesState;
+    /// The children's ranks are in the parent's state.
+    const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
         "pdb"
@@ -390,24 +392,33 @@ impl Heuristic for TwoTables<'_> {
         let change =
             distance[to as usize & (CELLS - 1)].wrapping_sub(distance[from as usize & (CELLS - 1)]);
         let direction = direction(from, to);
+        // The sums are kept in registers: reading back values just stored
+        // byte by byte would wait for the stores.
+        let mut h = 0;
         for view in 0..1 + self.reflect as usize {
             let table = self.views[view].table_of[t];
             // A tile in neither table leaves the view's sum as it was,
             // unchecked, as in the general heuristic.
-            if table != NO_TABLE {
+            let sum = if table != NO_TABLE {
                 let p = table as usize & 1;
                 let rank = state.next[direction][view];
                 let manhattan = now.manhattan[view][p].wrapping_add(change);
+                let value = self.entry(p, rank, manhattan);
+                let other = now.value[view][p ^ 1];
                 now.rank[view][p] = rank;
                 now.manhattan[view][p] = manhattan;
-                now.value[view][p] = self.entry(p, rank, manhattan);
-                let sum = now.value[view][0] as u32 + now.value[view][1] as u32;
+                now.value[view][p] = value;
+                let sum = value as u32 + other as u32;
                 if sum > limit {
                     return sum;
                 }
-            }
+                sum
+            } else {
+                now.value[view][0] as u32 + now.value[view][1] as u32
+            };
+            h = h.max(sum);
         }
-        self.value(child)
+        h
     }
 
     #[inline(always)]
