@@ -97,16 +97,17 @@ pub struct TwoTables<'a> {
 }
 
 /// The direction of the move from `from` into the blank on `to`: a slot of
-/// `TwoTablesState::next`.
+/// `TwoTablesState::next`, the move's place in `Move::ALL` (so that search,
+/// which has the move, needs no lookup).
 #[inline(always)]
 fn direction(from: u8, to: u8) -> usize {
     DIRECTION[from.wrapping_sub(to) as usize & (CELLS - 1)] as usize
 }
 
 /// `direction` by `from - to` (mod 16), unique on boards up to 4x4: the
-/// tile comes from below (`n`: 2), from the right (1: 3), from above
-/// (`-n`: 0) or from the left (-1: 1).
-const DIRECTION: [u8; CELLS] = [0, 3, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+/// tile comes from below (`n`: up, 0), from above (`-n`: down, 1), from the
+/// right (1: left, 2) or from the left (-1: right, 3).
+const DIRECTION: [u8; CELLS] = [0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 3];
 
 impl<'a> TwoTables<'a> {
     /// The heuristic over `pdbs`, or `None` unless they are two plain tables
@@ -246,12 +247,12 @@ impl<'a> TwoTables<'a> {
     #[inline(always)]
     fn fill_next(&self, state: &mut TwoTablesState, position: &Position, parent_blank: u8) {
         let blank = position.blank();
-        for &(from, _) in self.grid.neighbors(blank) {
+        for &(from, mv) in self.grid.neighbors(blank) {
             if from == parent_blank {
                 continue;
             }
             let tile = position.tiles[from as usize];
-            let direction = direction(from, blank);
+            let direction = mv as usize;
             self.fill_view::<0>(state, position, tile, from, direction);
             if self.reflect {
                 self.fill_view::<1>(state, position, tile, from, direction);
@@ -572,6 +573,21 @@ mod tests {
                         let split = solve_with(&grid, &two, &board, &parallel).unwrap();
                         assert_eq!(split.moves.len(), fast.moves.len(), "{name} {board}");
                         assert!(board.solves(&split.moves, goal));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A move's slot in the state, found from its cells, is the move's.
+    #[test]
+    fn directions_are_the_moves() {
+        for n in 2..=MAX_SIDE {
+            for goal in Goal::ALL {
+                let grid = Grid::new(n, goal);
+                for blank in 0..(n * n) as u8 {
+                    for &(from, mv) in grid.neighbors(blank) {
+                        assert_eq!(direction(from, blank), mv as usize, "{n} {from} {blank}");
                     }
                 }
             }
