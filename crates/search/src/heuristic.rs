@@ -11,9 +11,9 @@ pub trait Heuristic: Sync {
     type State: Copy + Send + Sync;
 
     /// Whether `update_within` reads `position` (which then must show the
-    /// move; `update` is always given the moved position). A heuristic that finds all it needs in the
-    /// parent's state lets search skip moving and restoring the tiles for
-    /// the children it cuts off.
+    /// move; `update` is always given the moved position). A heuristic that
+    /// finds all it needs in the parent's state lets search skip moving and
+    /// restoring the tiles for the children it cuts off.
     const UPDATE_READS_POSITION: bool = true;
 
     /// The name used on the command line and in reports.
