@@ -75,6 +75,25 @@ int main(int argc, char **argv) {
     check(status == NPUZZLE_BUFFER_TOO_SMALL, "buffer too small is reported");
     check((int)length == first_length, "the needed length is given");
 
+    /* Room for the moves but not the NUL: too small, never unterminated. */
+    char exact[256];
+    memset(exact, 'x', sizeof exact);
+    status = npuzzle_solve(solver, first, 16, 0, exact, (size_t)first_length, &length, NULL);
+    check(status == NPUZZLE_BUFFER_TOO_SMALL, "a buffer without room for the NUL is too small");
+    check((int)length == first_length, "the needed length is given again");
+
+    /* The same answer with its figures. */
+    npuzzle_info info;
+    uint16_t first16[16];
+    for (int i = 0; i < 16; i++) {
+        first16[i] = first[i];
+    }
+    status = npuzzle_solve_with(solver, first16, 16, exact, sizeof exact, &info);
+    check(status == NPUZZLE_OK, "solve_with");
+    check((int)info.length == first_length && info.optimal == 1, "solve_with: optimal length");
+    check(info.expanded > 0 && info.lower_bound == info.length, "solve_with: figures");
+    check(strlen(exact) == info.length, "solve_with: NUL-terminated");
+
     /* A node limit. */
     char moves[256];
     status = npuzzle_solve(solver, first, 16, 1, moves, sizeof moves, &length, NULL);
@@ -101,6 +120,30 @@ int main(int argc, char **argv) {
 
     npuzzle_close(solver);
     npuzzle_close(NULL);
+    /* A closed handle is refused, and closing it again does nothing. */
+    check(npuzzle_lookup(solver, first, 16, &h) == NPUZZLE_INVALID_ARGUMENT, "closed handle");
+    check(strstr(npuzzle_last_error(), "not an open handle") != NULL, "closed handle message");
+    npuzzle_close(solver);
+
+    /* The engine's options: 3x3 boards need no tables, at any size. */
+    npuzzle_options options;
+    npuzzle_options_init(&options);
+    options.pdb_dir = "/nonexistent-npuzzle-dir";
+    options.threads = 1;
+    npuzzle_solver *engine = NULL;
+    check(npuzzle_open_with(&options, &engine) == NPUZZLE_OK, "open_with");
+    uint16_t eight[9] = {8, 1, 3, 4, 0, 2, 7, 6, 5};
+    status = npuzzle_solve_with(engine, eight, 9, moves, sizeof moves, &info);
+    check(status == NPUZZLE_OK && info.optimal == 1, "3x3 without tables");
+    check(info.length == 14 && strlen(moves) == 14, "3x3: 14 moves");
+    options.max_nodes = 0;
+    npuzzle_solver *zero = NULL;
+    check(npuzzle_open_with(&options, &zero) == NPUZZLE_OK, "open_with max_nodes 0");
+    uint16_t apart[9] = {0, 1, 3, 4, 2, 5, 7, 8, 6};
+    status = npuzzle_solve_with(zero, apart, 9, moves, sizeof moves, &info);
+    check(status == NPUZZLE_NODE_LIMIT, "max_nodes 0 is zero nodes, as in Python");
+    npuzzle_close(zero);
+    npuzzle_close(engine);
 
     /* Missing tables: a status and a message naming the file. */
     npuzzle_solver *none = NULL;

@@ -4,6 +4,7 @@
 mod fuzz;
 mod harness;
 mod input_edges;
+mod parity;
 mod pdb_cli;
 mod reuse;
 mod serve;

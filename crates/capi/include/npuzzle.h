@@ -11,11 +11,15 @@
 #include <stdint.h>
 #include <stddef.h>
 
+// `max_nodes` of `npuzzle_options`: no limit.
+#define NPUZZLE_NO_LIMIT UINT64_MAX
+
 // What a call did.
 typedef enum {
   // Done.
   NPUZZLE_OK = 0,
-  // A null pointer, a bad UTF-8 path or an unknown partition name.
+  // A null pointer, a bad UTF-8 string, an unknown name or option, or a
+  // handle that is not open (closed already, or never opened).
   NPUZZLE_INVALID_ARGUMENT = 1,
   // The tiles are not a board (not a permutation of 0..n*n-1, or n*n is
   // not a square from 2x2 up).
@@ -26,7 +30,8 @@ typedef enum {
   NPUZZLE_UNSOLVABLE = 4,
   // Tables missing or damaged: rebuild them (see the message).
   NPUZZLE_TABLES = 5,
-  // The move buffer is too small: `*length` holds the moves needed.
+  // The move buffer is too small: `*length` holds the moves needed, and
+  // the buffer needs one byte more for the NUL.
   NPUZZLE_BUFFER_TOO_SMALL = 6,
   // The node limit was reached first.
   NPUZZLE_NODE_LIMIT = 7,
@@ -34,10 +39,59 @@ typedef enum {
   NPUZZLE_INTERNAL = 8,
 } npuzzle_status;
 
-// Open tables and a solver over them. Opaque: create with `npuzzle_open`,
+// A solver. Opaque: create with `npuzzle_open` or `npuzzle_open_with`,
 // free with `npuzzle_close`. One handle may be used from several threads
-// at once.
+// at once. A closed handle is refused (`NPUZZLE_INVALID_ARGUMENT`), and
+// closing it again does nothing.
 typedef struct npuzzle_solver npuzzle_solver;
+
+// The options of `npuzzle solve`, for `npuzzle_open_with`. Fill it with
+// `npuzzle_options_init` first, then change what you need; strings may be
+// NULL (the default) and are copied by `npuzzle_open_with`.
+typedef struct {
+  // Directory of the tables; NULL: $NPUZZLE_PDB_DIR, else ./data, else
+  // the user data directory.
+  const char *pdb_dir;
+  // Partition or catalogue ("7-8", "septet", "1,2,3;4,5,6", "7z-8+L7-8");
+  // NULL: each side's default.
+  const char *partition;
+  // The board side `partition` is for; 0: every side.
+  uint32_t partition_size;
+  // "blank-last" (1 2 ... 0, the default) or "blank-first" (0 1 2 ...).
+  const char *goal;
+  // "idastar", "astar" or "bfs" (run exactly as asked); NULL: the policy.
+  const char *algorithm;
+  // "pdb", "linear-conflict", "manhattan" or "hamming"; NULL: the policy.
+  const char *heuristic;
+  // Nonzero: the reflected lookup too (default 1).
+  int32_t reflection;
+  // Nonzero: fast, not optimal (the reduction).
+  int32_t fast;
+  // Nodes each search may expand; `NPUZZLE_NO_LIMIT` (default): none.
+  uint64_t max_nodes;
+  // Threads sharing one board's search; 0 (default): one per core.
+  uint32_t threads;
+  // Nonzero: open the tables of `partition` for `partition_size` now and
+  // fail if they are missing; else a side without its default tables is
+  // solved another way (not optimal past a node budget).
+  int32_t require_tables;
+} npuzzle_options;
+
+// What a solution is, beside its moves (`npuzzle_solve_with`).
+typedef struct {
+  // The number of moves.
+  size_t length;
+  // 1 if no shorter solution exists, 0 if not optimal.
+  int32_t optimal;
+  // Nodes the search expanded (0: no search ran).
+  uint64_t expanded;
+  // Children it generated.
+  uint64_t generated;
+  // The heuristic value of the start board (0 when no search ran).
+  uint32_t initial_estimate;
+  // A lower bound on the optimal length (the length itself when optimal).
+  uint64_t lower_bound;
+} npuzzle_info;
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,8 +99,10 @@ extern "C" {
 
 // Opens the tables of `partition` (NULL: the default for the size, "7-8"
 // for 4x4) for boards of side `size` and the goal `1 2 ... 0` from the
-// directory `pdb_dir`, where `npuzzle pdb build` wrote them. On success
-// `*out` holds a handle for `npuzzle_close`.
+// directory `pdb_dir`, where `npuzzle pdb build` wrote them; fails if they
+// are missing. Boards of other sizes get the defaults of
+// `npuzzle_options_init`. On success `*out` holds a handle for
+// `npuzzle_close`; on failure NULL.
 //
 // # Safety
 // `pdb_dir` is a NUL-terminated string, `partition` one or NULL, and `out`
@@ -56,29 +112,45 @@ npuzzle_status npuzzle_open(const char *pdb_dir,
                             uint32_t size,
                             npuzzle_solver **out);
 
-// Writes the heuristic value of the board (`len` tiles, row by row, 0 for
-// the blank) to `*value`: a lower bound on its solution length, the number
-// `npuzzle pdb lookup` prints last.
+// Fills `options` with the defaults of `npuzzle solve`.
 //
 // # Safety
-// `solver` comes from `npuzzle_open`, `tiles` points to `len` bytes and
-// `value` is a valid pointer.
+// `options` is a valid pointer (or NULL: nothing happens).
+void npuzzle_options_init(npuzzle_options *options);
+
+// A solver with the options of `npuzzle solve` (see `npuzzle_options`),
+// answering boards of every size from 2x2 to 127x127 with its policy.
+// On success `*out` holds a handle for `npuzzle_close`; on failure NULL.
+//
+// # Safety
+// `options` points to options filled by `npuzzle_options_init` (strings
+// NUL-terminated or NULL), `out` is a valid pointer.
+npuzzle_status npuzzle_open_with(const npuzzle_options *options, npuzzle_solver **out);
+
+// Writes the heuristic value of the board (`len` tiles, row by row, 0 for
+// the blank) to `*value`: a lower bound on its solution length, the number
+// `npuzzle pdb lookup` prints last, over the tables of the board's side.
+//
+// # Safety
+// `solver` comes from `npuzzle_open` (open or closed), `tiles` points to
+// `len` bytes and `value` is a valid pointer.
 npuzzle_status npuzzle_lookup(const npuzzle_solver *solver,
                               const uint8_t *tiles,
                               size_t len,
                               uint32_t *value);
 
-// Solves the board optimally. The moves go to `moves` as letters `U D L R`
-// (the direction each tile slides), at most `capacity` of them, followed by
-// a NUL if there is room; `*length` gets the number of moves, also when
-// the buffer is too small (`NPUZZLE_BUFFER_TOO_SMALL`: call again with a
-// buffer of `*length + 1`). `expanded` may be NULL; else it gets the nodes
-// the search expanded. `max_nodes` 0 means no limit.
+// Solves the board (optimally where `npuzzle solve` does). The moves go to
+// `moves` as letters `U D L R` (the direction each tile slides) followed
+// by a NUL; `*length` gets the number of moves, also when the buffer is
+// too small (`NPUZZLE_BUFFER_TOO_SMALL`: call again with `*length + 1`
+// bytes). `expanded` may be NULL; else it gets the nodes the search
+// expanded. `max_nodes` 0 means the solver's limit (none unless set with
+// `npuzzle_open_with`).
 //
 // # Safety
-// `solver` comes from `npuzzle_open`, `tiles` points to `len` bytes,
-// `moves` to `capacity` writable bytes (or is NULL with `capacity` 0),
-// `length` is valid and `expanded` valid or NULL.
+// `solver` comes from `npuzzle_open` (open or closed), `tiles` points to
+// `len` bytes, `moves` to `capacity` writable bytes (or is NULL with
+// `capacity` 0), `length` is valid and `expanded` valid or NULL.
 npuzzle_status npuzzle_solve(const npuzzle_solver *solver,
                              const uint8_t *tiles,
                              size_t len,
@@ -88,14 +160,29 @@ npuzzle_status npuzzle_solve(const npuzzle_solver *solver,
                              size_t *length,
                              uint64_t *expanded);
 
+// Solves the board (`len` 16-bit tiles, row by row, 0 for the blank:
+// boards up to 127x127) as `npuzzle_solve` does, with the solver's node
+// limit, and fills `*info` (the length also when the buffer is too small).
+//
+// # Safety
+// `solver` comes from `npuzzle_open` or `npuzzle_open_with` (open or
+// closed), `tiles` points to `len` `uint16_t`s, `moves` to `capacity`
+// writable bytes (or is NULL with `capacity` 0), `info` is valid.
+npuzzle_status npuzzle_solve_with(const npuzzle_solver *solver,
+                                  const uint16_t *tiles,
+                                  size_t len,
+                                  char *moves,
+                                  size_t capacity,
+                                  npuzzle_info *info);
+
 // The message of the last failed call on this thread (empty after a
 // success). Valid until the next call on this thread; do not free it.
 const char *npuzzle_last_error(void);
 
-// Frees a handle from `npuzzle_open` (NULL is allowed).
+// Frees a handle from `npuzzle_open` or `npuzzle_open_with`. NULL, or a
+// handle closed already, does nothing.
 //
-// # Safety
-// `solver` comes from `npuzzle_open` and is not used afterwards.
+// Calls still running on it from other threads finish first.
 void npuzzle_close(npuzzle_solver *solver);
 
 #ifdef __cplusplus

@@ -10,12 +10,14 @@
 //! each use with the promise it relies on.
 #![allow(non_camel_case_types)]
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
+use std::sync::{Arc, Mutex, Once};
 
-use npuzzle::{Board, Error, Goal, Partition, Solver, Tables};
+use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Solution, Solver};
 
 /// What a call did.
 #[repr(C)]
@@ -23,7 +25,8 @@ use npuzzle::{Board, Error, Goal, Partition, Solver, Tables};
 pub enum npuzzle_status {
     /// Done.
     NPUZZLE_OK = 0,
-    /// A null pointer, a bad UTF-8 path or an unknown partition name.
+    /// A null pointer, a bad UTF-8 string, an unknown name or option, or a
+    /// handle that is not open (closed already, or never opened).
     NPUZZLE_INVALID_ARGUMENT = 1,
     /// The tiles are not a board (not a permutation of 0..n*n-1, or n*n is
     /// not a square from 2x2 up).
@@ -34,7 +37,8 @@ pub enum npuzzle_status {
     NPUZZLE_UNSOLVABLE = 4,
     /// Tables missing or damaged: rebuild them (see the message).
     NPUZZLE_TABLES = 5,
-    /// The move buffer is too small: `*length` holds the moves needed.
+    /// The move buffer is too small: `*length` holds the moves needed, and
+    /// the buffer needs one byte more for the NUL.
     NPUZZLE_BUFFER_TOO_SMALL = 6,
     /// The node limit was reached first.
     NPUZZLE_NODE_LIMIT = 7,
@@ -44,15 +48,132 @@ pub enum npuzzle_status {
 
 use npuzzle_status::*;
 
-/// Open tables and a solver over them. Opaque: create with `npuzzle_open`,
+/// `max_nodes` of `npuzzle_options`: no limit.
+pub const NPUZZLE_NO_LIMIT: u64 = u64::MAX;
+
+/// The options of `npuzzle solve`, for `npuzzle_open_with`. Fill it with
+/// `npuzzle_options_init` first, then change what you need; strings may be
+/// NULL (the default) and are copied by `npuzzle_open_with`.
+#[repr(C)]
+pub struct npuzzle_options {
+    /// Directory of the tables; NULL: $NPUZZLE_PDB_DIR, else ./data, else
+    /// the user data directory.
+    pub pdb_dir: *const c_char,
+    /// Partition or catalogue ("7-8", "septet", "1,2,3;4,5,6", "7z-8+L7-8");
+    /// NULL: each side's default.
+    pub partition: *const c_char,
+    /// The board side `partition` is for; 0: every side.
+    pub partition_size: u32,
+    /// "blank-last" (1 2 ... 0, the default) or "blank-first" (0 1 2 ...).
+    pub goal: *const c_char,
+    /// "idastar", "astar" or "bfs" (run exactly as asked); NULL: the policy.
+    pub algorithm: *const c_char,
+    /// "pdb", "linear-conflict", "manhattan" or "hamming"; NULL: the policy.
+    pub heuristic: *const c_char,
+    /// Nonzero: the reflected lookup too (default 1).
+    pub reflection: i32,
+    /// Nonzero: fast, not optimal (the reduction).
+    pub fast: i32,
+    /// Nodes each search may expand; `NPUZZLE_NO_LIMIT` (default): none.
+    pub max_nodes: u64,
+    /// Threads sharing one board's search; 0 (default): one per core.
+    pub threads: u32,
+    /// Nonzero: open the tables of `partition` for `partition_size` now and
+    /// fail if they are missing; else a side without its default tables is
+    /// solved another way (not optimal past a node budget).
+    pub require_tables: i32,
+}
+
+/// What a solution is, beside its moves (`npuzzle_solve_with`).
+#[repr(C)]
+pub struct npuzzle_info {
+    /// The number of moves.
+    pub length: usize,
+    /// 1 if no shorter solution exists, 0 if not optimal.
+    pub optimal: i32,
+    /// Nodes the search expanded (0: no search ran).
+    pub expanded: u64,
+    /// Children it generated.
+    pub generated: u64,
+    /// The heuristic value of the start board (0 when no search ran).
+    pub initial_estimate: u32,
+    /// A lower bound on the optimal length (the length itself when optimal).
+    pub lower_bound: u64,
+}
+
+/// A solver. Opaque: create with `npuzzle_open` or `npuzzle_open_with`,
 /// free with `npuzzle_close`. One handle may be used from several threads
-/// at once.
+/// at once. A closed handle is refused (`NPUZZLE_INVALID_ARGUMENT`), and
+/// closing it again does nothing.
 pub struct npuzzle_solver {
+    _private: [u8; 0],
+}
+
+/// An open solver: the engine, and for `npuzzle_open` handles the side
+/// their tables are for.
+struct Handle {
     solver: Solver,
+    size: Option<usize>,
+}
+
+/// The open handles by address: a handle is an id, never dereferenced, so
+/// a closed or foreign one is refused instead of touched.
+fn handles() -> &'static Mutex<HashMap<usize, Arc<Handle>>> {
+    static HANDLES: std::sync::OnceLock<Mutex<HashMap<usize, Arc<Handle>>>> =
+        std::sync::OnceLock::new();
+    HANDLES.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn register(handle: Handle) -> *mut npuzzle_solver {
+    // Ids are never reused, so a stale handle cannot reach a newer solver.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+    let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) * 16;
+    handles()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id, Arc::new(handle));
+    id as *mut npuzzle_solver
+}
+
+fn lookup_handle(solver: *const npuzzle_solver) -> Result<Arc<Handle>, (npuzzle_status, String)> {
+    if solver.is_null() {
+        return Err((
+            NPUZZLE_INVALID_ARGUMENT,
+            "solver is a null pointer".to_string(),
+        ));
+    }
+    handles()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&(solver as usize))
+        .cloned()
+        .ok_or_else(|| {
+            (
+                NPUZZLE_INVALID_ARGUMENT,
+                "solver is not an open handle (closed already, or not from npuzzle_open)"
+                    .to_string(),
+            )
+        })
 }
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+    /// Inside a call: a panic is reported through the status, not printed.
+    static IN_CALL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Keeps panics inside calls off the host program's stderr; other panics
+/// of the process print as before.
+fn quiet_panics_in_calls() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_CALL.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 fn set_error(message: &str) {
@@ -67,11 +188,13 @@ fn fail(status: npuzzle_status, message: &str) -> npuzzle_status {
 
 fn status_of(error: &Error) -> npuzzle_status {
     match error {
-        Error::Tables(_) | Error::Search(_) => NPUZZLE_TABLES,
-        Error::Partition(_) => NPUZZLE_INVALID_ARGUMENT,
+        Error::Tables(_) => NPUZZLE_TABLES,
+        Error::Partition(_) | Error::InvalidArgument(_) => NPUZZLE_INVALID_ARGUMENT,
+        Error::Board(_) | Error::Parse(_) => NPUZZLE_INVALID_BOARD,
         Error::WrongSize { .. } => NPUZZLE_WRONG_SIZE,
         Error::Unsolvable { .. } => NPUZZLE_UNSOLVABLE,
-        Error::NodeLimit { .. } => NPUZZLE_NODE_LIMIT,
+        _ if error.node_limit().is_some() => NPUZZLE_NODE_LIMIT,
+        Error::Search(_) => NPUZZLE_INVALID_ARGUMENT,
         _ => NPUZZLE_INTERNAL,
     }
 }
@@ -79,7 +202,11 @@ fn status_of(error: &Error) -> npuzzle_status {
 /// Runs `body`, turning a panic into `NPUZZLE_INTERNAL` and recording the
 /// message of any failure.
 fn guarded(body: impl FnOnce() -> Result<(), (npuzzle_status, String)>) -> npuzzle_status {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    quiet_panics_in_calls();
+    IN_CALL.with(|c| c.set(true));
+    let result = catch_unwind(AssertUnwindSafe(body));
+    IN_CALL.with(|c| c.set(false));
+    match result {
         Ok(Ok(())) => {
             set_error("");
             NPUZZLE_OK
@@ -99,8 +226,23 @@ fn guarded(body: impl FnOnce() -> Result<(), (npuzzle_status, String)>) -> npuzz
     }
 }
 
+/// The message for C callers: table errors with the command that builds them.
 fn from_error(error: Error) -> (npuzzle_status, String) {
-    (status_of(&error), error.to_string())
+    let message = match &error {
+        Error::Tables(e) => {
+            let command = format!(
+                "npuzzle pdb build --size {} --goal {} --partition {} --out {}{}",
+                e.size,
+                e.goal,
+                e.partition,
+                e.dir.display(),
+                if e.is_missing() { "" } else { " --force" }
+            );
+            e.message_with(&command)
+        }
+        other => other.to_string(),
+    };
+    (status_of(&error), message)
 }
 
 /// Reads a C string argument.
@@ -111,15 +253,30 @@ unsafe fn text_arg<'a>(
     text: *const c_char,
     what: &str,
 ) -> Result<&'a str, (npuzzle_status, String)> {
-    if text.is_null() {
-        return Err((
+    // SAFETY: null or NUL-terminated, as the caller promises.
+    unsafe { optional_text(text, what) }?.ok_or_else(|| {
+        (
             NPUZZLE_INVALID_ARGUMENT,
             format!("{what} is a null pointer"),
-        ));
+        )
+    })
+}
+
+/// Reads an optional C string argument (NULL: None).
+///
+/// # Safety
+/// `text` is null or points to a NUL-terminated string.
+unsafe fn optional_text<'a>(
+    text: *const c_char,
+    what: &str,
+) -> Result<Option<&'a str>, (npuzzle_status, String)> {
+    if text.is_null() {
+        return Ok(None);
     }
     // SAFETY: non-null and NUL-terminated, as the caller promises.
     unsafe { CStr::from_ptr(text) }
         .to_str()
+        .map(Some)
         .map_err(|_| (NPUZZLE_INVALID_ARGUMENT, format!("{what} is not UTF-8")))
 }
 
@@ -140,10 +297,53 @@ unsafe fn board_arg(tiles: *const u8, len: usize) -> Result<Board, (npuzzle_stat
         .map_err(|e| (NPUZZLE_INVALID_BOARD, e.to_string()))
 }
 
+/// Reads a board argument of 16-bit tiles (boards up to 127x127).
+///
+/// # Safety
+/// `tiles` is null or points to `len` readable `u16`s.
+unsafe fn board_arg16(tiles: *const u16, len: usize) -> Result<Board, (npuzzle_status, String)> {
+    if tiles.is_null() {
+        return Err((
+            NPUZZLE_INVALID_ARGUMENT,
+            "tiles is a null pointer".to_string(),
+        ));
+    }
+    // SAFETY: `len` readable u16s, as the caller promises.
+    let tiles = unsafe { std::slice::from_raw_parts(tiles, len) };
+    Board::from_tiles(tiles.to_vec()).map_err(|e| (NPUZZLE_INVALID_BOARD, e.to_string()))
+}
+
+fn invalid(message: String) -> (npuzzle_status, String) {
+    (NPUZZLE_INVALID_ARGUMENT, message)
+}
+
+/// Writes `handle` to `*out`, or NULL first so that a failure leaves NULL.
+///
+/// # Safety
+/// `out` is null or valid.
+unsafe fn open_into(
+    out: *mut *mut npuzzle_solver,
+    open: impl FnOnce() -> Result<Handle, (npuzzle_status, String)>,
+) -> npuzzle_status {
+    guarded(|| {
+        if out.is_null() {
+            return Err(invalid("out is a null pointer".to_string()));
+        }
+        // SAFETY: `out` is valid, as the caller promises.
+        unsafe { *out = ptr::null_mut() };
+        let handle = register(open()?);
+        // SAFETY: as above.
+        unsafe { *out = handle };
+        Ok(())
+    })
+}
+
 /// Opens the tables of `partition` (NULL: the default for the size, "7-8"
 /// for 4x4) for boards of side `size` and the goal `1 2 ... 0` from the
-/// directory `pdb_dir`, where `npuzzle pdb build` wrote them. On success
-/// `*out` holds a handle for `npuzzle_close`.
+/// directory `pdb_dir`, where `npuzzle pdb build` wrote them; fails if they
+/// are missing. Boards of other sizes get the defaults of
+/// `npuzzle_options_init`. On success `*out` holds a handle for
+/// `npuzzle_close`; on failure NULL.
 ///
 /// # Safety
 /// `pdb_dir` is a NUL-terminated string, `partition` one or NULL, and `out`
@@ -155,42 +355,141 @@ pub unsafe extern "C" fn npuzzle_open(
     size: u32,
     out: *mut *mut npuzzle_solver,
 ) -> npuzzle_status {
-    guarded(|| {
-        if out.is_null() {
-            return Err((
-                NPUZZLE_INVALID_ARGUMENT,
-                "out is a null pointer".to_string(),
-            ));
-        }
-        // SAFETY: `out` is valid, as the caller promises.
-        unsafe { *out = ptr::null_mut() };
-        // SAFETY: NUL-terminated strings or null, as the caller promises.
-        let dir = unsafe { text_arg(pdb_dir, "pdb_dir") }?;
-        let size = size as usize;
-        let name = if partition.is_null() {
-            Partition::default_name(size)
-        } else {
-            // SAFETY: as above.
-            unsafe { text_arg(partition, "partition") }?
-        };
-        let partition = Partition::parse(name, size, Goal::BlankLast)
-            .map_err(|e| (NPUZZLE_INVALID_ARGUMENT, e.to_string()))?;
-        let tables = Tables::open_partition(dir, &partition).map_err(from_error)?;
-        let solver = Solver::new(tables).map_err(from_error)?;
-        let handle = Box::into_raw(Box::new(npuzzle_solver { solver }));
-        // SAFETY: `out` is valid, as the caller promises.
-        unsafe { *out = handle };
-        Ok(())
-    })
+    // SAFETY: the caller's promises are passed on.
+    unsafe {
+        open_into(out, || {
+            let dir = text_arg(pdb_dir, "pdb_dir")?;
+            let size = size as usize;
+            let name = optional_text(partition, "partition")?
+                .unwrap_or_else(|| Partition::default_name(size));
+            Partition::parse(name, size, Goal::BlankLast).map_err(|e| invalid(e.to_string()))?;
+            let solver = Solver::builder()
+                .pdb_dir(dir)
+                .partition_for(size, name)
+                .open_tables_now(size)
+                .build()
+                .map_err(from_error)?;
+            Ok(Handle {
+                solver,
+                size: Some(size),
+            })
+        })
+    }
+}
+
+/// Fills `options` with the defaults of `npuzzle solve`.
+///
+/// # Safety
+/// `options` is a valid pointer (or NULL: nothing happens).
+#[no_mangle]
+pub unsafe extern "C" fn npuzzle_options_init(options: *mut npuzzle_options) {
+    if options.is_null() {
+        return;
+    }
+    // SAFETY: valid, as the caller promises.
+    unsafe {
+        options.write(npuzzle_options {
+            pdb_dir: ptr::null(),
+            partition: ptr::null(),
+            partition_size: 0,
+            goal: ptr::null(),
+            algorithm: ptr::null(),
+            heuristic: ptr::null(),
+            reflection: 1,
+            fast: 0,
+            max_nodes: NPUZZLE_NO_LIMIT,
+            threads: 0,
+            require_tables: 0,
+        })
+    };
+}
+
+/// A solver with the options of `npuzzle solve` (see `npuzzle_options`),
+/// answering boards of every size from 2x2 to 127x127 with its policy.
+/// On success `*out` holds a handle for `npuzzle_close`; on failure NULL.
+///
+/// # Safety
+/// `options` points to options filled by `npuzzle_options_init` (strings
+/// NUL-terminated or NULL), `out` is a valid pointer.
+#[no_mangle]
+pub unsafe extern "C" fn npuzzle_open_with(
+    options: *const npuzzle_options,
+    out: *mut *mut npuzzle_solver,
+) -> npuzzle_status {
+    // SAFETY: the caller's promises are passed on.
+    unsafe {
+        open_into(out, || {
+            if options.is_null() {
+                return Err(invalid("options is a null pointer".to_string()));
+            }
+            let o = &*options;
+            let goal = match optional_text(o.goal, "goal")? {
+                None => Goal::BlankLast,
+                Some(name) => Goal::from_name(name).ok_or_else(|| {
+                    invalid(format!(
+                        "goal \"{name}\" is not one: use \"blank-last\" or \"blank-first\""
+                    ))
+                })?,
+            };
+            let mut builder = Solver::builder()
+                .goal(goal)
+                .reflection(o.reflection != 0)
+                .fast(o.fast != 0)
+                .max_nodes((o.max_nodes != NPUZZLE_NO_LIMIT).then_some(o.max_nodes));
+            if o.threads > 0 {
+                builder = builder.threads(o.threads as usize);
+            }
+            if let Some(dir) = optional_text(o.pdb_dir, "pdb_dir")? {
+                builder = builder.pdb_dir(dir);
+            }
+            let size = (o.partition_size > 0).then_some(o.partition_size as usize);
+            if let Some(name) = optional_text(o.partition, "partition")? {
+                builder = match size {
+                    Some(size) => builder.partition_for(size, name),
+                    None => builder.partition(name),
+                };
+            }
+            if o.require_tables != 0 {
+                let Some(size) = size else {
+                    return Err(invalid(
+                        "require_tables needs partition_size: the side whose tables to open"
+                            .to_string(),
+                    ));
+                };
+                builder = builder.open_tables_now(size);
+            }
+            if let Some(name) = optional_text(o.algorithm, "algorithm")? {
+                builder = builder.algorithm(match name {
+                    "idastar" => Algorithm::IdaStar,
+                    "astar" => Algorithm::AStar,
+                    "bfs" => Algorithm::Bfs,
+                    _ => return Err(invalid(format!(
+                        "algorithm \"{name}\" is not one: use \"idastar\", \"astar\" or \"bfs\""
+                    ))),
+                });
+            }
+            if let Some(name) = optional_text(o.heuristic, "heuristic")? {
+                builder = builder.heuristic(match name {
+                    "pdb" => HeuristicKind::Pdb,
+                    "linear-conflict" => HeuristicKind::LinearConflict,
+                    "manhattan" => HeuristicKind::Manhattan,
+                    "hamming" => HeuristicKind::Hamming,
+                    _ => return Err(invalid(format!("heuristic \"{name}\" is not one: use \"pdb\", \"linear-conflict\", \"manhattan\" or \"hamming\""))),
+                });
+            }
+            let solver = builder.build().map_err(from_error)?;
+            Ok(Handle { solver, size: None })
+        })
+    }
 }
 
 /// Writes the heuristic value of the board (`len` tiles, row by row, 0 for
 /// the blank) to `*value`: a lower bound on its solution length, the number
-/// `npuzzle pdb lookup` prints last.
+/// `npuzzle pdb lookup` prints last, over the tables of the board's side.
 ///
 /// # Safety
-/// `solver` comes from `npuzzle_open`, `tiles` points to `len` bytes and
-/// `value` is a valid pointer.
+/// `solver` comes from `npuzzle_open` (open or closed), `tiles` points to
+/// `len` bytes and `value` is a valid pointer.
 #[no_mangle]
 pub unsafe extern "C" fn npuzzle_lookup(
     solver: *const npuzzle_solver,
@@ -199,34 +498,78 @@ pub unsafe extern "C" fn npuzzle_lookup(
     value: *mut u32,
 ) -> npuzzle_status {
     guarded(|| {
-        if solver.is_null() || value.is_null() {
-            return Err((
-                NPUZZLE_INVALID_ARGUMENT,
-                "solver or value is a null pointer".to_string(),
-            ));
+        let handle = lookup_handle(solver)?;
+        if value.is_null() {
+            return Err(invalid("value is a null pointer".to_string()));
         }
-        // SAFETY: a live handle from `npuzzle_open`, as the caller promises.
-        let solver = unsafe { &(*solver).solver };
         // SAFETY: `len` readable bytes, as the caller promises.
         let board = unsafe { board_arg(tiles, len) }?;
-        let h = solver.tables().heuristic(&board).map_err(from_error)?;
+        if let Some(size) = handle.size.filter(|&s| s != board.size()) {
+            return Err(from_error(Error::WrongSize {
+                board: board.size(),
+                tables: size,
+            }));
+        }
+        let h = handle.solver.lookup(&board).map_err(from_error)?.value;
         // SAFETY: `value` is valid, as the caller promises.
         unsafe { *value = h };
         Ok(())
     })
 }
 
-/// Solves the board optimally. The moves go to `moves` as letters `U D L R`
-/// (the direction each tile slides), at most `capacity` of them, followed by
-/// a NUL if there is room; `*length` gets the number of moves, also when
-/// the buffer is too small (`NPUZZLE_BUFFER_TOO_SMALL`: call again with a
-/// buffer of `*length + 1`). `expanded` may be NULL; else it gets the nodes
-/// the search expanded. `max_nodes` 0 means no limit.
+/// Solves a board and copies its moves as letters `U D L R` (the direction
+/// each tile slides) and a NUL into `moves` (`capacity` bytes).
 ///
 /// # Safety
-/// `solver` comes from `npuzzle_open`, `tiles` points to `len` bytes,
-/// `moves` to `capacity` writable bytes (or is NULL with `capacity` 0),
-/// `length` is valid and `expanded` valid or NULL.
+/// `moves` points to `capacity` writable bytes or is NULL with `capacity` 0.
+unsafe fn solve_into(
+    handle: &Handle,
+    board: &Board,
+    max_nodes: Option<u64>,
+    moves: *mut c_char,
+    capacity: usize,
+) -> Result<(Solution, String), (npuzzle_status, String)> {
+    if moves.is_null() && capacity > 0 {
+        return Err(invalid("moves is a null pointer".to_string()));
+    }
+    let solution = handle
+        .solver
+        .solve_limited(board, max_nodes)
+        .map_err(from_error)?;
+    let text = solution.moves_text();
+    if text.len() < capacity {
+        // SAFETY: `capacity` writable bytes at `moves`, as the caller promises.
+        unsafe {
+            ptr::copy_nonoverlapping(text.as_ptr(), moves.cast::<u8>(), text.len());
+            *moves.add(text.len()) = 0;
+        }
+    }
+    Ok((solution, text))
+}
+
+fn too_small(length: usize, capacity: usize) -> (npuzzle_status, String) {
+    (
+        NPUZZLE_BUFFER_TOO_SMALL,
+        format!(
+            "the solution has {length} moves; the buffer holds {capacity} bytes and needs {} \
+             (the moves and a NUL)",
+            length + 1
+        ),
+    )
+}
+
+/// Solves the board (optimally where `npuzzle solve` does). The moves go to
+/// `moves` as letters `U D L R` (the direction each tile slides) followed
+/// by a NUL; `*length` gets the number of moves, also when the buffer is
+/// too small (`NPUZZLE_BUFFER_TOO_SMALL`: call again with `*length + 1`
+/// bytes). `expanded` may be NULL; else it gets the nodes the search
+/// expanded. `max_nodes` 0 means the solver's limit (none unless set with
+/// `npuzzle_open_with`).
+///
+/// # Safety
+/// `solver` comes from `npuzzle_open` (open or closed), `tiles` points to
+/// `len` bytes, `moves` to `capacity` writable bytes (or is NULL with
+/// `capacity` 0), `length` is valid and `expanded` valid or NULL.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn npuzzle_solve(
@@ -240,41 +583,84 @@ pub unsafe extern "C" fn npuzzle_solve(
     expanded: *mut u64,
 ) -> npuzzle_status {
     guarded(|| {
-        if solver.is_null() || length.is_null() || (moves.is_null() && capacity > 0) {
-            return Err((
-                NPUZZLE_INVALID_ARGUMENT,
-                "solver, length or moves is a null pointer".to_string(),
-            ));
+        let handle = lookup_handle(solver)?;
+        if length.is_null() {
+            return Err(invalid("length is a null pointer".to_string()));
         }
-        // SAFETY: a live handle from `npuzzle_open`, as the caller promises.
-        let solver = unsafe { &(*solver).solver };
         // SAFETY: `len` readable bytes, as the caller promises.
         let board = unsafe { board_arg(tiles, len) }?;
-        let limit = (max_nodes > 0).then_some(max_nodes);
-        let solution = solver.solve_limited(&board, limit).map_err(from_error)?;
-        let text = solution.moves_text();
+        if let Some(size) = handle.size.filter(|&s| s != board.size()) {
+            return Err(from_error(Error::WrongSize {
+                board: board.size(),
+                tables: size,
+            }));
+        }
+        let limit = if max_nodes > 0 {
+            Some(max_nodes)
+        } else {
+            handle.solver.max_nodes()
+        };
+        // SAFETY: as the caller promises.
+        let (solution, text) = unsafe { solve_into(&handle, &board, limit, moves, capacity) }?;
         // SAFETY: valid pointers, as the caller promises.
         unsafe {
             *length = text.len();
             if !expanded.is_null() {
-                *expanded = solution.expanded;
+                *expanded = solution.expanded();
             }
         }
-        if text.len() > capacity {
-            return Err((
-                NPUZZLE_BUFFER_TOO_SMALL,
-                format!(
-                    "the solution has {} moves; the buffer holds {capacity}",
-                    text.len()
-                ),
-            ));
+        if text.len() >= capacity {
+            return Err(too_small(text.len(), capacity));
         }
-        // SAFETY: `capacity` writable bytes at `moves`, as the caller promises.
+        Ok(())
+    })
+}
+
+/// Solves the board (`len` 16-bit tiles, row by row, 0 for the blank:
+/// boards up to 127x127) as `npuzzle_solve` does, with the solver's node
+/// limit, and fills `*info` (the length also when the buffer is too small).
+///
+/// # Safety
+/// `solver` comes from `npuzzle_open` or `npuzzle_open_with` (open or
+/// closed), `tiles` points to `len` `uint16_t`s, `moves` to `capacity`
+/// writable bytes (or is NULL with `capacity` 0), `info` is valid.
+#[no_mangle]
+pub unsafe extern "C" fn npuzzle_solve_with(
+    solver: *const npuzzle_solver,
+    tiles: *const u16,
+    len: usize,
+    moves: *mut c_char,
+    capacity: usize,
+    info: *mut npuzzle_info,
+) -> npuzzle_status {
+    guarded(|| {
+        let handle = lookup_handle(solver)?;
+        if info.is_null() {
+            return Err(invalid("info is a null pointer".to_string()));
+        }
+        // SAFETY: `len` readable u16s, as the caller promises.
+        let board = unsafe { board_arg16(tiles, len) }?;
+        let limit = handle.solver.max_nodes();
+        // SAFETY: as the caller promises.
+        let (solution, text) = unsafe { solve_into(&handle, &board, limit, moves, capacity) }?;
+        let lower_bound = if solution.optimal {
+            text.len() as u64
+        } else {
+            solution.lower_bound.unwrap_or(0)
+        };
+        // SAFETY: `info` is valid, as the caller promises.
         unsafe {
-            ptr::copy_nonoverlapping(text.as_ptr(), moves.cast::<u8>(), text.len());
-            if text.len() < capacity {
-                *moves.add(text.len()) = 0;
-            }
+            info.write(npuzzle_info {
+                length: text.len(),
+                optimal: i32::from(solution.optimal),
+                expanded: solution.expanded(),
+                generated: solution.generated(),
+                initial_estimate: solution.initial_estimate.unwrap_or(0),
+                lower_bound,
+            })
+        };
+        if text.len() >= capacity {
+            return Err(too_small(text.len(), capacity));
         }
         Ok(())
     })
@@ -287,18 +673,18 @@ pub extern "C" fn npuzzle_last_error() -> *const c_char {
     LAST_ERROR.with(|last| last.borrow().as_ptr())
 }
 
-/// Frees a handle from `npuzzle_open` (NULL is allowed).
+/// Frees a handle from `npuzzle_open` or `npuzzle_open_with`. NULL, or a
+/// handle closed already, does nothing.
 ///
-/// # Safety
-/// `solver` comes from `npuzzle_open` and is not used afterwards.
+/// Calls still running on it from other threads finish first.
 #[no_mangle]
-pub unsafe extern "C" fn npuzzle_close(solver: *mut npuzzle_solver) {
-    if !solver.is_null() {
-        let _ = catch_unwind(AssertUnwindSafe(|| {
-            // SAFETY: a handle from `npuzzle_open`, freed once, as the caller promises.
-            drop(unsafe { Box::from_raw(solver) });
-        }));
-    }
+pub extern "C" fn npuzzle_close(solver: *mut npuzzle_solver) {
+    let removed = handles()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&(solver as usize));
+    // The solver is freed here, or when the last call running on it ends.
+    drop(removed);
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use npuzzle::{Algorithm, HeuristicKind};
 use npuzzle_board::{random_board, Goal, Notation, SplitMix64};
-use npuzzle_search::{Algorithm, HeuristicKind};
 
 /// Exit status: everything answered.
 const EXIT_OK: u8 = 0;

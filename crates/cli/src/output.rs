@@ -4,8 +4,8 @@
 
 use std::io::{self, Write};
 
-use npuzzle_board::{Board, Known, Move, Notation};
-use npuzzle_search::Stats;
+use npuzzle::{Board, Move, Notation, Solution, Stats};
+use npuzzle_board::Known;
 use serde::Serialize;
 
 use crate::input::Input;
@@ -21,7 +21,7 @@ pub struct Solved {
     pub reflection: Option<bool>,
     pub stats: Option<Stats>,
     pub h0: Option<u32>,
-    /// For answers that are not optimal: the Manhattan bound.
+    /// For answers that are not optimal: a lower bound on the optimal length.
     pub lower_bound: Option<u64>,
     /// Why the answer is not optimal.
     pub note: Option<String>,
@@ -44,6 +44,23 @@ impl Solved {
             lower_bound: None,
             note: None,
             seconds: 0.0,
+        }
+    }
+}
+
+impl From<Solution> for Solved {
+    fn from(s: Solution) -> Solved {
+        Solved {
+            optimal: s.optimal,
+            heuristic: s.heuristic,
+            partition: s.partition,
+            reflection: s.reflection,
+            stats: s.stats,
+            h0: s.initial_estimate,
+            lower_bound: s.lower_bound,
+            note: s.note,
+            seconds: s.elapsed.as_secs_f64(),
+            ..Solved::optimal(s.moves, s.algorithm)
         }
     }
 }
@@ -390,11 +407,7 @@ impl<'a> Printer<'a> {
                 } else {
                     String::new()
                 };
-                writeln!(
-                    out,
-                    "Lower bound (Manhattan) {bound}{ratio}; {:.6} s",
-                    s.seconds
-                )?;
+                writeln!(out, "Lower bound {bound}{ratio}; {:.6} s", s.seconds)?;
             }
             Answer::Unsolvable => writeln!(out, "No solution possible")?,
             Answer::Refused { reason, .. } => writeln!(out, "No answer: {reason}")?,

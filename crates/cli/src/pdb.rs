@@ -2,15 +2,15 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use npuzzle_board::{parse_board, Goal};
-use npuzzle_pdb::file::{self, TableFile};
-use npuzzle_pdb::format::HEADER_LEN;
-use npuzzle_pdb::{build_file, generate, Partition, Pdb};
-use npuzzle_pdb::{OpenError, Problem, TableSet};
+use npuzzle::table_file::{self as file, TableFile, HEADER_LEN};
+use npuzzle::{
+    parse_board, BuildEvent, BuildOptions, Error, Goal, Note, OpenError, Partition, Tables,
+    TablesError,
+};
 
 use crate::{GoalArg, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
@@ -114,27 +114,24 @@ const REBUILD_AS_BUILT: &str =
 
 /// A table error with the command that makes a good table, where building
 /// is the remedy.
-pub fn explain(e: &OpenError, rebuild: &str) -> String {
+fn explain(e: &OpenError, rebuild: &str) -> String {
     let path = e.path().display();
     match e.problem() {
-        Problem::Missing => format!("{path}: no such pattern database; build it with: {rebuild}"),
+        file::Problem::Missing => {
+            format!("{path}: no such pattern database; build it with: {rebuild}")
+        }
         problem if e.needs_rebuild() => format!("{path}: {problem}; rebuild it with: {rebuild}"),
         _ => e.to_string(),
     }
 }
 
 /// The command that builds a partition's tables into `dir`, for messages.
-pub fn build_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
+fn build_command(partition: &str, size: usize, goal: Goal, dir: &Path) -> String {
     format!(
         "npuzzle pdb build --size {size} --goal {goal} --partition {} --out {}",
-        shell_word(partition.name()),
+        shell_word(partition),
         shell_word(&file::normalize(dir).display().to_string())
     )
-}
-
-/// The rebuild command for a partition, for error messages.
-pub fn rebuild_command(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
-    format!("{} --force", build_command(partition, size, goal, dir))
 }
 
 fn shell_word(word: &str) -> String {
@@ -148,81 +145,49 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// The most threads `--threads` and `--jobs` take: more only thrash.
-pub const MAX_THREADS: usize = 256;
-
-/// Where tables are looked for, in order: the explicit directory, else
-/// $NPUZZLE_PDB_DIR, else ./data and the user data directory.
-pub fn search_dirs(explicit: Option<&Path>) -> Vec<PathBuf> {
-    if let Some(dir) = explicit {
-        return vec![dir.to_path_buf()];
-    }
-    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
-        return vec![PathBuf::from(dir)];
-    }
-    let mut dirs = vec![PathBuf::from("data")];
-    dirs.extend(file::user_data_dir());
-    dirs
-}
-
-/// The directory among `dirs` that holds the first table of `partition`.
-pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
-    let name = file::file_name(&partition.patterns()[0]);
-    dirs.iter().find(|d| d.join(&name).is_file()).cloned()
-}
-
-/// Whether a file can be created in `dir` (an existing directory).
-fn writable(dir: &Path) -> bool {
-    dir.is_dir() && tempfile::tempfile_in(dir).is_ok()
-}
-
-/// Where `pdb build` writes without --out: $NPUZZLE_PDB_DIR, else ./data
-/// when it is a writable directory, else the user data directory.
-fn default_build_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    let local = PathBuf::from("data");
-    if writable(&local) {
-        return local;
-    }
-    file::user_data_dir().unwrap_or(local)
-}
-
 /// The command that builds `partition` into `dir`, and in a source
 /// checkout the cargo command too.
-pub fn build_hint(partition: &Partition, size: usize, goal: Goal, dir: &Path) -> String {
+fn build_hint(partition: &str, size: usize, goal: Goal, dir: &Path) -> String {
     let command = build_command(partition, size, goal, dir);
     if Path::new("xtask/Cargo.toml").is_file() {
         format!(
             "{command} (in this checkout: cargo xtask build-pdb --size {size} --goal {goal} \
-             --partition {})",
-            partition.name()
+             --partition {partition})"
         )
     } else {
         command
     }
 }
 
-/// Memory the system can still give, in bytes (Linux), for refusing builds
-/// that cannot fit.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes * 1024)
+/// The engine's table error with this command line's build command.
+pub fn tables_message(e: &TablesError) -> String {
+    let remedy = if e.is_missing() {
+        build_hint(&e.partition, e.size, e.goal, &e.dir)
+    } else {
+        format!(
+            "{} --force",
+            build_command(&e.partition, e.size, e.goal, &e.dir)
+        )
+    };
+    e.message_with(&remedy)
 }
 
-/// Refuses `--threads`/`--jobs` values that would only stall the machine.
-pub fn check_threads(option: &str, threads: usize) -> Result<usize, String> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads == 0 || threads > MAX_THREADS {
-        return Err(format!(
-            "{option} {threads} is out of range: give 1 to {MAX_THREADS} (this machine has \
-             {cores} cores)"
-        ));
+/// The engine's note in this command line's words.
+pub fn note_message(note: &Note) -> String {
+    note.message_with(tables_message)
+        .replace('\n', "\nnpuzzle: ")
+}
+
+/// An engine error in this command line's words.
+fn error_message(e: &Error) -> String {
+    match e {
+        Error::Tables(tables) => tables_message(tables),
+        Error::Io { path, error } if error.kind() == io::ErrorKind::PermissionDenied => format!(
+            "cannot write in {}: choose another directory with --out",
+            file::normalize(path).display()
+        ),
+        other => other.to_string(),
     }
-    Ok(threads)
 }
 
 pub fn run(command: &PdbCommand, out: &mut impl Write) -> io::Result<u8> {
@@ -243,174 +208,104 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    let dir = args.out.clone().unwrap_or_else(default_build_dir);
-    let shown = file::normalize(&dir);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = match check_threads("--threads", args.threads.unwrap_or(cores)) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("npuzzle: {e}");
-            return Ok(EXIT_BAD_INPUT);
+    let dir = args.out.clone().unwrap_or_else(npuzzle::default_build_dir);
+    let threads =
+        match npuzzle::check_threads("--threads", args.threads.unwrap_or(npuzzle::cores())) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("npuzzle: {e}");
+                return Ok(EXIT_BAD_INPUT);
+            }
+        };
+    let options = BuildOptions {
+        threads,
+        force: args.force,
+        level: args.level,
+    };
+    let terminal = io::stderr().is_terminal();
+    let mut progress = ProgressBar::hidden();
+    let mut written: io::Result<()> = Ok(());
+    let mut print = |line: String| {
+        if written.is_ok() {
+            written = writeln!(out, "{line}").and_then(|()| out.flush());
         }
     };
-    // Refuse before allocating: the largest pattern's peak memory against
-    // what the machine has, and the files against the room on disk.
-    let biggest = partition
-        .patterns()
-        .iter()
-        .max_by_key(|p| generate::memory_needed(p))
-        .expect("a partition has patterns");
-    let needed = generate::memory_needed(biggest);
-    if let Some(available) = available_memory().filter(|&a| a < needed) {
-        eprintln!(
-            "npuzzle: building pattern {biggest} needs about {:.1} GB of memory; this machine \
-             has {:.1} GB available: use smaller patterns",
-            needed as f64 / 1e9,
-            available as f64 / 1e9
-        );
-        return Ok(EXIT_FAILED);
-    }
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("npuzzle: cannot create {}: {e}", shown.display());
-        return Ok(EXIT_FAILED);
-    }
-    if !writable(&dir) {
-        eprintln!(
-            "npuzzle: cannot write in {}: choose another directory with --out",
-            shown.display()
-        );
-        return Ok(EXIT_FAILED);
-    }
-    // Unpacked tables (cache/) plus packed ones, which are smaller.
-    let unpacked: u64 = partition
-        .distinct_patterns()
-        .iter()
-        .map(|p| HEADER_LEN as u64 + p.entries().div_ceil(2))
-        .sum();
-    if let Err(e) = file::check_room(&dir, unpacked + unpacked / 2) {
-        eprintln!("npuzzle: cannot build into {}: {e}", shown.display());
-        return Ok(EXIT_FAILED);
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(io::Error::other)?;
-    let goal = args.which.goal.goal();
-    let started = Instant::now();
-    let terminal = io::stderr().is_terminal();
-    let (mut built, mut states, mut disk, mut memory) = (0, 0u64, 0u64, 0u64);
-    let distinct = partition.distinct_patterns();
-    for &pattern in &distinct {
-        let path = dir.join(file::file_name(pattern));
-        if !args.force && path.is_file() {
-            match file::verify(&path) {
-                Ok(header) if header.pattern() == pattern => {
-                    writeln!(
-                        out,
-                        "{}: up to date (verified); --force rebuilds it",
-                        path.display()
-                    )?;
-                    disk += std::fs::metadata(&path)?.len();
-                    memory += header.file_len();
-                    continue;
-                }
-                Ok(header) if header.pattern().has_values_of(pattern) => writeln!(
-                    out,
-                    "{}: a zero-aware table of format version {} (one entry per free cell); \
-                     rebuilding it in version {} (one per region, about a quarter of the size)",
-                    path.display(),
-                    header.version(),
-                    npuzzle_pdb::format::FORMAT_VERSION_REGIONS
-                )?,
-                Ok(_) => writeln!(out, "{}: holds another pattern; rebuilding", path.display())?,
-                Err(e) => writeln!(
-                    out,
-                    "{}: {}\nrebuilding it",
-                    e.path().display(),
-                    e.problem()
-                )?,
-            }
-        }
-        let progress = if terminal {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix} {wide_msg}")
+    let report = npuzzle::build_tables_with(&dir, &partition, &options, &mut |event| match event {
+        BuildEvent::UpToDate { path, .. } => print(format!(
+            "{}: up to date (verified); --force rebuilds it",
+            path.display()
+        )),
+        BuildEvent::Replacing { path, why } => print(format!("{}: {why}", path.display())),
+        BuildEvent::Started { pattern } => {
+            progress = if terminal {
+                let bar = ProgressBar::new_spinner();
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} [{elapsed_precise}] {prefix} {wide_msg}",
+                    )
                     .expect("a valid template"),
-            );
-            bar.set_prefix(format!("pattern {pattern}"));
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
-        let pattern_started = Instant::now();
-        let image = pool.install(|| {
-            build_file(pattern, threads as u32, |level| {
-                progress.set_message(format!(
-                    "depth {}: {} new states, {} of at most {} reached",
-                    level.depth,
-                    group_digits(level.states),
-                    group_digits(level.total),
-                    group_digits(level.space)
-                ));
-            })
-        });
-        let image = match image {
-            Ok(image) => image,
-            Err(e) => {
-                progress.finish_and_clear();
-                eprintln!("npuzzle: pattern {pattern}: {e}");
-                return Ok(EXIT_FAILED);
-            }
-        };
-        progress.set_message("compressing");
-        let cache = file::cache_path(&path);
-        let saved = pool
-            .install(|| file::save_packed(&path, &image, args.level))
-            .map_err(|e| (path.clone(), e))
-            .and_then(|()| file::save_raw(&cache, &image).map_err(|e| (cache.clone(), e)));
-        if let Err((failed, e)) = saved {
+                );
+                bar.set_prefix(format!("pattern {pattern}"));
+                bar.enable_steady_tick(Duration::from_millis(200));
+                bar
+            } else {
+                ProgressBar::hidden()
+            };
+        }
+        BuildEvent::Level { level, .. } => progress.set_message(format!(
+            "depth {}: {} new states, {} of at most {} reached",
+            level.depth,
+            group_digits(level.states),
+            group_digits(level.total),
+            group_digits(level.space)
+        )),
+        BuildEvent::Writing { .. } => progress.set_message("compressing"),
+        BuildEvent::Built {
+            path,
+            header,
+            packed_bytes,
+            elapsed,
+        } => {
             progress.finish_and_clear();
-            eprintln!(
-                "npuzzle: cannot write {}: {e}",
-                file::normalize(&failed).display()
-            );
+            print(format!(
+                "{}: pattern {}, {} states, {} entries ({}), max value {}, {:.1} s, {} on disk, \
+                 {} unpacked",
+                path.display(),
+                header.pattern(),
+                group_digits(header.build().states()),
+                group_digits(header.entries()),
+                header.encoding().name(),
+                header.max_value(),
+                elapsed.as_secs_f64(),
+                megabytes(packed_bytes),
+                megabytes(header.file_len()),
+            ))
+        }
+        _ => {}
+    });
+    progress.finish_and_clear();
+    written?;
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("npuzzle: {}", error_message(&e));
             return Ok(EXIT_FAILED);
         }
-        progress.finish_and_clear();
-        let pdb = Pdb::from_bytes(&image[..]).map_err(io::Error::other)?;
-        let header = pdb.header();
-        let packed = std::fs::metadata(&path)?.len();
-        writeln!(
-            out,
-            "{}: pattern {pattern}, {} states, {} entries ({}), max value {}, {:.1} s, {} on disk, {} unpacked",
-            path.display(),
-            group_digits(header.build().states()),
-            group_digits(header.entries()),
-            header.encoding().name(),
-            header.max_value(),
-            pattern_started.elapsed().as_secs_f64(),
-            megabytes(packed),
-            megabytes(header.file_len()),
-        )?;
-        out.flush()?;
-        built += 1;
-        states += header.build().states();
-        disk += packed;
-        memory += header.file_len();
-    }
+    };
     writeln!(
         out,
-        "built {built} of {} tables for {} ({}x{}, goal {goal}) in {:.1} s with {threads} threads: \
+        "built {} of {} tables for {} ({}x{}, goal {}) in {:.1} s with {threads} threads: \
          {} states; {} on disk, {} to map{}",
-        distinct.len(),
+        report.built,
+        report.tables,
         partition.name(),
         args.which.size,
         args.which.size,
-        started.elapsed().as_secs_f64(),
-        group_digits(states),
-        megabytes(disk),
-        megabytes(memory),
+        args.which.goal.goal(),
+        report.elapsed.as_secs_f64(),
+        group_digits(report.states),
+        megabytes(report.disk_bytes),
+        megabytes(report.mapped_bytes),
         crate::output::peak_rss_megabytes()
             .map(|mb| format!("; peak memory {:.2} GB", mb * 1048576.0 / 1e9))
             .unwrap_or_default()
@@ -537,8 +432,8 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    let dirs = search_dirs(args.pdb_dir.as_deref());
-    let dir = find_dir(&dirs, &partition).unwrap_or_else(|| dirs[0].clone());
+    let dirs = npuzzle::search_dirs(args.pdb_dir.as_deref());
+    let dir = npuzzle::find_dir(&dirs, &partition).unwrap_or_else(|| dirs[0].clone());
     let (mut mapped, mut missing) = (0u64, 0);
     for pattern in partition.distinct_patterns() {
         let name = file::file_name(pattern);
@@ -571,7 +466,7 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
         writeln!(
             out,
             "{missing} missing; build them with: {}",
-            build_hint(&partition, args.which.size, goal, &dir)
+            build_hint(partition.name(), args.which.size, goal, &dir)
         )?;
         return Ok(EXIT_FAILED);
     }
@@ -601,30 +496,21 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    let dirs = search_dirs(args.pdb_dir.as_deref());
-    let Some(dir) = find_dir(&dirs, &partition) else {
-        eprintln!(
-            "npuzzle: {}",
-            missing_tables(&dirs, &partition, board.size(), which.goal.goal())
-        );
-        return Ok(EXIT_FAILED);
-    };
-    let goal: Goal = which.goal.goal();
-    let rebuild = rebuild_command(&partition, board.size(), goal, &dir);
-    let tables = match file::open_partition_noting(&dir, &partition, &mut |note| {
-        eprintln!("npuzzle: {note}")
-    })
-    .and_then(|tables| {
-        TableSet::with_groups(tables, partition.groups())
-            .map_err(|e| OpenError::new(&dir, Problem::Pdb(e)))
-    }) {
+    let note = &mut |note: String| eprintln!("npuzzle: {note}");
+    let tables = match Tables::find(args.pdb_dir.as_deref(), &partition, note) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("npuzzle: {}", explain(&e, &rebuild));
+            eprintln!("npuzzle: {}", error_message(&e));
             return Ok(EXIT_FAILED);
         }
     };
-    let lookup = tables.lookup(&board).map_err(io::Error::other)?;
+    let lookup = match tables.lookup(&board) {
+        Ok(lookup) => lookup,
+        Err(e) => {
+            eprintln!("npuzzle: {}", error_message(&e));
+            return Ok(EXIT_FAILED);
+        }
+    };
     for (pdb, value) in tables.tables().iter().zip(&lookup.values) {
         writeln!(out, "{}: {value}", pdb.pattern())?;
     }
@@ -641,32 +527,6 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
     writeln!(out, "reflected sum: {}", lookup.reflected_sum)?;
     writeln!(out, "heuristic: {}", lookup.value)?;
     Ok(EXIT_OK)
-}
-
-/// The message for tables found nowhere: where we looked, how to build them.
-pub fn missing_tables(dirs: &[PathBuf], partition: &Partition, size: usize, goal: Goal) -> String {
-    let looked: Vec<String> = dirs
-        .iter()
-        .map(|d| file::normalize(d).display().to_string())
-        .collect();
-    format!(
-        "no pattern databases for {size}x{size} (partition {}, goal {goal}): looked for {} in {}. \
-         Build them with: {}",
-        partition.name(),
-        file::file_name(&partition.patterns()[0]),
-        looked.join(", "),
-        // Where a build without --out would write, unless a directory was named.
-        build_hint(
-            partition,
-            size,
-            goal,
-            &if dirs.len() == 1 {
-                dirs[0].clone()
-            } else {
-                default_build_dir()
-            }
-        ),
-    )
 }
 
 /// 1234567 -> "1,234,567".

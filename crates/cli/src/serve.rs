@@ -21,16 +21,14 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use npuzzle_board::{random_board, Board, Goal, Known, Move, Notation, SplitMix64};
-use npuzzle_search::heuristic::{Heuristic, LinearConflict};
-use npuzzle_search::{Grid, Position};
+use npuzzle::{random_board, Board, Goal, Move, Notation, Solver, SplitMix64};
+use npuzzle_board::Known;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{oneshot, Semaphore};
 
 use crate::input::Input;
 use crate::output::{json_record, Answer, Solved};
-use crate::solve::Solver;
-use crate::{GoalArg, GoalName, SearchArgs, ServeArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::{ServeArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// Board sides the server takes.
 pub const SIDES: std::ops::RangeInclusive<usize> = 2..=8;
@@ -56,8 +54,8 @@ type SolutionCache = HashMap<(Goal, Vec<u16>), Arc<[Move]>>;
 
 /// What every handler shares.
 struct Server {
-    /// One solver per goal; each opens a side's tables once.
-    solvers: [Solver<'static>; 2],
+    /// The engine, one per goal; each opens a side's tables once.
+    solvers: [Solver; 2],
     quick: rayon::ThreadPool,
     long: rayon::ThreadPool,
     /// Permits for searches queued or running; none left: 503.
@@ -149,8 +147,15 @@ struct Task {
 }
 
 impl Server {
-    fn solver(&self, goal: Goal) -> &Solver<'static> {
+    fn solver(&self, goal: Goal) -> &Solver {
         &self.solvers[usize::from(goal == Goal::BlankFirst)]
+    }
+
+    /// The engine's answer within `budget` expanded nodes, on this thread.
+    fn search(&self, goal: Goal, board: &Board, budget: u64) -> Answer {
+        let started = Instant::now();
+        let result = self.solver(goal).solve_here(board, Some(budget));
+        crate::solve::answer(result, started.elapsed().as_secs_f64())
     }
 
     /// Reads a request body, or says what is wrong with it.
@@ -256,9 +261,7 @@ impl Server {
         let (board, goal) = (task.board.clone(), task.goal);
         let first = self
             .run(false, move |server| {
-                server
-                    .solver(goal)
-                    .answer_within(&board, false, Some(quick_nodes))
+                server.search(goal, &board, quick_nodes)
             })
             .await?;
         let answer = match first {
@@ -266,12 +269,8 @@ impl Server {
             // already fell back to the reduction.
             Answer::Refused { nodes: Some(_), .. } if task.max_nodes > quick_nodes => {
                 let (board, goal, budget) = (task.board.clone(), task.goal, task.max_nodes);
-                self.run(true, move |server| {
-                    server
-                        .solver(goal)
-                        .answer_within(&board, false, Some(budget))
-                })
-                .await?
+                self.run(true, move |server| server.search(goal, &board, budget))
+                    .await?
             }
             answer => answer,
         };
@@ -396,7 +395,7 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
         upper_bound: None,
     };
     if solvable {
-        let bound = linear_conflict(board, goal);
+        let bound = server.solver(goal).lower_bound(board);
         record.lower_bound = Some(bound);
         let answer = match server.cached(goal, board) {
             Some(moves) => Answer::Solved(Solved::optimal(moves.to_vec(), "idastar")),
@@ -410,11 +409,7 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
                 let budget = CHECK_NODES.min(task.max_nodes);
                 let board = board.clone();
                 match server
-                    .run(false, move |server| {
-                        server
-                            .solver(goal)
-                            .answer_within(&board, false, Some(budget))
-                    })
+                    .run(false, move |server| server.search(goal, &board, budget))
                     .await
                 {
                     Ok(answer) => answer,
@@ -436,12 +431,6 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
         Ok(body) => ok_reply(body),
         Err(e) => error_reply(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
-}
-
-/// The linear-conflict estimate: admissible on every side, and instant.
-fn linear_conflict(board: &Board, goal: Goal) -> u64 {
-    let heuristic = LinearConflict::new(&Grid::new(board.size(), goal));
-    u64::from(heuristic.value(&heuristic.init(&Position::new(board))))
 }
 
 #[derive(Deserialize)]
@@ -617,38 +606,33 @@ pub fn run(args: &ServeArgs) -> u8 {
 
 fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
     let bad = |message: String| (EXIT_BAD_INPUT, message);
-    let threads = crate::pdb::check_threads(
-        "--threads",
-        args.threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-    )
-    .map_err(bad)?;
+    let threads = npuzzle::check_threads("--threads", args.threads.unwrap_or_else(npuzzle::cores))
+        .map_err(|e| bad(e.to_string()))?;
     if args.queue == 0 {
         return Err(bad("--queue must be at least 1".to_string()));
     }
     if let Some(name) = &args.partition {
-        npuzzle_pdb::Partition::parse(name, 4, Goal::BlankLast)
+        npuzzle::Partition::parse(name, 4, Goal::BlankLast)
             .map_err(|e| bad(format!("--partition {name}: {e} (it names 4x4 tables)")))?;
     }
-    let solver = |goal: GoalName| -> Solver<'static> {
-        let search: &'static SearchArgs = Box::leak(Box::new(SearchArgs {
-            goal: GoalArg { goal },
-            algorithm: None,
-            fast: false,
-            heuristic: None,
-            partition: args.partition.clone(),
-            pdb_dir: args.pdb_dir.clone(),
-            no_reflection: false,
-            max_nodes: None,
-            jobs: None,
-        }));
-        Solver::with_partition_for(search, 4)
+    let solver = |goal: Goal| -> Result<Solver, (u8, String)> {
+        let mut builder = Solver::builder()
+            .goal(goal)
+            .threads(1)
+            .on_note(|note| eprintln!("npuzzle: {}", crate::pdb::note_message(note)));
+        if let Some(dir) = &args.pdb_dir {
+            builder = builder.pdb_dir(dir);
+        }
+        if let Some(name) = &args.partition {
+            builder = builder.partition_for(4, name.as_str());
+        }
+        builder.build().map_err(|e| bad(e.to_string()))
     };
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let server = Arc::new(Server {
-        solvers: [solver(GoalName::BlankLast), solver(GoalName::BlankFirst)],
+        solvers: [solver(Goal::BlankLast)?, solver(Goal::BlankFirst)?],
         quick: pool("quick", threads, 0).map_err(|e| (EXIT_FAILED, e))?,
         long: pool("long", threads, LONG_POOL_NICENESS).map_err(|e| (EXIT_FAILED, e))?,
         queue: Arc::new(Semaphore::new(args.queue)),
@@ -659,7 +643,12 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
     // Open the 4x4 tables now: the first player should not wait for them,
     // and a problem with them is best seen at start-up.
     let probe = Goal::BlankLast.board(4);
-    if let Answer::Refused { reason, .. } = server.solver(Goal::BlankLast).answer(&probe, false) {
+    if let Answer::Refused {
+        reason,
+        nodes: None,
+        ..
+    } = server.search(Goal::BlankLast, &probe, QUICK_NODES)
+    {
         eprintln!("npuzzle: 4x4 boards will be refused: {reason}");
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()

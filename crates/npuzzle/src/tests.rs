@@ -1,8 +1,10 @@
 use std::collections::{HashMap, VecDeque};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use npuzzle_board::{random_walk, SplitMix64};
 use npuzzle_pdb::file;
+use npuzzle_search::Request;
 
 use super::*;
 
@@ -25,9 +27,16 @@ fn tables_8() -> &'static Path {
         .path()
 }
 
+/// A one-thread solver over the 5-5-5 tables (node counts are then the
+/// same from run to run).
 fn open_555() -> Solver {
-    let partition = Partition::parse("5-5-5", 4, Goal::BlankLast).unwrap();
-    Solver::new(Tables::open_partition(tables_555(), &partition).unwrap()).unwrap()
+    Solver::builder()
+        .pdb_dir(tables_555())
+        .partition_for(4, "5-5-5")
+        .threads(1)
+        .open_tables_now(4)
+        .build()
+        .unwrap()
 }
 
 /// Every 3x3 board's distance, by breadth-first search from the goal.
@@ -51,20 +60,33 @@ fn distances_3x3() -> HashMap<Board, usize> {
 
 #[test]
 fn solutions_are_optimal_and_replay_to_the_goal_on_3x3() {
-    let partition = Partition::parse("8", 3, Goal::BlankLast).unwrap();
-    let solver = Solver::new(Tables::open_partition(tables_8(), &partition).unwrap()).unwrap();
     let truth = distances_3x3();
     let boards: Vec<Board> = truth.keys().step_by(97).cloned().collect();
-    let answers = solver.solve_many(&boards, 2);
-    for (board, answer) in boards.iter().zip(answers) {
-        let solution = answer.unwrap();
-        assert_eq!(solution.length(), truth[board], "{board}");
-        assert!(board.solves(&solution.moves, Goal::BlankLast), "{board}");
-        // The complete 3x3 table is exact.
-        assert_eq!(
-            solver.tables().heuristic(board).unwrap() as usize,
-            truth[board]
-        );
+    // Over the complete table, asked for by name.
+    let with_tables = Solver::builder()
+        .pdb_dir(tables_8())
+        .partition_for(3, "8")
+        .heuristic(HeuristicKind::Pdb)
+        .threads(2)
+        .build()
+        .unwrap();
+    // With no tables anywhere: the policy's linear conflict.
+    let empty = tempfile::tempdir().unwrap();
+    let without = Solver::builder().pdb_dir(empty.path()).build().unwrap();
+    for solver in [&with_tables, &without] {
+        let answers = solver.solve_many(&boards);
+        for (board, answer) in boards.iter().zip(answers) {
+            let solution = answer.unwrap();
+            assert!(solution.optimal);
+            assert_eq!(solution.length(), truth[board], "{board}");
+            assert!(board.solves(&solution.moves, Goal::BlankLast), "{board}");
+        }
+    }
+    assert!(without.take_notes().is_empty(), "3x3 boards need no tables");
+    // The complete 3x3 table is exact.
+    for board in &boards {
+        let value = with_tables.lookup(board).unwrap().value;
+        assert_eq!(value as usize, truth[board]);
     }
 }
 
@@ -75,18 +97,21 @@ fn solve_and_solve_many_agree_with_an_independent_search_on_4x4() {
     let boards: Vec<Board> = (0..40)
         .map(|_| random_walk(4, Goal::BlankLast, 60, &mut rng))
         .collect();
-    let many = solver.solve_many(&boards, 0);
+    let many = solver.with_threads(2).unwrap().solve_many(&boards);
     for (board, answer) in boards.iter().zip(many) {
         let solution = answer.unwrap();
         assert!(board.solves(&solution.moves, Goal::BlankLast));
+        assert_eq!(solution.partition.as_deref(), Some("5-5-5"));
         // Linear-conflict IDA*, no tables: an independent optimum.
         let reference = npuzzle_search::solve(board, &Request::default()).unwrap();
         assert_eq!(solution.length(), reference.moves.len(), "{board}");
         let one = solver.solve(board).unwrap();
         assert_eq!(one.length(), solution.length());
+        // One thread either way: the same search.
+        assert_eq!(one.stats, solution.stats, "{board}");
         // The heuristic is the search's starting estimate, and a lower bound.
-        let h = solver.tables().heuristic(board).unwrap();
-        assert_eq!(h, solution.initial_estimate, "{board}");
+        let h = solver.tables(4).unwrap().heuristic(board).unwrap();
+        assert_eq!(Some(h), solution.initial_estimate, "{board}");
         assert!(h as usize <= solution.length());
     }
 }
@@ -95,20 +120,22 @@ fn solve_and_solve_many_agree_with_an_independent_search_on_4x4() {
 fn lookup_sums_the_tables_and_their_reflection() {
     let solver = open_555();
     let board = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
-    let lookup = solver.tables().lookup(&board).unwrap();
+    let lookup = solver.lookup(&board).unwrap();
     assert_eq!(lookup.values.len(), 3);
     assert_eq!(lookup.sum, lookup.values.iter().sum::<u32>());
     let reflected = board.transposed(Goal::BlankLast);
-    let direct = solver.tables().lookup(&reflected).unwrap();
+    let direct = solver.lookup(&reflected).unwrap();
     assert_eq!(direct.sum, lookup.reflected_sum);
     assert_eq!(lookup.value, lookup.sum.max(lookup.reflected_sum));
+    assert_eq!(solver.lower_bound(&board), u64::from(lookup.value));
 }
 
 #[test]
 fn bad_boards_and_missing_tables_are_errors_that_say_what_to_do() {
     let solver = open_555();
     let small = parse_board("1 2 3 4 5 6 7 8 0").unwrap();
-    let e = solver.solve(&small).unwrap_err();
+    let tables = solver.tables(4).unwrap();
+    let e = tables.lookup(&small).unwrap_err();
     assert!(matches!(
         e,
         Error::WrongSize {
@@ -125,20 +152,131 @@ fn bad_boards_and_missing_tables_are_errors_that_say_what_to_do() {
     let e = solver.solve(&unsolvable).unwrap_err();
     assert!(matches!(e, Error::Unsolvable { .. }), "{e}");
 
-    let limited = open_555().with_node_limit(10);
     let hard = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
     assert!(matches!(
-        limited.solve(&hard).unwrap_err(),
+        solver.solve_limited(&hard, Some(10)).unwrap_err(),
         Error::NodeLimit { limit: 10 }
     ));
 
     let empty = tempfile::tempdir().unwrap();
     let e = Solver::open(empty.path()).err().unwrap();
+    let Error::Tables(tables) = &e else {
+        panic!("{e}")
+    };
+    assert!(tables.is_missing() && tables.needs_build());
+    assert_eq!((tables.size, tables.partition.as_str()), (4, "7-8"));
     let text = e.to_string();
-    assert!(text.contains("no such pattern database"), "{text}");
-    assert!(text.contains("npuzzle pdb build"), "{text}");
-    let source = std::error::Error::source(&e).expect("the open error as source");
-    assert!(source.to_string().contains(".pdb.zst"), "{source}");
+    assert!(text.contains("no pattern databases for 4x4"), "{text}");
+    assert!(text.contains("4x4-blank-last-"), "{text}");
+    assert!(text.contains("build_tables("), "{text}");
+    // `main` returning the error prints the message, not a dump.
+    assert_eq!(format!("{e:?}"), text);
+
+    assert!(matches!(
+        Solver::builder().threads(0).build().err(),
+        Some(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        Solver::builder().threads(1_000_000_000).build().err(),
+        Some(Error::InvalidArgument(_))
+    ));
+}
+
+/// Missing default tables: the board is solved without them and the
+/// solver says so once; tables asked for by name refuse the board instead.
+#[test]
+fn missing_tables_give_way_unless_asked_for() {
+    let empty = tempfile::tempdir().unwrap();
+    let board = parse_board("5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12").unwrap();
+    let solver = Solver::builder().pdb_dir(empty.path()).build().unwrap();
+    let reference = npuzzle_search::solve(&board, &Request::default()).unwrap();
+    for _ in 0..3 {
+        let solution = solver.solve(&board).unwrap();
+        assert!(solution.optimal);
+        assert_eq!(solution.heuristic, Some("linear-conflict"));
+        assert_eq!(solution.length(), reference.moves.len());
+    }
+    let notes = solver.take_notes();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(matches!(&notes[0], Note::TablesMissing { error, .. } if error.size == 4));
+    // A hard board past the attempt's budget: the reduction, not optimal.
+    let hard = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+    let limited = Solver::builder()
+        .pdb_dir(empty.path())
+        .max_nodes(Some(1000))
+        .build()
+        .unwrap();
+    let solution = limited.solve(&hard).unwrap();
+    assert!(!solution.optimal);
+    assert_eq!(solution.algorithm, "reduction");
+    assert!(hard.solves(&solution.moves, Goal::BlankLast));
+    assert!(solution.lower_bound.unwrap() <= 80);
+    assert!(solution.note.unwrap().contains("gave up after 1000 nodes"));
+
+    let named = Solver::builder()
+        .pdb_dir(empty.path())
+        .partition("5-5-5")
+        .build()
+        .unwrap();
+    let e = named.solve(&board).unwrap_err();
+    assert!(matches!(&e, Error::Tables(t) if t.is_missing()), "{e}");
+}
+
+/// A catalogue of 15 distinct tables in 5 partitions takes the large
+/// heuristic, through the engine as through the search crate.
+#[test]
+fn large_catalogues_solve_through_the_engine() {
+    let catalogue = [
+        "1,2;3,6;4,5;7,8",
+        "1,4;2,3;5,6;7,8",
+        "1,2;3,4;5,8;6,7",
+        "2,5;1,4;3,6;7,8",
+        "z1,2;z3,6;z4,5;z7,8",
+    ]
+    .join("+");
+    let partition = Partition::parse(&catalogue, 3, Goal::BlankLast).unwrap();
+    let dir = build(&partition);
+    let solver = Solver::builder()
+        .pdb_dir(dir.path())
+        .partition(catalogue.as_str())
+        .heuristic(HeuristicKind::Pdb)
+        .threads(1)
+        .build()
+        .unwrap();
+    let truth = distances_3x3();
+    for (board, &d) in truth.iter().step_by(997) {
+        let solution = solver.solve(board).unwrap();
+        assert_eq!(solution.length(), d, "{board}");
+        assert!(board.solves(&solution.moves, Goal::BlankLast));
+        assert_eq!(solution.partition.as_deref(), Some(catalogue.as_str()));
+    }
+}
+
+/// The stream yields every item once, in input order, items without a
+/// board passed through, whatever order the threads finish in.
+#[test]
+fn answers_come_in_input_order_with_bounded_look_ahead() {
+    let solver = open_555().with_threads(3).unwrap();
+    let mut rng = SplitMix64::new(11);
+    let items: Vec<Option<Board>> = (0..60)
+        .map(|i| (i % 7 != 3).then(|| random_walk(4, Goal::BlankLast, 10 + i % 50, &mut rng)))
+        .collect();
+    let answers: Vec<_> = solver.answers(items.clone(), Option::as_ref).collect();
+    assert_eq!(answers.len(), items.len());
+    for (answered, expected) in answers.iter().zip(&items) {
+        assert_eq!(&answered.item, expected);
+        match (&answered.item, &answered.result) {
+            (Some(board), Some(Ok(solution))) => {
+                assert!(board.solves(&solution.moves, Goal::BlankLast))
+            }
+            (None, None) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    // Stopping early leaves no thread blocked on the caller.
+    let mut partial = solver.answers(items, Option::as_ref);
+    assert!(partial.next().is_some());
+    drop(partial);
 }
 
 #[test]
@@ -161,7 +299,7 @@ fn building_again_keeps_intact_tables_and_replaces_damaged_ones() {
     let mut rng = SplitMix64::new(3);
     for steps in 0..20 {
         let board = random_walk(2, Goal::BlankLast, steps, &mut rng);
-        let h = solver.tables().heuristic(&board).unwrap() as usize;
+        let h = solver.tables(2).unwrap().heuristic(&board).unwrap() as usize;
         assert_eq!(h, solver.solve(&board).unwrap().length(), "{board}");
     }
 }

@@ -176,8 +176,11 @@ fn record_index(record: &CellSet, order: u64) -> u64 {
     record.first + order * record.regions
 }
 
-/// C(n, i), or None past u64.
+/// C(n, i) (0 for i > n), or None past u64.
 fn binomial(n: u64, i: u64) -> Option<u64> {
+    if i > n {
+        return Some(0);
+    }
     (0..i).try_fold(1u64, |c, j| c.checked_mul(n - j).map(|c| c / (j + 1)))
 }
 

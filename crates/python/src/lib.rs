@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use npuzzle::{Board, Error, Goal, Partition};
+use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -29,13 +29,35 @@ create_exception!(
     "The search reached its node limit first."
 );
 
+/// The call that builds the tables, in Python's words.
+fn build_call(e: &npuzzle::TablesError) -> String {
+    format!(
+        "npuzzle.build_tables({:?}, {:?}, size={}, goal={:?}) or the command \
+         `npuzzle pdb build --size {} --goal {} --partition {} --out {}{}`",
+        e.dir.display().to_string(),
+        e.partition,
+        e.size,
+        e.goal.name(),
+        e.size,
+        e.goal,
+        e.partition,
+        e.dir.display(),
+        if e.is_missing() { "" } else { " --force" }
+    )
+}
+
 fn to_py(error: Error) -> PyErr {
-    let text = error.to_string();
     match error {
-        Error::Unsolvable { .. } => UnsolvableError::new_err(text),
-        Error::NodeLimit { .. } => NodeLimitError::new_err(text),
-        Error::WrongSize { .. } | Error::Partition(_) => PyValueError::new_err(text),
-        _ => TablesError::new_err(text),
+        Error::Tables(e) => TablesError::new_err(e.message_with(&build_call(&e))),
+        Error::Unsolvable { .. } => UnsolvableError::new_err(error.to_string()),
+        Error::NodeLimit { .. } => NodeLimitError::new_err(error.to_string()),
+        Error::Search(_) if error.node_limit().is_some() => {
+            NodeLimitError::new_err(error.to_string())
+        }
+        Error::OutOfMemory { .. } => PyMemoryError::new_err(error.to_string()),
+        Error::Io { .. } => PyOSError::new_err(error.to_string()),
+        Error::Internal(_) => PyRuntimeError::new_err(error.to_string()),
+        _ => PyValueError::new_err(error.to_string()),
     }
 }
 
@@ -45,6 +67,29 @@ fn goal_arg(goal: &str) -> PyResult<Goal> {
             "unknown goal '{goal}': use 'blank-last' (1 2 ... 0) or 'blank-first' (0 1 2 ...)"
         ))
     })
+}
+
+fn algorithm_arg(name: &str) -> PyResult<Algorithm> {
+    match name {
+        "idastar" => Ok(Algorithm::IdaStar),
+        "astar" => Ok(Algorithm::AStar),
+        "bfs" => Ok(Algorithm::Bfs),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown algorithm '{name}': use 'idastar', 'astar' or 'bfs'"
+        ))),
+    }
+}
+
+fn heuristic_arg(name: &str) -> PyResult<HeuristicKind> {
+    match name {
+        "pdb" => Ok(HeuristicKind::Pdb),
+        "linear-conflict" => Ok(HeuristicKind::LinearConflict),
+        "manhattan" => Ok(HeuristicKind::Manhattan),
+        "hamming" => Ok(HeuristicKind::Hamming),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown heuristic '{name}': use 'pdb', 'linear-conflict', 'manhattan' or 'hamming'"
+        ))),
+    }
 }
 
 /// A board from a string in any form `npuzzle solve` reads, or from a
@@ -81,7 +126,7 @@ fn open_tables(
     npuzzle::Tables::open_partition(pdb_dir, &partition).map_err(to_py)
 }
 
-/// An optimal solution.
+/// A solution: optimal unless `optimal` says otherwise.
 #[pyclass(frozen, module = "npuzzle")]
 struct Solution {
     /// The number of moves.
@@ -90,16 +135,34 @@ struct Solution {
     /// The moves as letters U D L R, the direction each tile slides.
     #[pyo3(get)]
     moves: String,
-    /// Nodes the search expanded.
+    /// Whether no shorter solution exists.
     #[pyo3(get)]
-    expanded: u64,
+    optimal: bool,
+    /// The search: idastar, astar, bfs or reduction.
+    #[pyo3(get)]
+    algorithm: &'static str,
+    /// The heuristic that guided it, if any.
+    #[pyo3(get)]
+    heuristic: Option<&'static str>,
+    /// The tables' partition, for searches over tables.
+    #[pyo3(get)]
+    partition: Option<String>,
+    /// Nodes the search expanded (None: no search ran).
+    #[pyo3(get)]
+    expanded: Option<u64>,
     /// Children it generated.
     #[pyo3(get)]
-    generated: u64,
+    generated: Option<u64>,
     /// The heuristic value of the start board.
     #[pyo3(get)]
-    initial_estimate: u32,
-    /// Time spent searching, in seconds.
+    initial_estimate: Option<u32>,
+    /// For solutions that are not optimal: a lower bound on the optimal length.
+    #[pyo3(get)]
+    lower_bound: Option<u64>,
+    /// For solutions that are not optimal: why.
+    #[pyo3(get)]
+    note: Option<String>,
+    /// Time spent, in seconds.
     #[pyo3(get)]
     seconds: f64,
 }
@@ -109,9 +172,15 @@ impl From<npuzzle::Solution> for Solution {
         Solution {
             length: s.length(),
             moves: s.moves_text(),
-            expanded: s.expanded,
-            generated: s.generated,
+            optimal: s.optimal,
+            algorithm: s.algorithm,
+            heuristic: s.heuristic,
+            partition: s.partition.clone(),
+            expanded: s.stats.map(|st| st.expanded),
+            generated: s.stats.map(|st| st.generated),
             initial_estimate: s.initial_estimate,
+            lower_bound: s.lower_bound,
+            note: s.note.clone(),
             seconds: s.elapsed.as_secs_f64(),
         }
     }
@@ -121,8 +190,11 @@ impl From<npuzzle::Solution> for Solution {
 impl Solution {
     fn __repr__(&self) -> String {
         format!(
-            "Solution(length={}, moves='{}', expanded={})",
-            self.length, self.moves, self.expanded
+            "Solution(length={}, optimal={}, moves='{}', expanded={:?})",
+            self.length,
+            if self.optimal { "True" } else { "False" },
+            self.moves,
+            self.expanded
         )
     }
 
@@ -173,41 +245,117 @@ impl Tables {
     }
 }
 
-/// An optimal solver over the tables of one partition.
+/// The engine of `npuzzle solve`, with its options and policy.
 #[pyclass(frozen, subclass, module = "npuzzle")]
 struct Solver {
     inner: npuzzle::Solver,
+    size: usize,
+}
+
+/// Turns the engine's notes into Python warnings.
+fn warn_notes(py: Python<'_>, solver: &npuzzle::Solver) -> PyResult<()> {
+    for note in solver.take_notes() {
+        let text = note.message_with(|e| e.message_with(&build_call(e)));
+        PyErr::warn(
+            py,
+            &py.get_type::<PyUserWarning>(),
+            &std::ffi::CString::new(text.replace('\0', " ")).unwrap_or_default(),
+            1,
+        )?;
+    }
+    Ok(())
+}
+
+impl Solver {
+    /// The solver for `jobs` threads (0: the solver's own count).
+    fn with_jobs(&self, jobs: usize) -> PyResult<npuzzle::Solver> {
+        if jobs == 0 {
+            return Ok(self.inner.clone());
+        }
+        self.inner.with_threads(jobs).map_err(to_py)
+    }
+
+    /// Answers for many boards, in order, checking for Ctrl-C between them.
+    fn answers(
+        &self,
+        py: Python<'_>,
+        boards: Vec<Board>,
+        jobs: usize,
+    ) -> PyResult<Vec<Result<npuzzle::Solution, Error>>> {
+        let solver = self.with_jobs(jobs)?;
+        fn itself(board: &Board) -> Option<&Board> {
+            Some(board)
+        }
+        let mut stream = solver.answers(boards, itself);
+        let mut answers = Vec::new();
+        while let Some(answered) = py.detach(|| stream.next()) {
+            answers.push(answered.result.expect("every item is a board"));
+            // Dropping the stream on an error stops the threads.
+            py.check_signals()?;
+        }
+        warn_notes(py, &solver)?;
+        Ok(answers)
+    }
 }
 
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (pdb_dir, partition=None, size=4, goal="blank-last", max_nodes=None))]
+    #[pyo3(signature = (pdb_dir=None, partition=None, size=4, goal="blank-last", max_nodes=None,
+        reflection=true, jobs=0, algorithm=None, heuristic=None, fast=false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
-        pdb_dir: PathBuf,
+        pdb_dir: Option<PathBuf>,
         partition: Option<&str>,
         size: usize,
         goal: &str,
         max_nodes: Option<u64>,
+        reflection: bool,
+        jobs: usize,
+        algorithm: Option<&str>,
+        heuristic: Option<&str>,
+        fast: bool,
     ) -> PyResult<Solver> {
-        let tables = open_tables(pdb_dir, partition, size, goal)?;
-        let mut inner = npuzzle::Solver::new(tables).map_err(to_py)?;
-        if let Some(limit) = max_nodes {
-            inner = inner.with_node_limit(limit);
+        let goal = goal_arg(goal)?;
+        let mut builder = npuzzle::Solver::builder()
+            .goal(goal)
+            .max_nodes(max_nodes)
+            .reflection(reflection)
+            .fast(fast);
+        if jobs > 0 {
+            builder = builder.threads(jobs);
         }
-        Ok(Solver { inner })
+        if let Some(name) = algorithm {
+            builder = builder.algorithm(algorithm_arg(name)?);
+        }
+        if let Some(name) = heuristic {
+            builder = builder.heuristic(heuristic_arg(name)?);
+        }
+        // Tables named (a directory or a partition) are required, and
+        // opened now; with neither, the search order and policy of
+        // `npuzzle solve` apply.
+        if pdb_dir.is_some() || partition.is_some() {
+            let name = partition.unwrap_or_else(|| Partition::default_name(size));
+            Partition::parse(name, size, goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            builder = builder.partition_for(size, name).open_tables_now(size);
+        }
+        if let Some(dir) = pdb_dir {
+            builder = builder.pdb_dir(dir);
+        }
+        let inner = builder.build().map_err(to_py)?;
+        Ok(Solver { inner, size })
     }
 
-    /// Solves one board optimally (the search on all cores, GIL released).
+    /// Solves one board (the search on all the solver's threads, GIL released).
     fn solve(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<Solution> {
         let board = board_arg(board)?;
-        py.detach(|| self.inner.solve(&board))
-            .map(Solution::from)
-            .map_err(to_py)
+        let answer = py.detach(|| self.inner.solve(&board));
+        warn_notes(py, &self.inner)?;
+        answer.map(Solution::from).map_err(to_py)
     }
 
-    /// Solves many boards, `jobs` at a time (0: one per core), GIL released.
-    /// Unsolvable boards give None.
+    /// Solves many boards, `jobs` at a time (0: the solver's threads), GIL
+    /// released; Ctrl-C stops between boards. Unsolvable boards give None.
     #[pyo3(signature = (boards, jobs=0))]
     fn solve_many(
         &self,
@@ -223,8 +371,7 @@ impl Solver {
                 })?,
             );
         }
-        let answers = py.detach(|| self.inner.solve_many(&parsed, jobs));
-        answers
+        self.answers(py, parsed, jobs)?
             .into_iter()
             .enumerate()
             .map(|(index, answer)| match answer {
@@ -265,11 +412,19 @@ impl Solver {
                     .map_err(|e| PyValueError::new_err(format!("row {row}: {e}")))
             })
             .collect::<PyResult<Vec<Board>>>()?;
-        let answers = py.detach(|| self.inner.solve_many(&boards, jobs));
-        let mut out = Vec::with_capacity(4 * boards.len());
+        let answers = self.answers(py, boards, jobs)?;
+        let mut out = Vec::with_capacity(4 * answers.len());
         for (row, answer) in answers.into_iter().enumerate() {
             let length = match answer {
-                Ok(solution) => solution.length() as i32,
+                Ok(solution) if solution.optimal => solution.length() as i32,
+                Ok(solution) => {
+                    return Err(NodeLimitError::new_err(format!(
+                        "row {row}: no optimal solution within the budget ({}); a {}-move \
+                         solution was found",
+                        solution.note.as_deref().unwrap_or_default(),
+                        solution.length()
+                    )))
+                }
                 Err(Error::Unsolvable { .. }) => -1,
                 Err(e) => {
                     let e = to_py(e);
@@ -284,40 +439,63 @@ impl Solver {
         Ok(PyBytes::new(py, &out))
     }
 
-    /// The heuristic value of a board (see `Tables.lookup`).
-    fn lookup(&self, board: &Bound<'_, PyAny>) -> PyResult<u32> {
-        self.inner
-            .tables()
-            .heuristic(&board_arg(board)?)
-            .map_err(to_py)
+    /// The heuristic value of a board over its side's tables (see `Tables.lookup`).
+    fn lookup(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let board = board_arg(board)?;
+        let value = py.detach(|| self.inner.lookup(&board));
+        value.map(|lookup| lookup.value).map_err(to_py)
     }
 
+    /// The best lower bound on a board's distance without a search.
+    fn lower_bound(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let board = board_arg(board)?;
+        Ok(py.detach(|| self.inner.lower_bound(&board)))
+    }
+
+    /// The side of the boards the named tables are for.
     #[getter]
     fn size(&self) -> usize {
-        self.inner.tables().size()
+        self.size
     }
 
     #[getter]
     fn goal(&self) -> String {
-        self.inner.tables().goal().to_string()
+        self.inner.goal().to_string()
+    }
+
+    /// The thread count of `solve` and the default of `solve_many`.
+    #[getter]
+    fn jobs(&self) -> usize {
+        self.inner.threads()
     }
 }
 
-/// Builds the tables of `partition` into `pdb_dir` (kept when intact).
+/// Builds the tables of `partition` into `pdb_dir` (kept when intact),
+/// after checking that memory and disk suffice.
 #[pyfunction]
-#[pyo3(signature = (pdb_dir, partition=None, size=4, goal="blank-last"))]
+#[pyo3(signature = (pdb_dir, partition=None, size=4, goal="blank-last", threads=0))]
 fn build_tables(
     py: Python<'_>,
     pdb_dir: PathBuf,
     partition: Option<&str>,
     size: usize,
     goal: &str,
+    threads: usize,
 ) -> PyResult<()> {
     let goal = goal_arg(goal)?;
     let name = partition.unwrap_or_else(|| Partition::default_name(size));
     let partition =
         Partition::parse(name, size, goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.detach(|| npuzzle::build_tables(&pdb_dir, &partition))
+    let options = npuzzle::BuildOptions {
+        threads: if threads == 0 {
+            npuzzle::cores()
+        } else {
+            threads
+        },
+        ..npuzzle::BuildOptions::default()
+    };
+    py.detach(|| npuzzle::build_tables_with(&pdb_dir, &partition, &options, &mut |_| {}))
+        .map(|_| ())
         .map_err(to_py)
 }
 

@@ -23,6 +23,7 @@ GOAL_4 = tuple(list(range(1, 16)) + [0])
 def pdb_dir(tmp_path_factory):
     directory = tmp_path_factory.mktemp("pdb")
     npuzzle.build_tables(directory, "5-5-5")
+    npuzzle.build_tables(directory, "6-6-3")
     npuzzle.build_tables(directory, "8", size=3)
     return directory
 
@@ -147,8 +148,8 @@ def test_distances_of_a_numpy_batch(solver):
 
 
 def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
-    with pytest.raises(ValueError, match=r"shape \(k, 16\)"):
-        solver.distances(np.zeros((3, 9), dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"shape \(k, n\*n\)"):
+        solver.distances(np.zeros((3, 10), dtype=np.uint8))
     bad = np.array([list(GOAL_4), [1] * 16], dtype=np.uint8)
     with pytest.raises(ValueError, match="row 1"):
         solver.distances(bad)
@@ -158,8 +159,9 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
         solver.distances(np.zeros((1, 16)))
     with pytest.raises(ValueError, match=r"boards\[1\]"):
         solver.solve_many([GOAL_4, [1, 2, 3]])
-    with pytest.raises(ValueError):
-        solver.solve("1 2 3 4 5 6 7 8 0")  # a 3x3 board on 4x4 tables
+    # A 3x3 board on a solver of 4x4 tables: the engine's policy, no tables.
+    assert solver.solve("1 2 3 4 5 6 7 8 0").length == 0
+    assert solver.solve("8 1 3 4 0 2 7 6 5").optimal
     with pytest.raises(npuzzle.UnsolvableError):
         solver.solve([2, 1] + list(range(3, 16)) + [0])
     with pytest.raises(npuzzle.NodeLimitError):
@@ -167,6 +169,14 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
             [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
     with pytest.raises(npuzzle.TablesError, match="npuzzle pdb build"):
         npuzzle.Solver(pdb_dir / "nowhere")
+    with pytest.raises(npuzzle.TablesError, match=r"npuzzle.build_tables\("):
+        npuzzle.Solver(pdb_dir / "nowhere")
+    with pytest.raises(ValueError, match="out of range: give 1 to 256"):
+        solver.solve_many([GOAL_4], jobs=10**9)
+    with pytest.raises(ValueError, match="out of range"):
+        npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=100000)
+    with pytest.raises(MemoryError, match="needs about"):
+        npuzzle.build_tables(pdb_dir / "huge", "1,2,3,4,5,6,7,8,9,10,11,12")
     with pytest.raises(ValueError, match="unknown goal"):
         npuzzle.Tables(pdb_dir, goal="sideways")
     with pytest.raises(ValueError, match="no partition named"):
@@ -204,3 +214,49 @@ def test_stubs_name_exactly_what_the_module_has():
             public = {m for m in dir(cls) if not m.startswith("__")} | (methods & {"__init__", "__len__"})
             assert methods == public, node.name
     assert (pathlib.Path(npuzzle.__file__).parent / "py.typed").exists()
+
+
+def cli_records(args, stdin):
+    binary = os.environ.get("NPUZZLE_BIN", str(REPO / "target" / "release" / "npuzzle"))
+    out = subprocess.run(
+        [binary, "solve", "--json", "--jobs", "1"] + args,
+        input=stdin, capture_output=True, text=True, check=True,
+    ).stdout
+    import json
+    return [json.loads(line) for line in out.splitlines() if '"summary"' not in line]
+
+
+def test_the_same_answers_and_nodes_as_the_command_line(pdb_dir, monkeypatch):
+    """One thread each: the same lengths and expanded nodes, over tables,
+    over a catalogue, and by the size policy without tables."""
+    rng = random.Random(5)
+    boards = [random_walk(4, 40 + 7 * i, rng) for i in range(8)]
+    text = "\n".join(" ".join(map(str, b)) for b in boards)
+    for partition in ["5-5-5", "6-6-3", "5-5-5+6-6-3"]:
+        records = cli_records(["--partition", partition, "--pdb-dir", str(pdb_dir)], text)
+        solver = npuzzle.Solver(pdb_dir, partition=partition, jobs=1)
+        for record, solution in zip(records, solver.solve_many(boards, jobs=1)):
+            assert (record["length"], record["nodes"]) == (solution.length, solution.expanded)
+            assert record["partition"] == solution.partition == partition
+    # No tables anywhere: 3x3 and 5x5 boards by the policy, as the CLI does.
+    empty = pdb_dir / "empty"
+    empty.mkdir(exist_ok=True)
+    monkeypatch.setenv("NPUZZLE_PDB_DIR", str(empty))
+    small = [random_walk(3, 30 + i, rng) for i in range(5)] + [random_walk(5, 25, rng)]
+    records = cli_records([], "\n".join(" ".join(map(str, b)) for b in small))
+    with pytest.warns(UserWarning, match="no pattern databases for 5x5"):
+        answers = npuzzle.Solver(jobs=1).solve_many(small)
+    for board, record, solution in zip(small, records, answers):
+        assert (record["length"], record["nodes"], record["optimal"]) == (
+            solution.length, solution.expanded, solution.optimal)
+        assert replay(board, solution.moves) == goal(int(len(board) ** 0.5))
+
+
+def test_big_boards_are_answered_with_the_reason(monkeypatch, tmp_path):
+    monkeypatch.setenv("NPUZZLE_PDB_DIR", str(tmp_path))
+    rng = random.Random(6)
+    board = random_walk(20, 2000, rng)
+    solution = npuzzle.Solver().solve(board)
+    assert not solution.optimal and solution.algorithm == "reduction"
+    assert "15x15" in solution.note and solution.lower_bound <= solution.length
+    assert replay(board, solution.moves) == goal(20)

@@ -143,10 +143,10 @@ pub struct Additive<'a, D, const P: usize = MAX_PATTERNS, const G: usize = MAX_G
 pub enum AdditiveError {
     /// No table at all.
     NoTables,
-    /// More tables than the search state holds.
-    TooManyPatterns { count: usize },
-    /// More partitions than the search state holds.
-    TooManyPartitions { count: usize },
+    /// More distinct tables than the search state holds (`most`).
+    TooManyPatterns { count: usize, most: usize },
+    /// More partitions than the search state holds (`most`).
+    TooManyPartitions { count: usize, most: usize },
     /// Partition sizes that do not add up to the tables given.
     BadGroups { tables: usize, grouped: usize },
     /// A table for another board size or goal.
@@ -166,14 +166,13 @@ impl fmt::Display for AdditiveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AdditiveError::NoTables => f.write_str("no tables were given"),
-            AdditiveError::TooManyPatterns { count } => write!(
+            AdditiveError::TooManyPatterns { count, most } => write!(
                 f,
-                "{count} tables given; the additive heuristic takes at most {MAX_PATTERNS}"
+                "{count} distinct tables given; the pdb heuristic takes at most {most}"
             ),
-            AdditiveError::TooManyPartitions { count } => write!(
+            AdditiveError::TooManyPartitions { count, most } => write!(
                 f,
-                "{count} partitions given; the heuristic takes the maximum of at most \
-                 {MAX_GROUPS}"
+                "{count} partitions given; the pdb heuristic takes the maximum of at most {most}"
             ),
             AdditiveError::BadGroups { tables, grouped } => {
                 write!(f, "{tables} tables given but the partitions hold {grouped}")
@@ -289,11 +288,13 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
         if first_slot.len() > P {
             return Err(AdditiveError::TooManyPatterns {
                 count: first_slot.len(),
+                most: P,
             });
         }
         if groups.len() > G {
             return Err(AdditiveError::TooManyPartitions {
                 count: groups.len(),
+                most: G,
             });
         }
         let grouped: usize = groups.iter().sum();
@@ -1127,7 +1128,7 @@ mod tests {
         let grid = Grid::new(3, goal);
         assert!(matches!(
             Additive::with_groups(&grid, &pdbs, catalogue.groups(), true).err(),
-            Some(AdditiveError::TooManyPatterns { count: 15 })
+            Some(AdditiveError::TooManyPatterns { count: 15, .. })
         ));
         let large = Large::with_capacity(&grid, &pdbs, catalogue.groups(), true).unwrap();
         assert_eq!(large.tables.len(), 15);

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use npuzzle_board::{Board, Goal, Move};
 
+use additive::AdditiveError;
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
 pub use reduction::solve_by_reduction;
@@ -174,7 +175,7 @@ pub enum SearchError {
     /// The PDB heuristic was asked for without tables.
     NoTables,
     /// The tables given cannot make an admissible heuristic for this board.
-    Tables(additive::AdditiveError),
+    Tables(AdditiveError),
     /// The reduction solver found no way on (a bug: please report the board).
     Stuck,
 }
@@ -256,8 +257,73 @@ pub fn solve_additive<D: AsRef<[u8]> + Sync>(
     solve_catalogue(board, request, tables, &[tables.len()], reflect)
 }
 
+/// The heuristic a set of tables gets, chosen from their counts: the
+/// search copies the heuristic's state at every node, so the smallest
+/// capacity that holds the tables is the fastest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capacity {
+    /// One partition of two tables (7-8, 7z-8): [`additive::Pair`], or the
+    /// two-table heuristic when both are plain nibble tables of a board up
+    /// to 4x4.
+    Pair,
+    /// Up to 4 distinct tables in up to 2 partitions (6-6-3, 6-6-6-6, duo).
+    Compact,
+    /// Up to 8 distinct tables in up to 4 partitions (trio).
+    Common,
+    /// Up to 16 distinct tables in up to 8 partitions (septet).
+    Large,
+}
+
+impl Capacity {
+    /// The capacity for `distinct` distinct tables in `partitions`
+    /// partitions, or why no heuristic holds them.
+    pub fn for_counts(distinct: usize, partitions: usize) -> Result<Capacity, AdditiveError> {
+        use additive::*;
+        if distinct == 0 {
+            return Err(AdditiveError::NoTables);
+        }
+        if distinct > LARGE_PATTERNS {
+            return Err(AdditiveError::TooManyPatterns {
+                count: distinct,
+                most: LARGE_PATTERNS,
+            });
+        }
+        if partitions > LARGE_GROUPS {
+            return Err(AdditiveError::TooManyPartitions {
+                count: partitions,
+                most: LARGE_GROUPS,
+            });
+        }
+        Ok(if distinct <= PAIR_PATTERNS && partitions == 1 {
+            Capacity::Pair
+        } else if distinct <= COMPACT_PATTERNS && partitions <= COMPACT_GROUPS {
+            Capacity::Compact
+        } else if distinct <= MAX_PATTERNS && partitions <= MAX_GROUPS {
+            Capacity::Common
+        } else {
+            Capacity::Large
+        })
+    }
+
+    /// The capacity for `tables` grouped in partitions of `groups[i]`
+    /// tables (a table several partitions hold counts once).
+    pub fn for_tables<D: AsRef<[u8]> + Sync>(
+        tables: &[npuzzle_pdb::Pdb<D>],
+        groups: &[usize],
+    ) -> Result<Capacity, AdditiveError> {
+        let mut distinct: Vec<&npuzzle_pdb::Pattern> = Vec::new();
+        for pdb in tables {
+            if !distinct.contains(&pdb.pattern()) {
+                distinct.push(pdb.pattern());
+            }
+        }
+        Capacity::for_counts(distinct.len(), groups.len())
+    }
+}
+
 /// Solves `board` optimally over a catalogue: `groups[i]` tables of
-/// partition i in a row, the heuristic the largest partition sum.
+/// partition i in a row, the heuristic the largest partition sum, of the
+/// [`Capacity`] the counts call for.
 pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
@@ -265,59 +331,35 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
     groups: &[usize],
     reflect: bool,
 ) -> Result<Solution, SearchError> {
+    use additive::{Additive, Compact, Large, Pair};
     if !board.is_solvable(request.goal) {
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    // Two plain tables (7-8, the default): the heuristic written for them.
-    if groups.len() == 1 {
-        if let Some(heuristic) = two_tables::TwoTables::new(&grid, tables, reflect) {
-            return solve_with(&grid, &heuristic, board, request);
+    let capacity = Capacity::for_tables(tables, groups).map_err(SearchError::Tables)?;
+    match capacity {
+        Capacity::Pair => {
+            if let Some(heuristic) = two_tables::TwoTables::new(&grid, tables, reflect) {
+                return solve_with(&grid, &heuristic, board, request);
+            }
+            let heuristic =
+                Pair::with_capacity(&grid, tables, groups, reflect).map_err(SearchError::Tables)?;
+            solve_with(&grid, &heuristic, board, request)
         }
-    }
-    // Else the smallest heuristic that holds the tables: the search copies
-    // its state at every node.
-    let solve = SolveIfFits {
-        grid: &grid,
-        board,
-        request,
-        tables,
-        groups,
-        reflect,
-    };
-    solve
-        .with::<{ additive::PAIR_PATTERNS }, 1>()
-        .or_else(|| solve.with::<{ additive::COMPACT_PATTERNS }, { additive::COMPACT_GROUPS }>())
-        .or_else(|| solve.with::<{ additive::MAX_PATTERNS }, { additive::MAX_GROUPS }>())
-        .unwrap_or_else(|| {
-            let heuristic = additive::Large::with_capacity(&grid, tables, groups, reflect)
+        Capacity::Compact => {
+            let heuristic = Compact::with_capacity(&grid, tables, groups, reflect)
                 .map_err(SearchError::Tables)?;
             solve_with(&grid, &heuristic, board, request)
-        })
-}
-
-/// A solve over tables, tried with heuristics of growing capacity.
-struct SolveIfFits<'a, D> {
-    grid: &'a Grid,
-    board: &'a Board,
-    request: &'a Request,
-    tables: &'a [npuzzle_pdb::Pdb<D>],
-    groups: &'a [usize],
-    reflect: bool,
-}
-
-impl<D: AsRef<[u8]> + Sync> SolveIfFits<'_, D> {
-    /// The solve with a heuristic for `P` tables in `G` partitions, or
-    /// `None` if there are more.
-    fn with<const P: usize, const G: usize>(&self) -> Option<Result<Solution, SearchError>> {
-        use additive::{Additive, AdditiveError};
-        match Additive::<D, P, G>::with_capacity(self.grid, self.tables, self.groups, self.reflect)
-        {
-            Ok(heuristic) => Some(solve_with(self.grid, &heuristic, self.board, self.request)),
-            Err(
-                AdditiveError::TooManyPatterns { .. } | AdditiveError::TooManyPartitions { .. },
-            ) => None,
-            Err(e) => Some(Err(SearchError::Tables(e))),
+        }
+        Capacity::Common => {
+            let heuristic = Additive::with_groups(&grid, tables, groups, reflect)
+                .map_err(SearchError::Tables)?;
+            solve_with(&grid, &heuristic, board, request)
+        }
+        Capacity::Large => {
+            let heuristic = Large::with_capacity(&grid, tables, groups, reflect)
+                .map_err(SearchError::Tables)?;
+            solve_with(&grid, &heuristic, board, request)
         }
     }
 }

@@ -315,7 +315,7 @@ fn every_heuristic_capacity_searches_the_same_nodes() {
     let three = built_tables("1,2,3;4,5,6;7,8", 3, goal);
     assert!(matches!(
         Pair::with_capacity(&grid, &three, &[3], true).err(),
-        Some(AdditiveError::TooManyPatterns { count: 3 })
+        Some(AdditiveError::TooManyPatterns { count: 3, most: 2 })
     ));
     assert!(Compact::with_capacity(&grid, &three, &[3], true).is_ok());
 }

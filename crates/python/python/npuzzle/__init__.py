@@ -1,12 +1,14 @@
 """Optimal sliding-tile puzzle solutions over npuzzle's pattern databases.
 
-Build the tables once (``npuzzle pdb build`` or :func:`build_tables`), then::
+The same engine as ``npuzzle solve``: build the tables once (``npuzzle pdb
+build`` or :func:`build_tables`), then::
 
     import npuzzle
     solver = npuzzle.Solver("data")                 # the 7-8 tables of the 15-puzzle
     solution = solver.solve("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
     solution.length, solution.moves                 # 80, 'UUULDLDDRR...'
-    solver.distances(boards)                        # NumPy (k, 16) -> optimal lengths
+    solver.distances([[0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1]])
+    npuzzle.Solver().solve("8 1 3 4 0 2 7 6 5")     # 3x3: no tables needed
 
 Boards are strings in any form ``npuzzle solve`` reads, or sequences of
 integers (lists, tuples, NumPy rows), 0 for the blank. Moves are letters
@@ -41,12 +43,17 @@ __all__ = [
 
 
 class Solver(_NativeSolver):
-    """An optimal solver (IDA* over additive pattern databases).
+    """The solver of ``npuzzle solve``, with its options and policy.
 
-    ``Solver(pdb_dir, partition=None, size=4, goal="blank-last",
-    max_nodes=None)`` opens the tables of ``partition`` (default: 7-8 for
-    4x4) from ``pdb_dir`` and raises :class:`TablesError`, with the command
-    that builds them, when they are missing or damaged.
+    ``Solver(pdb_dir=None, partition=None, size=4, goal="blank-last",
+    max_nodes=None, reflection=True, jobs=0, algorithm=None,
+    heuristic=None, fast=False)``. Naming ``pdb_dir`` or ``partition``
+    asks for the tables of ``partition`` (default: 7-8 for 4x4) for boards
+    of side ``size``: they are opened at once, and :class:`TablesError`
+    says how to build them when they are missing or damaged. With neither,
+    tables are looked for as the command line does ($NPUZZLE_PDB_DIR,
+    ./data, the user data directory), and a side without them is solved
+    another way with a warning (``Solution.optimal`` tells).
     """
 
     def distances(self, boards: Any, jobs: int = 0) -> Any:
@@ -62,11 +69,12 @@ class Solver(_NativeSolver):
         except ImportError as e:  # pragma: no cover - numpy is a test dependency
             raise ImportError("Solver.distances needs NumPy: pip install numpy") from e
         array = np.asarray(boards)
-        cells = self.size * self.size
-        if array.ndim != 2 or array.shape[1] != cells:
+        cells = array.shape[1] if array.ndim == 2 else 0
+        side = int(round(cells ** 0.5))
+        if array.ndim != 2 or side < 2 or side * side != cells:
             raise ValueError(
-                f"boards must have shape (k, {cells}) for {self.size}x{self.size} "
-                f"tables, not {array.shape}"
+                f"boards must have shape (k, n*n), one board of n*n tiles per row "
+                f"(k, {self.size * self.size}) for {self.size}x{self.size}), not {array.shape}"
             )
         if array.shape[0] == 0:
             return np.zeros(0, dtype=np.int32)
@@ -76,7 +84,9 @@ class Solver(_NativeSolver):
         if low < 0 or high >= cells:
             bad = low if low < 0 else high
             row = int(np.argwhere(array == bad)[0][0])
-            raise ValueError(f"row {row}: {bad} is not a tile of a {self.size}x{self.size} board")
+            raise ValueError(f"row {row}: {bad} is not a tile of a {side}x{side} board")
+        if cells > 256:
+            raise ValueError(f"distances takes boards up to 16x16, not {side}x{side}")
         packed = np.ascontiguousarray(array, dtype=np.uint8).tobytes()
         lengths = self._distances(packed, cells, jobs)
         return np.frombuffer(lengths, dtype="<i4").astype(np.int32)

@@ -1,0 +1,301 @@
+//! Why a call failed: typed, and each message says what to do in words that
+//! hold for any program using the library. Front ends (the command line,
+//! the C ABI, Python) read the fields to add their own commands.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use npuzzle_board::Goal;
+use npuzzle_pdb::{normalize, OpenError, PatternError};
+use npuzzle_search::SearchError;
+
+/// Why a call failed. Each message says what to do.
+///
+/// A program whose `main` returns `Result<(), npuzzle::Error>` prints the
+/// error's `Debug` form, which is its message, so this works as expected:
+///
+/// ```no_run
+/// fn main() -> Result<(), npuzzle::Error> {
+///     let solver = npuzzle::Solver::builder().build()?;
+///     let board = npuzzle::parse_board("8 1 3 4 0 2 7 6 5")?;
+///     println!("{}", solver.solve(&board)?.moves_text());
+///     Ok(())
+/// }
+/// ```
+#[non_exhaustive]
+#[derive(Clone)]
+pub enum Error {
+    /// Text that is not a board (the message names the tile or the count).
+    Parse(npuzzle_board::ParseError),
+    /// Tiles that are not a board (not a permutation of 0..n*n-1).
+    Board(npuzzle_board::BoardError),
+    /// Tables missing, damaged, stale or unusable (see [`TablesError`]).
+    Tables(TablesError),
+    /// The partition cannot be used (unknown name, overlapping tiles...).
+    Partition(PatternError),
+    /// The board does not fit the tables.
+    #[allow(missing_docs)]
+    WrongSize { board: usize, tables: usize },
+    /// The board cannot reach the goal (the parity rule).
+    #[allow(missing_docs)]
+    Unsolvable { goal: Goal },
+    /// The search met its node limit before the end.
+    #[allow(missing_docs)]
+    NodeLimit { limit: u64 },
+    /// The search asked for cannot run on this board (too large for it, or
+    /// BFS and A* out of memory budget).
+    Search(SearchError),
+    /// An option out of range (the message names it and the range).
+    InvalidArgument(String),
+    /// A table build would not fit in this machine's memory.
+    #[allow(missing_docs)]
+    OutOfMemory {
+        pattern: String,
+        needed: u64,
+        available: u64,
+    },
+    /// A directory or file could not be created, written or read.
+    #[allow(missing_docs)]
+    Io {
+        path: PathBuf,
+        error: Arc<io::Error>,
+    },
+    /// A table could not be built (the pattern is too large for the format).
+    Build(String),
+    /// A bug in npuzzle (a caught panic): please report the message.
+    Internal(String),
+}
+
+/// The tables of one partition that cannot be used, with what a front end
+/// needs to say how to make good ones: the partition, the board side, the
+/// goal and the directory.
+#[derive(Clone, Debug)]
+pub struct TablesError {
+    /// The partition or catalogue name, as `npuzzle pdb build --partition` takes it.
+    pub partition: String,
+    /// The board side.
+    pub size: usize,
+    /// The goal the tables are for.
+    pub goal: Goal,
+    /// Where they were found (damaged), or where a build would write them
+    /// (missing).
+    pub dir: PathBuf,
+    /// What is wrong.
+    pub problem: TablesProblem,
+}
+
+/// What is wrong with a partition's tables.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum TablesProblem {
+    /// Built nowhere the search looked.
+    Missing {
+        /// The first table's file name.
+        file: String,
+        /// The directories searched, in order.
+        looked_in: Vec<PathBuf>,
+    },
+    /// A file is damaged, stale, foreign or unreadable (rebuilding helps
+    /// when [`OpenError::needs_rebuild`] says so).
+    Damaged(Arc<OpenError>),
+    /// The tables are fine but no heuristic takes them (too many, or
+    /// overlapping within a partition).
+    Unusable(String),
+}
+
+impl TablesError {
+    /// Whether the tables are simply not built (rather than damaged): the
+    /// solver may go on without them where none were asked for.
+    pub fn is_missing(&self) -> bool {
+        matches!(self.problem, TablesProblem::Missing { .. })
+    }
+
+    /// Whether building the tables again (with force) repairs them.
+    pub fn needs_build(&self) -> bool {
+        match &self.problem {
+            TablesProblem::Missing { .. } => true,
+            TablesProblem::Damaged(e) => {
+                e.needs_rebuild() || matches!(e.problem(), npuzzle_pdb::Problem::Missing)
+            }
+            TablesProblem::Unusable(_) => false,
+        }
+    }
+
+    /// The message, with `remedy` (a front end's command that builds the
+    /// tables) where building is what helps.
+    pub fn message_with(&self, remedy: &str) -> String {
+        let size = self.size;
+        match &self.problem {
+            TablesProblem::Missing { file, looked_in } => {
+                let looked: Vec<String> = looked_in
+                    .iter()
+                    .map(|d| normalize(d).display().to_string())
+                    .collect();
+                format!(
+                    "no pattern databases for {size}x{size} (partition {}, goal {}): looked for \
+                     {file} in {}. Build them with: {remedy}",
+                    self.partition,
+                    self.goal,
+                    looked.join(", ")
+                )
+            }
+            TablesProblem::Damaged(e) => {
+                let path = e.path().display();
+                match e.problem() {
+                    npuzzle_pdb::Problem::Missing => {
+                        format!("{path}: no such pattern database; build it with: {remedy}")
+                    }
+                    problem if e.needs_rebuild() => {
+                        format!("{path}: {problem}; rebuild it with: {remedy}")
+                    }
+                    _ => e.to_string(),
+                }
+            }
+            TablesProblem::Unusable(why) => format!(
+                "the tables of {} ({size}x{size}, goal {}) cannot be searched over: {why}",
+                self.partition, self.goal
+            ),
+        }
+    }
+
+    /// The library's own remedy: the call that builds the tables.
+    fn library_remedy(&self) -> String {
+        format!(
+            "build_tables(\"{}\", partition {}, size {}, goal {}){}",
+            normalize(&self.dir).display(),
+            self.partition,
+            self.size,
+            self.goal,
+            if self.is_missing() {
+                ""
+            } else {
+                ", which replaces damaged files"
+            }
+        )
+    }
+}
+
+impl fmt::Display for TablesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message_with(&self.library_remedy()))
+    }
+}
+
+impl std::error::Error for TablesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            TablesProblem::Damaged(e) => Some(&**e),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Parse(e) => e.fmt(f),
+            Error::Board(e) => e.fmt(f),
+            Error::Tables(e) => e.fmt(f),
+            Error::Partition(e) => e.fmt(f),
+            Error::WrongSize { board, tables } => write!(
+                f,
+                "the board is {board}x{board} but the tables are for {tables}x{tables} \
+                 boards; open tables of the board's size"
+            ),
+            Error::Unsolvable { goal } => write!(
+                f,
+                "the board cannot reach the goal {goal} (its permutation parity and \
+                 blank row say so); no solution exists"
+            ),
+            Error::NodeLimit { limit } => write!(
+                f,
+                "the search expanded {limit} nodes without finishing; raise the node limit"
+            ),
+            Error::Search(e) => e.fmt(f),
+            Error::InvalidArgument(e) => f.write_str(e),
+            Error::OutOfMemory {
+                pattern,
+                needed,
+                available,
+            } => write!(
+                f,
+                "building pattern {pattern} needs about {:.1} GB of memory; this machine has \
+                 {:.1} GB available: use smaller patterns",
+                *needed as f64 / 1e9,
+                *available as f64 / 1e9
+            ),
+            Error::Io { path, error } => {
+                write!(f, "{}: {error}", normalize(path).display())
+            }
+            Error::Build(e) => write!(f, "cannot build the table: {e}"),
+            Error::Internal(e) => write!(f, "internal error in npuzzle (please report it): {e}"),
+        }
+    }
+}
+
+/// The message, so that `fn main() -> Result<(), Error>` prints it.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Parse(e) => Some(e),
+            Error::Board(e) => Some(e),
+            Error::Tables(e) => Some(e),
+            Error::Partition(e) => Some(e),
+            Error::Search(e) => Some(e),
+            Error::Io { error, .. } => Some(&**error),
+            _ => None,
+        }
+    }
+}
+
+impl From<PatternError> for Error {
+    fn from(e: PatternError) -> Error {
+        Error::Partition(e)
+    }
+}
+
+impl From<npuzzle_board::ParseError> for Error {
+    fn from(e: npuzzle_board::ParseError) -> Error {
+        Error::Parse(e)
+    }
+}
+
+impl From<npuzzle_board::BoardError> for Error {
+    fn from(e: npuzzle_board::BoardError) -> Error {
+        Error::Board(e)
+    }
+}
+
+impl From<TablesError> for Error {
+    fn from(e: TablesError) -> Error {
+        Error::Tables(e)
+    }
+}
+
+impl Error {
+    /// The node limit a search stopped at: IDA*'s expanded nodes, or the
+    /// boards BFS and A* may keep.
+    pub fn node_limit(&self) -> Option<u64> {
+        match self {
+            Error::NodeLimit { limit } | Error::Search(SearchError::NodeLimit { limit, .. }) => {
+                Some(*limit)
+            }
+            _ => None,
+        }
+    }
+
+    pub(crate) fn io(path: &Path, error: io::Error) -> Error {
+        Error::Io {
+            path: path.to_path_buf(),
+            error: Arc::new(error),
+        }
+    }
+}

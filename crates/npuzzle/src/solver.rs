@@ -1,0 +1,775 @@
+//! The engine: from a board and options to an answer. Which search a board
+//! gets (tables for 4x4 and 5x5 when built, linear conflict with a node
+//! budget and the reduction past it, the reduction alone past 15x15), the
+//! tables per board side opened once and shared, one board split over
+//! threads or many boards at once.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use npuzzle_board::{Board, Goal, Move, Notation};
+use npuzzle_pdb::{Lookup, Partition};
+use npuzzle_search::heuristic::{Heuristic, LinearConflict};
+use npuzzle_search::{
+    Algorithm, Capacity, Grid, HeuristicKind, Position, Request, SearchError, Stats,
+    MAX_SEARCH_SIZE,
+};
+
+use crate::build::{check_threads, cores};
+use crate::error::{Error, TablesError, TablesProblem};
+use crate::stream::Answers;
+use crate::tables::{tables_error, Tables};
+
+/// Expanded nodes an optimal search may take on a board that has no tables
+/// before it gives way to the reduction (a second or two on one core).
+pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
+
+/// A solution and the figures of the search that found it.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Solution {
+    /// The moves, named by the direction the tile moves ([`Notation::Tile`]).
+    pub moves: Vec<Move>,
+    /// Whether no shorter solution exists.
+    pub optimal: bool,
+    /// The search that found it: `idastar`, `astar`, `bfs` or `reduction`.
+    pub algorithm: &'static str,
+    /// The estimate that guided it (`pdb`, `linear-conflict`...), if any.
+    pub heuristic: Option<&'static str>,
+    /// The tables' partition, for searches over tables.
+    pub partition: Option<String>,
+    /// Whether the reflected lookup was used, for searches over tables.
+    pub reflection: Option<bool>,
+    /// The search's counters (None: no search ran, as for the reduction).
+    pub stats: Option<Stats>,
+    /// The heuristic value of the start board.
+    pub initial_estimate: Option<u32>,
+    /// For solutions that are not optimal: a lower bound on the optimal length.
+    pub lower_bound: Option<u64>,
+    /// For solutions that are not optimal: why.
+    pub note: Option<String>,
+    /// Time spent, from the call to the answer.
+    pub elapsed: Duration,
+}
+
+impl Solution {
+    /// The number of moves.
+    pub fn length(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The moves as letters `U D L R`, the tile's direction.
+    pub fn moves_text(&self) -> String {
+        Move::format_sequence(&self.moves, Notation::Tile)
+    }
+
+    /// Nodes whose children were generated (0 when no search ran).
+    pub fn expanded(&self) -> u64 {
+        self.stats.map_or(0, |s| s.expanded)
+    }
+
+    /// Children generated (the figure the literature reports; 0 when no
+    /// search ran).
+    pub fn generated(&self) -> u64 {
+        self.stats.map_or(0, |s| s.generated)
+    }
+
+    fn by(algorithm: &'static str, moves: Vec<Move>) -> Solution {
+        Solution {
+            moves,
+            optimal: true,
+            algorithm,
+            heuristic: None,
+            partition: None,
+            reflection: None,
+            stats: None,
+            initial_estimate: None,
+            lower_bound: None,
+            note: None,
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+/// Something the solver tells on the way, once: front ends print it (the
+/// command line on stderr) or collect it ([`Solver::take_notes`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Note {
+    /// No tables for a side whose boards get them by default: its boards
+    /// are solved with linear conflict, optimally within `attempt_nodes`
+    /// expanded nodes, else by the reduction (not optimal).
+    TablesMissing {
+        /// Where the solver looked, and how to build them.
+        error: TablesError,
+        /// The optimal attempt's budget.
+        attempt_nodes: u64,
+    },
+    /// What happened to an unpacked table copy (a damaged one replaced, a
+    /// cache directory that could not be written).
+    Cache(String),
+}
+
+impl Note {
+    /// The note, with `tables` the rendering of a [`TablesError`] (a front
+    /// end gives its own build command there).
+    pub fn message_with(&self, tables: impl Fn(&TablesError) -> String) -> String {
+        match self {
+            Note::TablesMissing {
+                error,
+                attempt_nodes,
+            } => format!(
+                "{}\nmeanwhile {n}x{n} boards are solved with linear conflict, optimally \
+                 within {attempt_nodes} nodes, else by reduction (not optimal)",
+                tables(error),
+                n = error.size
+            ),
+            Note::Cache(text) => text.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message_with(|e| e.to_string()))
+    }
+}
+
+type NoteSink = Arc<dyn Fn(&Note) + Send + Sync>;
+
+/// The options of a [`Solver`], the same as `npuzzle solve` takes.
+#[derive(Clone)]
+struct Config {
+    pdb_dir: Option<PathBuf>,
+    goal: Goal,
+    partition: Option<String>,
+    partition_size: Option<usize>,
+    algorithm: Option<Algorithm>,
+    heuristic: Option<HeuristicKind>,
+    fast: bool,
+    reflection: bool,
+    max_nodes: Option<u64>,
+    threads: usize,
+    on_note: Option<NoteSink>,
+}
+
+/// Sets a [`Solver`] up; every option has the command line's default.
+#[must_use]
+pub struct SolverBuilder {
+    config: Config,
+    tables: Vec<Tables>,
+    open_now: Vec<usize>,
+}
+
+impl SolverBuilder {
+    /// The directory of the tables (default: `$NPUZZLE_PDB_DIR`, else
+    /// `./data`, else the user data directory; see [`crate::search_dirs`]).
+    pub fn pdb_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.pdb_dir = Some(dir.into());
+        self
+    }
+
+    /// The goal (default: blank-last, `1 2 ... 0`).
+    pub fn goal(mut self, goal: Goal) -> Self {
+        self.config.goal = goal;
+        self
+    }
+
+    /// The partition or catalogue of every side's tables (`7-8`, `septet`,
+    /// `"1,2,3;4,5,6"`, `7z-8+L7-8`...). Tables asked for by name are
+    /// required: a board whose side has them missing is refused, never
+    /// solved another way.
+    pub fn partition(mut self, name: impl Into<String>) -> Self {
+        self.config.partition = Some(name.into());
+        self.config.partition_size = None;
+        self
+    }
+
+    /// The partition for boards of side `size` only; other sides get their
+    /// default tables.
+    pub fn partition_for(mut self, size: usize, name: impl Into<String>) -> Self {
+        self.config.partition = Some(name.into());
+        self.config.partition_size = Some(size);
+        self
+    }
+
+    /// The search, run exactly as asked (to the end or the node limit, no
+    /// fallback); default: the policy of [`Solver`].
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.config.algorithm = Some(algorithm);
+        self
+    }
+
+    /// The heuristic, run exactly as asked (see [`SolverBuilder::algorithm`]).
+    pub fn heuristic(mut self, heuristic: HeuristicKind) -> Self {
+        self.config.heuristic = Some(heuristic);
+        self
+    }
+
+    /// Solve fast but not optimally (the reduction), for any size.
+    pub fn fast(mut self, fast: bool) -> Self {
+        self.config.fast = fast;
+        self
+    }
+
+    /// Whether table searches also look the reflected board up (default:
+    /// yes; without, more nodes).
+    pub fn reflection(mut self, reflection: bool) -> Self {
+        self.config.reflection = reflection;
+        self
+    }
+
+    /// Give up after this many nodes: IDA* expanded nodes; BFS and A*
+    /// boards kept (default: IDA* none, BFS and A* what fits in about 1 GB).
+    /// `None` restores the default.
+    pub fn max_nodes(mut self, limit: Option<u64>) -> Self {
+        self.config.max_nodes = limit;
+        self
+    }
+
+    /// Threads: boards solved at once by [`Solver::solve_many`] and
+    /// [`Solver::answers`], or the threads sharing one board's search in
+    /// [`Solver::solve`] (default: one per core; 1 to 256).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.config.threads = threads;
+        self
+    }
+
+    /// Called once for each [`Note`] (they are also kept for
+    /// [`Solver::take_notes`]).
+    pub fn on_note(mut self, sink: impl Fn(&Note) + Send + Sync + 'static) -> Self {
+        self.config.on_note = Some(Arc::new(sink));
+        self
+    }
+
+    /// Opens the tables of boards of side `size` in [`SolverBuilder::build`]
+    /// and fails there if they are missing or damaged, instead of at the
+    /// first board.
+    pub fn open_tables_now(mut self, size: usize) -> Self {
+        self.open_now.push(size);
+        self
+    }
+
+    /// Tables already open, for boards of their side (their partition
+    /// counts as asked for).
+    pub fn tables(mut self, tables: Tables) -> Self {
+        self.tables.push(tables);
+        self
+    }
+
+    /// The solver, with the options checked (thread count, partition name
+    /// for the side it names).
+    pub fn build(self) -> Result<Solver, Error> {
+        let SolverBuilder {
+            config,
+            tables,
+            open_now,
+        } = self;
+        check_threads("threads", config.threads)?;
+        if let (Some(name), Some(size)) = (&config.partition, config.partition_size) {
+            Partition::parse(name, size, config.goal)?;
+        }
+        let solver = Solver {
+            config: Arc::new(config),
+            shared: Arc::new(Shared::default()),
+            pool: Arc::new(OnceLock::new()),
+        };
+        for tables in tables {
+            if tables.goal() != solver.config.goal {
+                return Err(Error::InvalidArgument(format!(
+                    "the tables are for goal {}, the solver for goal {}",
+                    tables.goal(),
+                    solver.config.goal
+                )));
+            }
+            let mut sides = solver.shared.lock_tables();
+            sides.insert(
+                tables.size(),
+                Side {
+                    tables: Ok(Arc::new(tables)),
+                    asked_for: true,
+                },
+            );
+        }
+        for size in open_now {
+            solver.tables(size)?;
+        }
+        Ok(solver)
+    }
+}
+
+/// One board side's tables, opened once.
+struct Side {
+    tables: Result<Arc<Tables>, Error>,
+    /// The tables were named (a partition, or given open): missing ones
+    /// refuse the board instead of giving way.
+    asked_for: bool,
+}
+
+/// What clones of a solver share.
+#[derive(Default)]
+struct Shared {
+    sides: Mutex<HashMap<usize, Side>>,
+    notes: Mutex<Vec<Note>>,
+    /// Sides whose missing tables were told.
+    notes_said: Mutex<HashSet<usize>>,
+}
+
+impl Shared {
+    fn lock_tables(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Side>> {
+        self.sides.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// How a board is to be solved.
+enum Plan {
+    /// An optimal search, with a node budget after which the reduction
+    /// takes over (None: it runs to the end or to the node limit).
+    Search {
+        algorithm: Algorithm,
+        heuristic: HeuristicKind,
+        fallback_after: Option<u64>,
+    },
+    Reduce {
+        why: String,
+    },
+}
+
+/// Solves boards of every size from 2x2 to 127x127 with the command line's
+/// policy:
+///
+/// | board | search |
+/// | --- | --- |
+/// | 2x2, 3x3 | IDA* with linear conflict (optimal, instant) |
+/// | 4x4, 5x5 | IDA* over the tables when built (optimal); else as below, with a [`Note`] |
+/// | up to 15x15 | IDA* with linear conflict for up to [`OPTIMAL_ATTEMPT_NODES`] expanded nodes (or the node limit), optimal; past that the reduction, not optimal |
+/// | 16x16 and more | the reduction, not optimal |
+///
+/// Tables asked for by name, or damaged ones, are never replaced silently:
+/// the board is refused with [`Error::Tables`]. An explicit algorithm or
+/// heuristic runs exactly as asked. Each side's tables are opened the first
+/// time a board needs them and shared by the solver's clones and threads.
+///
+/// ```no_run
+/// use npuzzle::{parse_board, Solver};
+///
+/// let solver = Solver::builder().pdb_dir("data").build()?;
+/// let board = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")?;
+/// let solution = solver.solve(&board)?;
+/// assert!(solution.optimal);
+/// println!("{} moves: {}", solution.length(), solution.moves_text());
+/// # Ok::<(), npuzzle::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Solver {
+    config: Arc<Config>,
+    shared: Arc<Shared>,
+    pool: Arc<OnceLock<Result<rayon::ThreadPool, String>>>,
+}
+
+impl Solver {
+    /// A solver to set up; [`SolverBuilder::build`] makes it.
+    pub fn builder() -> SolverBuilder {
+        SolverBuilder {
+            config: Config {
+                pdb_dir: None,
+                goal: Goal::BlankLast,
+                partition: None,
+                partition_size: None,
+                algorithm: None,
+                heuristic: None,
+                fast: false,
+                reflection: true,
+                max_nodes: None,
+                threads: cores().min(crate::build::MAX_THREADS),
+                on_note: None,
+            },
+            tables: Vec::new(),
+            open_now: Vec::new(),
+        }
+    }
+
+    /// A solver whose 4x4 boards are searched over the default 15-puzzle
+    /// tables in `dir` (7-8, goal blank-last), opened now: fails at once if
+    /// they are missing or damaged.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Solver, Error> {
+        Solver::builder()
+            .pdb_dir(dir)
+            .partition_for(4, Partition::default_name(4))
+            .open_tables_now(4)
+            .build()
+    }
+
+    /// A solver over tables already open (for boards of their side; other
+    /// sides as [`Solver::builder`]'s defaults).
+    pub fn new(tables: Tables) -> Result<Solver, Error> {
+        let goal = tables.goal();
+        Solver::builder().goal(goal).tables(tables).build()
+    }
+
+    /// The same solver (options, open tables, notes) with another thread count.
+    pub fn with_threads(&self, threads: usize) -> Result<Solver, Error> {
+        check_threads("threads", threads)?;
+        if threads == self.config.threads {
+            return Ok(self.clone());
+        }
+        Ok(Solver {
+            config: Arc::new(Config {
+                threads,
+                ..(*self.config).clone()
+            }),
+            shared: Arc::clone(&self.shared),
+            pool: Arc::new(OnceLock::new()),
+        })
+    }
+
+    /// The goal boards are solved for.
+    pub fn goal(&self) -> Goal {
+        self.config.goal
+    }
+
+    /// The thread count.
+    pub fn threads(&self) -> usize {
+        self.config.threads
+    }
+
+    /// The node limit of each search, if any.
+    pub fn max_nodes(&self) -> Option<u64> {
+        self.config.max_nodes
+    }
+
+    /// Solves one board, its search split across the solver's threads.
+    pub fn solve(&self, board: &Board) -> Result<Solution, Error> {
+        self.solve_limited(board, self.config.max_nodes)
+    }
+
+    /// [`Solver::solve`] with another node limit (`None`: none).
+    pub fn solve_limited(&self, board: &Board, max_nodes: Option<u64>) -> Result<Solution, Error> {
+        if self.config.threads <= 1 {
+            return self.answer(board, false, max_nodes);
+        }
+        match self.pool() {
+            Ok(pool) => pool.install(|| self.answer(board, true, max_nodes)),
+            Err(e) => Err(Error::InvalidArgument(e)),
+        }
+    }
+
+    /// Solves one board on the calling thread (or the rayon pool it runs
+    /// in, unsplit), with its own node limit: for servers and batch runners
+    /// that have their own threads.
+    pub fn solve_here(&self, board: &Board, max_nodes: Option<u64>) -> Result<Solution, Error> {
+        guard(|| self.answer(board, false, max_nodes))
+    }
+
+    /// Solves many boards, the solver's thread count at a time (each search
+    /// on one thread); answers in the order of the boards.
+    pub fn solve_many(&self, boards: &[Board]) -> Vec<Result<Solution, Error>> {
+        fn itself(board: &Board) -> Option<&Board> {
+            Some(board)
+        }
+        self.answers(boards.to_vec(), itself)
+            .map(|answered| answered.result.expect("every item is a board"))
+            .collect()
+    }
+
+    /// Solves a stream of items as they come, the solver's thread count at
+    /// a time, and yields each with its answer in input order as soon as it
+    /// and those before it are done. `board_of` picks an item's board (items
+    /// without one are passed through with `None`, in order). Memory stays
+    /// bounded: a reader thread takes at most a few items per thread beyond
+    /// the last one yielded. Dropping the iterator stops the work after the
+    /// boards being solved.
+    pub fn answers<T, I>(&self, items: I, board_of: fn(&T) -> Option<&Board>) -> Answers<T>
+    where
+        T: Send + 'static,
+        I: IntoIterator<Item = T>,
+        I::IntoIter: Send + 'static,
+    {
+        Answers::start(self.clone(), items.into_iter(), board_of)
+    }
+
+    /// The tables for boards of side `size`, opened the first time: those
+    /// of the partition asked for, else the side's default.
+    pub fn tables(&self, size: usize) -> Result<Arc<Tables>, Error> {
+        let mut sides = self.shared.lock_tables();
+        let side = sides.entry(size).or_insert_with(|| self.open_side(size));
+        side.tables.clone()
+    }
+
+    /// The best lower bound on the board's distance available without a
+    /// search: the tables' value when the side's tables are open and fit,
+    /// else linear conflict (boards up to 15x15), else Manhattan.
+    pub fn lower_bound(&self, board: &Board) -> u64 {
+        let goal = self.config.goal;
+        let size = board.size();
+        let mut bound = if size <= MAX_SEARCH_SIZE {
+            let heuristic = LinearConflict::new(&Grid::new(size, goal));
+            u64::from(heuristic.value(&heuristic.init(&Position::new(board))))
+        } else {
+            board.manhattan(goal)
+        };
+        let opened = self
+            .shared
+            .lock_tables()
+            .get(&size)
+            .map(|s| s.tables.clone());
+        if let Some(Ok(tables)) = opened {
+            if let Ok(value) = tables.heuristic(board) {
+                bound = bound.max(u64::from(value));
+            }
+        }
+        bound
+    }
+
+    /// Each table's value for the board and their sums, over the side's tables.
+    pub fn lookup(&self, board: &Board) -> Result<Lookup, Error> {
+        self.tables(board.size())?.lookup(board)
+    }
+
+    /// The notes told since the last call, oldest first.
+    pub fn take_notes(&self) -> Vec<Note> {
+        std::mem::take(&mut *self.shared.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn note(&self, note: Note) {
+        if let Some(sink) = &self.config.on_note {
+            sink(&note);
+        }
+        self.shared
+            .notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(note);
+    }
+
+    fn pool(&self) -> Result<&rayon::ThreadPool, String> {
+        self.pool
+            .get_or_init(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.config.threads)
+                    .build()
+                    .map_err(|e| format!("cannot start {} threads: {e}", self.config.threads))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The partition asked for boards of side `size`, if any.
+    fn partition_for(&self, size: usize) -> Option<&str> {
+        match self.config.partition_size {
+            Some(side) if side != size => None,
+            _ => self.config.partition.as_deref(),
+        }
+    }
+
+    fn open_side(&self, size: usize) -> Side {
+        let asked_for = self.partition_for(size).is_some();
+        let name = self
+            .partition_for(size)
+            .unwrap_or_else(|| Partition::default_name(size));
+        let tables = Partition::parse(name, size, self.config.goal)
+            .map_err(Error::from)
+            .and_then(|partition| {
+                let distinct = partition.distinct_patterns().len();
+                if let Err(e) = Capacity::for_counts(distinct, partition.groups().len()) {
+                    let dir = self.config.pdb_dir.clone().unwrap_or_default();
+                    return Err(tables_error(
+                        &partition,
+                        &dir,
+                        TablesProblem::Unusable(e.to_string()),
+                    ));
+                }
+                Tables::find(self.config.pdb_dir.as_deref(), &partition, &mut |text| {
+                    self.note(Note::Cache(text))
+                })
+            })
+            .map(Arc::new);
+        Side { tables, asked_for }
+    }
+
+    /// Tables are the default for these sides, when built.
+    fn tables_by_default(size: usize) -> bool {
+        size == 4 || size == 5
+    }
+
+    /// Whether the caller chose the search (then it runs exactly as asked).
+    fn explicit(&self) -> bool {
+        self.config.algorithm.is_some() || self.config.heuristic.is_some()
+    }
+
+    fn plan(&self, size: usize, max_nodes: Option<u64>) -> Plan {
+        if self.config.fast {
+            return Plan::Reduce {
+                why: "fast solving asked for".to_string(),
+            };
+        }
+        if self.explicit() {
+            let default_heuristic = if Self::tables_by_default(size) {
+                HeuristicKind::Pdb
+            } else {
+                HeuristicKind::LinearConflict
+            };
+            return Plan::Search {
+                algorithm: self.config.algorithm.unwrap_or(Algorithm::IdaStar),
+                heuristic: self.config.heuristic.unwrap_or(default_heuristic),
+                fallback_after: None,
+            };
+        }
+        if size > MAX_SEARCH_SIZE {
+            return Plan::Reduce {
+                why: format!(
+                    "optimal search takes boards up to {MAX_SEARCH_SIZE}x{MAX_SEARCH_SIZE}"
+                ),
+            };
+        }
+        // Tables missing and none asked for: go on without them. Damaged
+        // tables, or tables asked for, are never replaced silently.
+        if Self::tables_by_default(size) {
+            let missing = match self.tables(size) {
+                Err(Error::Tables(e)) if e.is_missing() && !self.asked_for(size) => Some(e),
+                _ => None,
+            };
+            match missing {
+                Some(error) => self.note_missing_once(size, error, max_nodes),
+                None => {
+                    return Plan::Search {
+                        algorithm: Algorithm::IdaStar,
+                        heuristic: HeuristicKind::Pdb,
+                        fallback_after: None,
+                    }
+                }
+            }
+        }
+        Plan::Search {
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::LinearConflict,
+            fallback_after: (size >= 4).then_some(max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
+        }
+    }
+
+    fn asked_for(&self, size: usize) -> bool {
+        self.shared
+            .lock_tables()
+            .get(&size)
+            .is_some_and(|side| side.asked_for)
+    }
+
+    /// Tells once per board side that its tables are missing, and what
+    /// happens instead.
+    fn note_missing_once(&self, size: usize, error: TablesError, max_nodes: Option<u64>) {
+        let noted = self
+            .shared
+            .notes_said
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(size);
+        if noted {
+            self.note(Note::TablesMissing {
+                error,
+                attempt_nodes: max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES),
+            });
+        }
+    }
+
+    fn answer(
+        &self,
+        board: &Board,
+        parallel: bool,
+        max_nodes: Option<u64>,
+    ) -> Result<Solution, Error> {
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let started = Instant::now();
+        let (algorithm, heuristic, fallback_after) = match self.plan(board.size(), max_nodes) {
+            Plan::Reduce { why } => return self.reduce(board, why, started),
+            Plan::Search {
+                algorithm,
+                heuristic,
+                fallback_after,
+            } => (algorithm, heuristic, fallback_after),
+        };
+        let request = Request {
+            goal,
+            algorithm,
+            heuristic,
+            max_nodes: fallback_after.or(max_nodes),
+            parallel,
+        };
+        let mut solution = Solution {
+            heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
+            ..Solution::by(algorithm.name(), Vec::new())
+        };
+        let result = if heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs {
+            let tables = self.tables(board.size())?;
+            solution.partition = Some(tables.partition().name().to_string());
+            solution.reflection = Some(self.config.reflection);
+            npuzzle_search::solve_catalogue(
+                board,
+                &request,
+                tables.tables(),
+                tables.partition().groups(),
+                self.config.reflection,
+            )
+        } else {
+            npuzzle_search::solve(board, &request)
+        };
+        match result {
+            Ok(found) => Ok(Solution {
+                moves: found.moves,
+                stats: Some(found.stats),
+                initial_estimate: Some(found.initial_estimate),
+                elapsed: started.elapsed(),
+                ..solution
+            }),
+            Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
+                board,
+                format!("optimal search gave up after {limit} nodes"),
+                started,
+            ),
+            Err(SearchError::Unsolvable) => Err(Error::Unsolvable { goal }),
+            Err(SearchError::NodeLimit {
+                algorithm: Algorithm::IdaStar,
+                limit,
+            }) => Err(Error::NodeLimit { limit }),
+            Err(SearchError::Tables(e)) => {
+                let tables = self.tables(board.size())?;
+                Err(tables_error(
+                    tables.partition(),
+                    tables.dir(),
+                    TablesProblem::Unusable(e.to_string()),
+                ))
+            }
+            Err(e) => Err(Error::Search(e)),
+        }
+    }
+
+    fn reduce(&self, board: &Board, why: String, started: Instant) -> Result<Solution, Error> {
+        let moves =
+            npuzzle_search::solve_by_reduction(board, self.config.goal).map_err(Error::Search)?;
+        Ok(Solution {
+            optimal: false,
+            lower_bound: Some(self.lower_bound(board)),
+            note: Some(why),
+            elapsed: started.elapsed(),
+            ..Solution::by("reduction", moves)
+        })
+    }
+}
+
+/// Runs `body`, turning a panic into [`Error::Internal`].
+pub(crate) fn guard(body: impl FnOnce() -> Result<Solution, Error>) -> Result<Solution, Error> {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        Err(Error::Internal(what))
+    })
+}

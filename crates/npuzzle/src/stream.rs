@@ -1,0 +1,129 @@
+//! Many boards at once, as a stream: a reader thread takes items from the
+//! caller's iterator, worker threads solve them, and the iterator hands
+//! them back in input order. A permit per item in flight bounds memory: the
+//! reader waits for one before taking an item, and one is returned when an
+//! item is yielded.
+
+use std::collections::BTreeMap;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use npuzzle_board::Board;
+
+use crate::error::Error;
+use crate::solver::{Solution, Solver};
+
+/// Items in flight per worker thread.
+const WINDOW_PER_THREAD: usize = 4;
+
+/// One item of a stream and what became of it.
+#[derive(Debug)]
+pub struct Answered<T> {
+    /// The item, as the caller gave it.
+    pub item: T,
+    /// Its answer (None: the item held no board).
+    pub result: Option<Result<Solution, Error>>,
+    /// Time spent on it, from the start of its search to its answer.
+    pub elapsed: Duration,
+}
+
+enum Event<T> {
+    Answer(u64, Box<Answered<T>>),
+    End { items: u64 },
+}
+
+/// The answers of [`Solver::answers`], in input order.
+pub struct Answers<T> {
+    done: Receiver<Event<T>>,
+    permits: SyncSender<()>,
+    finished: BTreeMap<u64, Answered<T>>,
+    next: u64,
+    total: Option<u64>,
+}
+
+impl<T: Send + 'static> Answers<T> {
+    pub(crate) fn start(
+        solver: Solver,
+        items: impl Iterator<Item = T> + Send + 'static,
+        board_of: fn(&T) -> Option<&Board>,
+    ) -> Answers<T> {
+        let threads = solver.threads().max(1);
+        let window = WINDOW_PER_THREAD * threads;
+        let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(window);
+        for _ in 0..window {
+            permit_tx.send(()).expect("room for every permit");
+        }
+        let (job_tx, job_rx) = mpsc::channel::<(u64, T)>();
+        let (done_tx, done_rx) = mpsc::channel::<Event<T>>();
+        // The reader is not joined: it may wait for input that never comes
+        // (a terminal) after the caller has stopped listening.
+        let reader_done = done_tx.clone();
+        std::thread::spawn(move || {
+            let mut sent = 0u64;
+            for item in items {
+                if permit_rx.recv().is_err() || job_tx.send((sent, item)).is_err() {
+                    return;
+                }
+                sent += 1;
+            }
+            let _ = reader_done.send(Event::End { items: sent });
+        });
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let max_nodes = solver.max_nodes();
+        for _ in 0..threads {
+            let (job_rx, done_tx, solver) = (Arc::clone(&job_rx), done_tx.clone(), solver.clone());
+            std::thread::spawn(move || loop {
+                let job = job_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                let Ok((index, item)) = job else {
+                    break;
+                };
+                let started = Instant::now();
+                let result = board_of(&item).map(|board| solver.solve_here(board, max_nodes));
+                let answered = Answered {
+                    item,
+                    result,
+                    elapsed: started.elapsed(),
+                };
+                if done_tx
+                    .send(Event::Answer(index, Box::new(answered)))
+                    .is_err()
+                {
+                    break;
+                }
+            });
+        }
+        Answers {
+            done: done_rx,
+            permits: permit_tx,
+            finished: BTreeMap::new(),
+            next: 0,
+            total: None,
+        }
+    }
+}
+
+impl<T> Iterator for Answers<T> {
+    type Item = Answered<T>;
+
+    fn next(&mut self) -> Option<Answered<T>> {
+        loop {
+            if let Some(answered) = self.finished.remove(&self.next) {
+                self.next += 1;
+                let _ = self.permits.try_send(());
+                return Some(answered);
+            }
+            if self.total == Some(self.next) {
+                return None;
+            }
+            match self.done.recv() {
+                Ok(Event::Answer(index, answered)) => {
+                    self.finished.insert(index, *answered);
+                }
+                Ok(Event::End { items }) => self.total = Some(items),
+                // Every thread is gone: nothing more will come.
+                Err(_) => return None,
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Where tables live and how they are opened: the search order of
+//! directories, the default build directory, and [`Tables`], one
+//! partition's tables mapped and checked.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use npuzzle_board::{Board, Goal};
+use npuzzle_pdb::file::{self, TableBytes};
+use npuzzle_pdb::{Lookup, OpenError, Partition, Problem, TableSet};
+use npuzzle_search::Capacity;
+
+use crate::error::{Error, TablesError, TablesProblem};
+
+/// Where tables are looked for, in order: `explicit` (a front end's
+/// `--pdb-dir`), else `$NPUZZLE_PDB_DIR`, else `./data`, else the user data
+/// directory (`~/.local/share/npuzzle` on Linux).
+pub fn search_dirs(explicit: Option<&Path>) -> Vec<PathBuf> {
+    if let Some(dir) = explicit {
+        return vec![dir.to_path_buf()];
+    }
+    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
+        return vec![PathBuf::from(dir)];
+    }
+    let mut dirs = vec![PathBuf::from("data")];
+    dirs.extend(file::user_data_dir());
+    dirs
+}
+
+/// The directory among `dirs` that holds the first table of `partition`.
+pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
+    let name = file::file_name(&partition.patterns()[0]);
+    dirs.iter().find(|d| d.join(&name).is_file()).cloned()
+}
+
+/// Whether a file can be created in `dir` (an existing directory).
+pub fn writable(dir: &Path) -> bool {
+    dir.is_dir() && tempfile::tempfile_in(dir).is_ok()
+}
+
+/// Where a build writes when no directory is named: `$NPUZZLE_PDB_DIR`,
+/// else `./data` when it is a writable directory, else the user data
+/// directory.
+pub fn default_build_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let local = PathBuf::from("data");
+    if writable(&local) {
+        return local;
+    }
+    file::user_data_dir().unwrap_or(local)
+}
+
+/// The tables of one partition (or catalogue), opened from a directory.
+pub struct Tables {
+    set: TableSet<TableBytes>,
+    partition: Partition,
+    dir: PathBuf,
+    notes: Vec<String>,
+}
+
+/// The board side and goal a partition is for.
+fn puzzle_of(partition: &Partition) -> (usize, Goal) {
+    let first = &partition.patterns()[0];
+    (first.size(), first.goal())
+}
+
+/// A [`TablesError`] about `partition`'s tables in `dir`.
+pub(crate) fn tables_error(partition: &Partition, dir: &Path, problem: TablesProblem) -> Error {
+    let (size, goal) = puzzle_of(partition);
+    Error::Tables(TablesError {
+        partition: partition.name().to_string(),
+        size,
+        goal,
+        dir: dir.to_path_buf(),
+        problem,
+    })
+}
+
+impl Tables {
+    /// Opens the default tables of the 15-puzzle (partition 7-8, goal
+    /// blank-last: `cargo xtask build-pdb` or `npuzzle pdb build`) in `dir`.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Tables, Error> {
+        let partition = Partition::parse(Partition::default_name(4), 4, Goal::BlankLast)?;
+        Tables::open_partition(dir, &partition)
+    }
+
+    /// Opens the tables of `partition` in `dir`, checking each completely
+    /// (header, and table CRC).
+    pub fn open_partition(dir: impl AsRef<Path>, partition: &Partition) -> Result<Tables, Error> {
+        let mut notes = Vec::new();
+        let tables = Tables::open_noting(dir.as_ref(), partition, &mut |note| notes.push(note))?;
+        Ok(Tables { notes, ..tables })
+    }
+
+    /// Finds the tables of `partition` in the directories of
+    /// [`search_dirs`]`(explicit)` and opens them; what happens to their
+    /// unpacked copies on the way (a damaged one replaced) goes to `note`.
+    pub fn find(
+        explicit: Option<&Path>,
+        partition: &Partition,
+        note: &mut dyn FnMut(String),
+    ) -> Result<Tables, Error> {
+        let dirs = search_dirs(explicit);
+        let Some(dir) = find_dir(&dirs, partition) else {
+            // A build without a directory named writes to the default one.
+            let build_dir = match &dirs[..] {
+                [only] => only.clone(),
+                _ => default_build_dir(),
+            };
+            return Err(tables_error(
+                partition,
+                &build_dir,
+                TablesProblem::Missing {
+                    file: file::file_name(&partition.patterns()[0]),
+                    looked_in: dirs,
+                },
+            ));
+        };
+        Tables::open_noting(&dir, partition, note)
+    }
+
+    fn open_noting(
+        dir: &Path,
+        partition: &Partition,
+        note: &mut dyn FnMut(String),
+    ) -> Result<Tables, Error> {
+        let damaged =
+            |e: OpenError| tables_error(partition, dir, TablesProblem::Damaged(Arc::new(e)));
+        let tables = file::open_partition_noting(dir, partition, note).map_err(damaged)?;
+        let set = TableSet::with_groups(tables, partition.groups()).map_err(|e| {
+            let first = dir.join(file::file_name(&partition.patterns()[0]));
+            damaged(OpenError::new(&first, Problem::Pdb(e)))
+        })?;
+        // Refused now rather than at the first board: no heuristic holds
+        // more tables than this.
+        Capacity::for_tables(set.tables(), set.groups())
+            .map_err(|e| tables_error(partition, dir, TablesProblem::Unusable(e.to_string())))?;
+        Ok(Tables {
+            set,
+            partition: partition.clone(),
+            dir: dir.to_path_buf(),
+            notes: Vec::new(),
+        })
+    }
+
+    /// The heuristic value of `board`: the additive sum of the tables, maxed
+    /// with the sum for the reflected board; a lower bound on its solution
+    /// length, equal to what `npuzzle pdb lookup` prints last.
+    pub fn heuristic(&self, board: &Board) -> Result<u32, Error> {
+        self.lookup(board).map(|lookup| lookup.value)
+    }
+
+    /// Every figure of the lookup: each table's value and both sums.
+    pub fn lookup(&self, board: &Board) -> Result<Lookup, Error> {
+        self.check_size(board)?;
+        self.set.lookup(board).map_err(|e| {
+            let path = self.dir.clone();
+            tables_error(
+                &self.partition,
+                &self.dir,
+                TablesProblem::Damaged(Arc::new(OpenError::new(&path, Problem::Pdb(e)))),
+            )
+        })
+    }
+
+    /// The partition the tables hold.
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+
+    /// The side of the boards the tables are for.
+    pub fn size(&self) -> usize {
+        self.set.size()
+    }
+
+    /// The goal the tables are built for.
+    pub fn goal(&self) -> Goal {
+        self.set.goal()
+    }
+
+    /// The directory the tables were opened from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// What happened to the unpacked copies on opening (a damaged one
+    /// replaced, a cache directory that could not be written), one line each.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// Each table, in partition order (a table two partitions hold appears
+    /// twice, mapped once).
+    pub fn tables(&self) -> &[npuzzle_pdb::Pdb<TableBytes>] {
+        self.set.tables()
+    }
+
+    pub(crate) fn check_size(&self, board: &Board) -> Result<(), Error> {
+        if board.size() != self.size() {
+            return Err(Error::WrongSize {
+                board: board.size(),
+                tables: self.size(),
+            });
+        }
+        Ok(())
+    }
+}
