@@ -1,5 +1,5 @@
 /* Solves boards of any size through npuzzle_open_with with one thread and
- * prints "LENGTH EXPANDED OPTIMAL" per input line of tiles, for the parity
+ * prints "LENGTH EXPANDED OPTIMAL SECONDS MOVES" per input line of tiles, for the parity
  * test against `npuzzle solve --jobs 1 --json`. Arguments: PDB_DIR (or -),
  * then optional NAME=VALUE options: partition, size, goal, heuristic,
  * max_nodes, fast. */
@@ -66,8 +66,8 @@ int main(int argc, char **argv) {
             printf("error %d\n", (int)status);
             continue;
         }
-        printf("%zu %llu %d %s\n", info.length, (unsigned long long)info.expanded, info.optimal,
-               moves);
+        printf("%zu %llu %d %.6f %s\n", info.length, (unsigned long long)info.expanded,
+               info.optimal, info.seconds, moves);
     }
     npuzzle_close(solver);
     return 0;

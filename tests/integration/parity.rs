@@ -101,8 +101,8 @@ fn c_abi(dir: Option<&Path>, options: &[String], boards: &[Board], empty: &Path)
         .zip(boards)
         .map(|(line, board)| {
             let fields: Vec<&str> = line.split(' ').collect();
-            assert_eq!(fields.len(), 4, "{line}");
-            assert_replays(board, fields[3], npuzzle::Notation::Tile, Goal::BlankLast);
+            assert_eq!(fields.len(), 5, "{line}");
+            assert_replays(board, fields[4], npuzzle::Notation::Tile, Goal::BlankLast);
             (
                 fields[0].parse().unwrap(),
                 fields[1].parse().unwrap(),

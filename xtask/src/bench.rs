@@ -22,6 +22,8 @@ time), and compares heuristics on Korf's 100. Writes bench/report.md (or
 FILE) and prints it.
 
   --quick      fewer boards for the slow heuristics (a smoke run)
+  --doors      only the section comparing the command line, the C ABI and
+               the Python package on the same boards (printed, not written)
   --build      also build the default 7-8 tables and the 24-puzzle's
                6z-6z-6z-6z afresh (into target/bench-build, removed after;
                about a minute and a half) and report the time and peak
@@ -309,6 +311,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 i += 1;
                 out = PathBuf::from(args.get(i).ok_or("--out needs a file")?);
             }
+            "--doors" => {
+                let npuzzle = release_npuzzle()?;
+                let mut report = String::new();
+                crate::doors::section(&npuzzle, &mut report)?;
+                print!("{report}");
+                return Ok(());
+            }
             "--help" | "-h" => {
                 print!("{USAGE}");
                 return Ok(());
@@ -560,6 +569,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let _ = writeln!(report);
     eprintln!("bench: serve load done");
+
+    crate::doors::section(&npuzzle, &mut report)?;
 
     // The Princeton files with default options, every answer checked.
     let started = Instant::now();

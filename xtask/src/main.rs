@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod doors;
 
 const TASKS: &str = "\
 usage: cargo xtask <task> [options]
@@ -184,7 +185,7 @@ fn test(args: &[String]) -> Result<(), String> {
 }
 
 /// The target directory (CARGO_TARGET_DIR or the checkout's target/).
-fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"))

@@ -91,6 +91,8 @@ typedef struct {
   uint32_t initial_estimate;
   // A lower bound on the optimal length (the length itself when optimal).
   uint64_t lower_bound;
+  // Seconds from the call to the answer.
+  double seconds;
 } npuzzle_info;
 
 #ifdef __cplusplus

@@ -99,6 +99,8 @@ pub struct npuzzle_info {
     pub initial_estimate: u32,
     /// A lower bound on the optimal length (the length itself when optimal).
     pub lower_bound: u64,
+    /// Seconds from the call to the answer.
+    pub seconds: f64,
 }
 
 /// A solver. Opaque: create with `npuzzle_open` or `npuzzle_open_with`,
@@ -657,6 +659,7 @@ pub unsafe extern "C" fn npuzzle_solve_with(
                 generated: solution.generated(),
                 initial_estimate: solution.initial_estimate.unwrap_or(0),
                 lower_bound,
+                seconds: solution.elapsed.as_secs_f64(),
             })
         };
         if text.len() >= capacity {
