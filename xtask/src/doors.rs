@@ -69,7 +69,14 @@ fn built(npuzzle: &Path, case: &Case) -> bool {
 
 fn cli(npuzzle: &Path, case: &Case) -> Result<Sample, String> {
     let output = Command::new(npuzzle)
-        .args(["solve", "--json", "--jobs", "1", "--partition", case.partition])
+        .args([
+            "solve",
+            "--json",
+            "--jobs",
+            "1",
+            "--partition",
+            case.partition,
+        ])
         .args(["--goal", case.goal, case.board, "--pdb-dir"])
         .arg(root().join("data"))
         .output()

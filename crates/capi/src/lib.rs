@@ -465,9 +465,11 @@ pub unsafe extern "C" fn npuzzle_open_with(
                     "idastar" => Algorithm::IdaStar,
                     "astar" => Algorithm::AStar,
                     "bfs" => Algorithm::Bfs,
-                    _ => return Err(invalid(format!(
+                    _ => {
+                        return Err(invalid(format!(
                         "algorithm \"{name}\" is not one: use \"idastar\", \"astar\" or \"bfs\""
-                    ))),
+                    )))
+                    }
                 });
             }
             if let Some(name) = optional_text(o.heuristic, "heuristic")? {

@@ -52,7 +52,8 @@ pub struct Solution {
     pub lower_bound: Option<u64>,
     /// For solutions that are not optimal: why.
     pub note: Option<String>,
-    /// Time spent, from the call to the answer.
+    /// Time spent on this board (opening the tables of its side, once, is
+    /// not counted).
     pub elapsed: Duration,
 }
 
@@ -685,8 +686,11 @@ impl Solver {
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
         }
+        // Opening a side's tables (the first board of that side) is not
+        // this board's time.
+        let plan = self.plan(board.size(), max_nodes);
         let started = Instant::now();
-        let (algorithm, heuristic, fallback_after) = match self.plan(board.size(), max_nodes) {
+        let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => return self.reduce(board, why, started),
             Plan::Search {
                 algorithm,

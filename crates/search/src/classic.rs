@@ -10,7 +10,7 @@ use npuzzle_board::Move;
 
 use crate::grid::{Grid, Position};
 use crate::heuristic::Heuristic;
-use crate::Stats;
+use crate::types::Stats;
 
 /// A visited board: how it was reached.
 struct Node {

@@ -16,7 +16,7 @@ fn pruning() -> &'static MovePruning {
     static PRUNING: std::sync::OnceLock<MovePruning> = std::sync::OnceLock::new();
     PRUNING.get_or_init(MovePruning::standard)
 }
-use crate::Stats;
+use crate::types::Stats;
 
 /// No cell: the root has no parent to avoid.
 const NO_CELL: u8 = u8::MAX;

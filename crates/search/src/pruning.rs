@@ -12,7 +12,9 @@
 //! no forbidden sequence (replacing one would give an earlier solution), so
 //! pruning keeps optimality.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+#[cfg(test)]
+use std::collections::{HashMap, HashSet};
 
 use npuzzle_board::Move;
 
@@ -26,6 +28,7 @@ const DEAD: PruneState = PruneState::MAX;
 /// end in a forbidden sequence.
 pub struct MovePruning {
     next: Vec<[PruneState; 4]>,
+    #[cfg(test)]
     forbidden: usize,
 }
 
@@ -38,9 +41,11 @@ fn index(m: Move) -> usize {
     }
 }
 
+#[cfg(test)]
 /// Blank displacement of each move (the tile moves the other way).
 const BLANK_STEP: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
+#[cfg(test)]
 /// Plays move sequences on an unbounded board, one step at a time with undo.
 struct Player {
     radius: i32,
@@ -53,6 +58,7 @@ struct Player {
     visits: Vec<u32>,
 }
 
+#[cfg(test)]
 impl Player {
     fn new(radius: i32) -> Player {
         let side = 2 * radius + 1;
@@ -115,6 +121,7 @@ impl Player {
     }
 }
 
+#[cfg(test)]
 /// The forbidden sequences of up to `max_len` moves (as move indices), found
 /// by playing every sequence that contains none shorter: the first sequence
 /// met for an effect, breadth first in move order, is kept.
@@ -177,12 +184,14 @@ pub fn forbidden_sequences(max_len: usize) -> Vec<Vec<u8>> {
 /// in tile notation: generating them takes seconds, so they are kept here,
 /// and a test checks that the generator still gives exactly these.
 const STANDARD: &str = include_str!("duplicates.txt");
+#[cfg(test)]
 /// The longest forbidden sequence in the standard automaton.
 pub const STANDARD_LENGTH: usize = 12;
 
 /// Move indices as letters, and back.
 const LETTERS: [char; 4] = ['U', 'D', 'L', 'R'];
 
+#[cfg(test)]
 /// Sequences as lines of letters, the form of `duplicates.txt`.
 pub fn format_sequences(sequences: &[Vec<u8>]) -> String {
     sequences
@@ -205,6 +214,7 @@ impl MovePruning {
         MovePruning::from_sequences(&patterns)
     }
 
+    #[cfg(test)]
     /// The automaton for duplicate sequences of up to `max_len` moves.
     pub fn new(max_len: usize) -> MovePruning {
         MovePruning::from_sequences(&forbidden_sequences(max_len))
@@ -258,6 +268,7 @@ impl MovePruning {
             .collect();
         MovePruning {
             next,
+            #[cfg(test)]
             forbidden: patterns.len(),
         }
     }
@@ -270,14 +281,10 @@ impl MovePruning {
         (s != DEAD).then_some(s)
     }
 
+    #[cfg(test)]
     /// The forbidden sequences the automaton knows.
     pub fn forbidden_count(&self) -> usize {
         self.forbidden
-    }
-
-    /// Its states.
-    pub fn states(&self) -> usize {
-        self.next.len()
     }
 }
 

@@ -9,7 +9,8 @@ use std::collections::VecDeque;
 
 use npuzzle_board::{Board, Goal, Move};
 
-use crate::{solve, Algorithm, HeuristicKind, Request, SearchError};
+use crate::solve;
+use crate::types::{Algorithm, HeuristicKind, Request, SearchError};
 
 /// A board being solved, in blank-last terms.
 struct Reducer {

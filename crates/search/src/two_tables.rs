@@ -15,9 +15,9 @@
 
 use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
 
-use crate::additive::prefetch_byte;
 use crate::grid::{Grid, Position};
 use crate::heuristic::Heuristic;
+use crate::prefetch::prefetch_byte;
 
 /// The largest side taken: a move crosses at most three cells.
 const MAX_SIDE: usize = 4;
