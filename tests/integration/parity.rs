@@ -11,8 +11,8 @@ use npuzzle::{Board, Goal, HeuristicKind, Partition, Solver};
 use npuzzle_board::{random_walk, SplitMix64};
 
 use crate::harness::*;
-use crate::pdb_cli::tables;
 use crate::reuse::compile_c;
+use crate::tables::tables;
 
 /// 3x3 tables (plain, zero-aware, complete) built through the library.
 fn tables_3x3() -> &'static Path {

@@ -11,7 +11,7 @@ use npuzzle_board::{random_board, random_walk, Board, Goal, Notation, SplitMix64
 use npuzzle_pdb::{Partition, TableSet};
 
 use crate::harness::*;
-use crate::pdb_cli::tables;
+use crate::tables::tables;
 
 /// The target directory of this build and the profile directory within it
 /// (`target/release/deps/integration-*` is this binary).

@@ -13,7 +13,7 @@ use npuzzle_board::{random_walk, Board, Goal, SplitMix64};
 use npuzzle_search::{Algorithm, HeuristicKind, Request};
 
 use crate::harness::*;
-use crate::pdb_cli::tables;
+use crate::tables::tables;
 
 /// A running `npuzzle serve`, stopped when dropped.
 struct Server {

@@ -48,6 +48,8 @@ mod pattern;
 pub mod regions;
 mod set;
 mod table;
+#[cfg(feature = "generate")]
+pub mod testing;
 
 #[cfg(feature = "generate")]
 use std::time::Instant;

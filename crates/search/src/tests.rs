@@ -5,6 +5,7 @@ use npuzzle_board::{random_board, random_walk, Board, Goal, SplitMix64};
 use proptest::prelude::*;
 
 use super::*;
+use npuzzle_pdb::testing::TestBytes;
 
 /// True distances of every solvable board of side `n`, by BFS from the goal.
 fn all_distances(n: usize, goal: Goal) -> HashMap<Vec<u16>, u32> {
@@ -201,15 +202,8 @@ proptest! {
 }
 
 /// Every table of `partition`, built in memory.
-fn built_tables(name: &str, n: usize, goal: Goal) -> Vec<npuzzle_pdb::Pdb<Vec<u8>>> {
-    let partition = npuzzle_pdb::Partition::parse(name, n, goal).unwrap();
-    partition
-        .patterns()
-        .iter()
-        .map(|p| {
-            npuzzle_pdb::Pdb::from_bytes(npuzzle_pdb::build_file(p, 1, |_| {}).unwrap()).unwrap()
-        })
-        .collect()
+fn built_tables(name: &str, n: usize, goal: Goal) -> Vec<npuzzle_pdb::Pdb<TestBytes>> {
+    npuzzle_pdb::testing::tables(name, n, goal)
 }
 
 /// IDA* over additive tables, with the pruning automaton, with and without
@@ -341,7 +335,8 @@ fn zero_aware_sums_are_admissible_and_consistent_on_every_3x3_board() {
             sums(&zero_aware, true),
             sums(&plain, false),
         );
-        let h = |a: &Additive<'_, Vec<u8>>, board: &Board| a.value(&a.init(&Position::new(board)));
+        let h =
+            |a: &Additive<'_, TestBytes>, board: &Board| a.value(&a.init(&Position::new(board)));
         let mut above_plain = 0;
         for (tiles, &d) in &all_distances(3, goal) {
             let board = Board::from_tiles(tiles.clone()).unwrap();
@@ -392,8 +387,7 @@ fn additive_tables_are_checked_before_use() {
         .into_iter()
         .map(|tiles| {
             let pattern = npuzzle_pdb::Pattern::new(3, goal, tiles).unwrap();
-            npuzzle_pdb::Pdb::from_bytes(npuzzle_pdb::build_file(&pattern, 1, |_| {}).unwrap())
-                .unwrap()
+            npuzzle_pdb::testing::table(&pattern)
         })
         .collect();
     assert_eq!(
@@ -413,4 +407,136 @@ fn additive_tables_are_checked_before_use() {
         true,
     );
     assert!(matches!(err, Err(SearchError::Tables(_))), "{err:?}");
+}
+
+/// The easiest boards of Korf's 100 (converted to blank-last), with their
+/// optimal lengths.
+fn some_korf_boards(count: usize) -> Vec<(u32, Board)> {
+    let text = include_str!("../../../bench/korf100_goal_blank_last.txt");
+    let mut boards: Vec<(u32, Board)> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let v: Vec<u16> = l.split_whitespace().map(|t| t.parse().unwrap()).collect();
+            (v[1] as u32, Board::from_tiles(v[2..].to_vec()).unwrap())
+        })
+        .collect();
+    boards.sort_by_key(|(length, _)| *length);
+    boards.truncate(count);
+    boards
+}
+
+/// Whether, for every pattern, the cells outside it form one region: then
+/// the stored least value over the blank's regions is the distance of the
+/// board's own abstract state.
+fn one_region_per_pattern(board: &Board, partition: &npuzzle_pdb::Partition) -> bool {
+    partition.patterns().iter().all(|pattern| {
+        let free: Vec<usize> = (0..16)
+            .filter(|&c| !pattern.tiles().contains(&(board.tiles()[c] as u8)))
+            .collect();
+        let mut seen = vec![free[0]];
+        let mut i = 0;
+        while i < seen.len() {
+            let c = seen[i];
+            for d in free.iter().copied() {
+                let adjacent = (c / 4 == d / 4 && c.abs_diff(d) == 1) || c.abs_diff(d) == 4;
+                if adjacent && !seen.contains(&d) {
+                    seen.push(d);
+                }
+            }
+            i += 1;
+        }
+        seen.len() == free.len()
+    })
+}
+
+/// The additive heuristic is admissible: never above the true length, for
+/// the board and its reflection. It is consistent (changes by at most one
+/// per move) wherever a table's value is the distance of the board's own
+/// abstract state, that is when the free cells of every pattern are
+/// connected; where a pattern splits them into pockets, the stored least
+/// value over the pockets may jump by more than one (see docs/pdb-format.md).
+#[test]
+fn the_additive_heuristic_is_admissible_and_consistent_where_defined() {
+    for name in ["6-6-3", "5-5-5"] {
+        let partition = npuzzle_pdb::Partition::parse(name, 4, Goal::BlankLast).unwrap();
+        let pdbs = npuzzle_pdb::testing::tables(partition.name(), 4, Goal::BlankLast);
+        let value = |board: &Board| -> (u32, u32) {
+            let sum: u32 = pdbs.iter().map(|p| p.lookup(board).unwrap()).sum();
+            let mirrored = board.transposed(Goal::BlankLast);
+            let mirror: u32 = pdbs.iter().map(|p| p.lookup(&mirrored).unwrap()).sum();
+            (sum, mirror)
+        };
+        for (length, board) in some_korf_boards(100) {
+            let (sum, mirror) = value(&board);
+            assert!(
+                sum <= length && mirror <= length,
+                "{board}: {sum} {mirror} > {length}"
+            );
+            assert!(sum >= board.manhattan(Goal::BlankLast) as u32);
+        }
+        let mut rng = SplitMix64::new(99);
+        let mut compared = 0;
+        for _ in 0..20_000 {
+            let board = random_board(4, Goal::BlankLast, &mut rng);
+            if !one_region_per_pattern(&board, &partition) {
+                continue;
+            }
+            let (sum, _) = value(&board);
+            for m in board.legal_moves().collect::<Vec<_>>() {
+                let mut next = board.clone();
+                next.apply(m);
+                if one_region_per_pattern(&next, &partition) {
+                    let (s, _) = value(&next);
+                    assert!(sum.abs_diff(s) <= 1, "{board} -> {next}: {sum} -> {s}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} pairs compared");
+    }
+    // Zero-aware tables hold the distance of the board's own abstract state
+    // everywhere: admissible, and every move changes the sum by exactly one.
+    let partition = npuzzle_pdb::Partition::parse("6z-6z-3z", 4, Goal::BlankLast).unwrap();
+    let pdbs = npuzzle_pdb::testing::tables(partition.name(), 4, Goal::BlankLast);
+    let sum = |board: &Board| -> u32 { pdbs.iter().map(|p| p.lookup(board).unwrap()).sum() };
+    for (length, board) in some_korf_boards(100) {
+        assert!(sum(&board) <= length, "{board}");
+        assert!(sum(&board.transposed(Goal::BlankLast)) <= length, "{board}");
+    }
+    let mut rng = SplitMix64::new(98);
+    for _ in 0..5_000 {
+        let board = random_board(4, Goal::BlankLast, &mut rng);
+        let here = sum(&board);
+        for m in board.legal_moves().collect::<Vec<_>>() {
+            let mut next = board.clone();
+            next.apply(m);
+            assert_eq!(here.abs_diff(sum(&next)), 1, "{board} -> {next}");
+        }
+    }
+}
+
+/// The search over tables agrees with linear-conflict IDA* on boards a
+/// moderate number of random moves from the goal.
+#[test]
+fn pdb_search_agrees_with_linear_conflict_search() {
+    let partition = npuzzle_pdb::Partition::parse("5-5-5", 4, Goal::BlankLast).unwrap();
+    let pdbs = npuzzle_pdb::testing::tables(partition.name(), 4, Goal::BlankLast);
+    let mut rng = SplitMix64::new(7);
+    for i in 0..40 {
+        let board = random_walk(4, Goal::BlankLast, 30 + i, &mut rng);
+        let request = Request {
+            goal: Goal::BlankLast,
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::LinearConflict,
+            max_nodes: None,
+            parallel: false,
+        };
+        let truth = solve(&board, &request).unwrap();
+        for reflect in [false, true] {
+            let s = solve_additive(&board, &request, &pdbs, reflect).unwrap();
+            assert_eq!(s.moves.len(), truth.moves.len(), "{board}");
+            assert!(board.solves(&s.moves, Goal::BlankLast));
+        }
+    }
 }

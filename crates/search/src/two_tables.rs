@@ -431,18 +431,19 @@ impl Heuristic for TwoTables<'_> {
 #[cfg(test)]
 mod tests {
     use npuzzle_board::{random_board, random_walk, Goal, SplitMix64};
-    use npuzzle_pdb::{build_file, Partition};
+    use npuzzle_pdb::testing::TestBytes;
+    use npuzzle_pdb::Partition;
 
     use super::*;
     use crate::additive::Pair;
     use crate::{solve_with, Algorithm, HeuristicKind, Request};
 
-    fn tables(name: &str, size: usize, goal: Goal) -> Vec<Pdb<Vec<u8>>> {
+    fn tables(name: &str, size: usize, goal: Goal) -> Vec<Pdb<TestBytes>> {
         Partition::parse(name, size, goal)
             .unwrap()
             .patterns()
             .iter()
-            .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap())
+            .map(npuzzle_pdb::testing::table)
             .collect()
     }
 

@@ -275,7 +275,8 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
 mod tests {
     use super::*;
     use npuzzle_board::{random_board, Goal, SplitMix64};
-    use npuzzle_pdb::{build_file, Partition};
+    use npuzzle_pdb::testing::TestBytes;
+    use npuzzle_pdb::Partition;
 
     use crate::tests::random_slide;
 
@@ -297,10 +298,10 @@ mod tests {
         ] {
             for goal in Goal::ALL {
                 let partition = Partition::parse(name, size, goal).unwrap();
-                let pdbs: Vec<Pdb<Vec<u8>>> = partition
+                let pdbs: Vec<Pdb<TestBytes>> = partition
                     .patterns()
                     .iter()
-                    .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap())
+                    .map(npuzzle_pdb::testing::table)
                     .collect();
                 let grid = Grid::new(size, goal);
                 let additive =
@@ -346,10 +347,10 @@ mod tests {
     fn prefetched_entries_are_the_childrens_entries() {
         let goal = Goal::BlankLast;
         let partition = Partition::parse("5-5-5", 4, goal).unwrap();
-        let pdbs: Vec<Pdb<Vec<u8>>> = partition
+        let pdbs: Vec<Pdb<TestBytes>> = partition
             .patterns()
             .iter()
-            .map(|p| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap())
+            .map(npuzzle_pdb::testing::table)
             .collect();
         let grid = Grid::new(4, goal);
         let mut additive = Additive::new(&grid, &pdbs, true).unwrap();
@@ -397,9 +398,11 @@ mod tests {
         let goal = Goal::BlankLast;
         let parts = crate::tests::SHARING_CATALOGUE;
         let catalogue = Partition::parse(&parts.join("+"), 3, goal).unwrap();
-        let build =
-            |p: &npuzzle_pdb::Pattern| Pdb::from_bytes(build_file(p, 1, |_| {}).unwrap()).unwrap();
-        let pdbs: Vec<Pdb<Vec<u8>>> = catalogue.patterns().iter().map(build).collect();
+        let pdbs: Vec<Pdb<TestBytes>> = catalogue
+            .patterns()
+            .iter()
+            .map(npuzzle_pdb::testing::table)
+            .collect();
         let grid = Grid::new(3, goal);
         assert!(matches!(
             Additive::with_groups(&grid, &pdbs, catalogue.groups(), true).err(),
@@ -409,7 +412,7 @@ mod tests {
         assert_eq!(large.tables.len(), 15);
         // Each partition alone, in the common heuristic.
         let mut first = 0;
-        let alone: Vec<Additive<'_, Vec<u8>>> = catalogue
+        let alone: Vec<Additive<'_, TestBytes>> = catalogue
             .groups()
             .iter()
             .map(|&size| {

@@ -1,0 +1,190 @@
+//! `npuzzle pdb build`, `info` and `verify` as a user runs them.
+
+use std::process::Command;
+
+use npuzzle_pdb::file;
+
+use crate::harness::*;
+use crate::tables::*;
+
+#[test]
+fn building_again_keeps_valid_tables() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let run = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--partition",
+            "6-6-3",
+            "--out",
+            &dir_arg(&data),
+        ],
+        "",
+    );
+    assert_eq!(run.status, 0);
+    assert_eq!(
+        run.stdout.matches("up to date").count(),
+        3,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("built 0 of 3 tables"));
+}
+
+#[test]
+fn info_prints_the_header_and_histogram() {
+    let path = blank_last_pattern_file(tables(), "5-5-5", 0);
+    let run = npuzzle_in(
+        tables(),
+        &["pdb", "info", "--histogram", path.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    for needle in [
+        "npuzzle-pdb version 1",
+        "4x4, goal blank-last",
+        "524,160 (u4 excess over Manhattan / 2)",
+        "histogram",
+        "mean value",
+    ] {
+        assert!(run.stdout.contains(needle), "no {needle}: {}", run.stdout);
+    }
+    // Every placement has a value; none is left unreached on 4x4.
+    let total: u64 = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.trim().split_once(": "))
+        .filter(|(v, _)| v.parse::<u32>().is_ok())
+        .map(|(_, c)| c.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 524_160);
+}
+
+#[test]
+fn verify_accepts_good_tables_and_refuses_damaged_ones() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = blank_last_pattern_file(&data, "5-5-5", 1);
+    let raw = file::cache_path(&packed);
+    let ok = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "verify",
+            packed.to_str().unwrap(),
+            raw.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(ok.status, 0, "{}", ok.stderr);
+    assert_eq!(ok.stdout.matches(": ok").count(), 2);
+
+    let mut bytes = std::fs::read(&raw).unwrap();
+    let middle = bytes.len() - 1000;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&raw, bytes).unwrap();
+    let bad = npuzzle_in(dir.path(), &["pdb", "verify", raw.to_str().unwrap()], "");
+    assert_eq!(bad.status, 1);
+    assert!(
+        bad.stderr.contains("the table is corrupt"),
+        "{}",
+        bad.stderr
+    );
+    assert!(bad.stderr.contains("rebuild"), "{}", bad.stderr);
+}
+
+#[test]
+fn pdb_info_wants_a_file_and_prints_the_header_at_once() {
+    let run = npuzzle_in(tables(), &["pdb", "info", "."], "");
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("is a directory"), "{}", run.stderr);
+    let path = blank_last_pattern_file(tables(), "5-5-5", 0);
+    let run = npuzzle_in(tables(), &["pdb", "info", path.to_str().unwrap()], "");
+    assert_eq!(run.status, 0);
+    assert!(run.stdout.contains("--histogram"), "{}", run.stdout);
+}
+
+#[test]
+fn oversized_patterns_are_refused_before_allocating() {
+    let dir = scratch();
+    for (args, needle) in [
+        (vec!["--partition", "1,2,3,4,5,6,7,8,9,10"], "GB of memory"),
+        (
+            vec!["--size", "5", "--partition", "1,2,3,4,5,6,7,8,9"],
+            "GB of memory",
+        ),
+        (
+            vec!["--size", "8", "--partition", "1,2,3,4,5,6,7,8,9,10,11,12"],
+            "2^40",
+        ),
+        (
+            vec!["--threads", "100000"],
+            "--threads 100000 is out of range",
+        ),
+    ] {
+        let mut all = vec!["pdb", "build", "--out", "."];
+        all.extend(args);
+        let run = npuzzle_in(dir.path(), &all, "");
+        assert_ne!(run.status, 0, "{all:?}");
+        assert!(run.stderr.contains(needle), "{all:?}: {}", run.stderr);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// A build killed half-way through writing leaves no file under a real
+/// name; the next build removes its temporary file and succeeds.
+#[test]
+fn an_interrupted_build_leaves_nothing_that_loads() {
+    let dir = scratch();
+    let build = |kill: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+        command
+            .args(["pdb", "build", "--partition", "5-5-5", "--out", "."])
+            .current_dir(dir.path());
+        if let Some(after) = kill {
+            command.env("NPUZZLE_KILL_WRITE_AFTER", after);
+        }
+        command.output().unwrap()
+    };
+    let killed = build(Some("20000"));
+    assert!(!killed.status.success());
+    let names = || -> Vec<String> {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let after_kill = names();
+    assert!(
+        after_kill.iter().all(|n| !n.ends_with(".pdb.zst")),
+        "{after_kill:?}"
+    );
+    assert!(
+        after_kill.iter().any(|n| n.ends_with(".tmp")),
+        "{after_kill:?}"
+    );
+    let args = [
+        "solve",
+        "--partition",
+        "5-5-5",
+        "--heuristic",
+        "pdb",
+        "--pdb-dir",
+        ".",
+        HARD,
+    ];
+    let run = npuzzle_in(dir.path(), &args, "");
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("no pattern databases"),
+        "{}",
+        run.stderr
+    );
+    let rebuilt = build(None);
+    assert!(rebuilt.status.success());
+    let after = names();
+    assert!(after.iter().all(|n| !n.ends_with(".tmp")), "{after:?}");
+    assert_eq!(after.iter().filter(|n| n.ends_with(".pdb.zst")).count(), 3);
+}

@@ -1,0 +1,262 @@
+//! Damaged, stale, foreign, crafted and missing tables: refused with the
+//! command that rebuilds them, never a wrong answer.
+
+use std::path::Path;
+
+use npuzzle_board::Goal;
+use npuzzle_pdb::file;
+use npuzzle_pdb::Partition;
+
+use crate::harness::*;
+use crate::tables::*;
+
+/// `npuzzle solve ARGS --partition PARTITION --pdb-dir DATA BOARD`, run in `dir`.
+fn solve_over(dir: &Path, data: &Path, partition: &str, args: &[&str], board: &str) -> Run {
+    let data = dir_arg(data);
+    let mut all = vec!["solve"];
+    all.extend(args);
+    all.extend(["--partition", partition, "--pdb-dir", &data, board]);
+    npuzzle_in(dir, &all, "")
+}
+
+/// Solving with damaged tables in `data` fails with a message that names the
+/// problem and the rebuild command; it never answers.
+fn assert_refused(dir: &Path, data: &Path, expected: &str) {
+    let run = solve_over(dir, data, "6-6-3", &[], HARD);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(!run.stdout.contains("Minimum number of moves"));
+    assert!(
+        run.stderr.contains(expected),
+        "wanted '{expected}' in: {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("npuzzle pdb build") && run.stderr.contains("--force"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Recompresses a packed table after `damage` changed its image: a valid
+/// zstd frame around bytes that only our checksums can catch.
+fn repack(packed: &Path, damage: impl FnOnce(&mut Vec<u8>)) {
+    let mut image = zstd::decode_all(std::fs::File::open(packed).unwrap()).unwrap();
+    damage(&mut image);
+    overwrite(packed, &zstd::encode_all(&image[..], 3).unwrap());
+}
+
+/// Writes over a read-only table file, as a careless program would.
+fn overwrite(path: &Path, bytes: &[u8]) {
+    let _ = std::fs::remove_file(path);
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn damaged_tables_are_refused_with_a_rebuild_command() {
+    let packed_of = |data: &Path| blank_last_pattern_file(data, "6-6-3", 2);
+
+    // Truncated packed file, no cache.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    let bytes = std::fs::read(&packed).unwrap();
+    overwrite(&packed, &bytes[..bytes.len() / 2]);
+    assert_refused(
+        dir.path(),
+        &data,
+        "not a valid zstd-compressed pattern database",
+    );
+
+    // A changed table byte inside a valid zstd frame, no cache: our CRC
+    // catches it, every time.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    repack(&packed, |image| {
+        let at = image.len() - 100;
+        image[at] ^= 0x40;
+    });
+    let run = solve_over(dir.path(), &data, "6-6-3", &[], HARD);
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("the table is corrupt"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("Minimum number of moves"));
+
+    // A truncated cache is unpacked again from the packed file: still correct.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let cache = file::cache_path(&packed_of(&data));
+    let bytes = std::fs::read(&cache).unwrap();
+    overwrite(&cache, &bytes[..bytes.len() - 7]);
+    let run = solve_over(
+        dir.path(),
+        &data,
+        "6-6-3",
+        &["--json"],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+    );
+    assert_eq!(run.json_records()[0]["length"], 1, "{}", run.stderr);
+    assert_eq!(std::fs::read(&cache).unwrap().len(), bytes.len());
+
+    // A foreign file under the right name.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    overwrite(&packed, b"hello, I am not a table");
+    assert_refused(
+        dir.path(),
+        &data,
+        "not a valid zstd-compressed pattern database",
+    );
+
+    // A packed file of a future format version (header CRC made to match).
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    repack(&packed, |image| {
+        image[20] = 4;
+        image[60..64].copy_from_slice(&[0; 4]);
+        let crc = crc32fast::hash(&image[..4096]);
+        image[60..64].copy_from_slice(&crc.to_le_bytes());
+    });
+    assert_refused(
+        dir.path(),
+        &data,
+        "format version 4, but this npuzzle reads versions 1 to 3",
+    );
+
+    // A table for the other goal under this goal's name.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let blank_first = Partition::parse("5-5-5", 4, Goal::BlankFirst).unwrap();
+    let blank_last = Partition::parse("5-5-5", 4, Goal::BlankLast).unwrap();
+    let wrong = data.join(file::file_name(&blank_first.patterns()[0]));
+    let right = data.join(file::file_name(&blank_last.patterns()[0]));
+    overwrite(&right, &std::fs::read(&wrong).unwrap());
+    let run = solve_over(dir.path(), &data, "5-5-5", &[], HARD);
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("it is not the table wanted"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("goal blank-first"), "{}", run.stderr);
+}
+
+#[test]
+fn a_damaged_cache_is_never_used() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let solve = || solve_over(dir.path(), &data, "6-6-3", &["--json"], HARD);
+    assert_eq!(solve().json_records()[0]["length"], 80);
+    // One changed byte in the middle of a mapped cache file, header intact.
+    let packed = blank_last_pattern_file(&data, "6-6-3", 0);
+    let cache = file::cache_path(&packed);
+    let mut bytes = std::fs::read(&cache).unwrap();
+    let at = 4096 + (bytes.len() - 4096) / 2;
+    bytes[at] = bytes[at].wrapping_add(0x0c);
+    overwrite(&cache, &bytes);
+    let verify = npuzzle_in(dir.path(), &["pdb", "verify", packed.to_str().unwrap()], "");
+    assert_eq!(verify.status, 1);
+    assert!(verify.stderr.contains("unpacked copy"), "{}", verify.stderr);
+    let run = solve();
+    assert_eq!(run.json_records()[0]["length"], 80, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("replacing the unpacked table"),
+        "{}",
+        run.stderr
+    );
+    let again = npuzzle_in(dir.path(), &["pdb", "verify", packed.to_str().unwrap()], "");
+    assert_eq!(again.status, 0, "{}", again.stderr);
+    // The replaced cache is read-only for everyone.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o444);
+}
+
+#[test]
+fn missing_tables_say_how_to_build_them() {
+    let dir = scratch();
+    // Asked for: refused, with the command that builds them.
+    let run = npuzzle_in(dir.path(), &["solve", "--heuristic", "pdb", HARD], "");
+    assert_eq!(run.status, 1);
+    for needle in ["no pattern databases for 4x4", "npuzzle pdb build", "--out"] {
+        assert!(run.stderr.contains(needle), "{needle}: {}", run.stderr);
+    }
+    assert!(!run.stdout.contains("moves ="), "{}", run.stdout);
+    // By default: said once, then answered without them.
+    let run = npuzzle_in(
+        dir.path(),
+        &["solve", "--no-moves"],
+        &format!("{HARD}\n{HARD}\n"),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("no pattern databases for 4x4").count(),
+        1
+    );
+    assert_eq!(
+        run.stdout.matches("not optimal").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+}
+
+/// A small packed file whose header (its CRC valid) claims a huge table:
+/// refused as truncated, with nothing allocated for the claim.
+#[test]
+fn crafted_headers_are_refused_without_allocating() {
+    use npuzzle_pdb::Pattern;
+    let dir = scratch();
+    for (size, tiles) in [(4usize, 10u8), (5, 8)] {
+        let pattern = Pattern::new(size, Goal::BlankLast, (1..=tiles).collect()).unwrap();
+        let entries = pattern.placements();
+        // The header as docs/pdb-format.md lays it out, written independently.
+        let mut bytes = vec![0u8; 4096];
+        bytes[..16].copy_from_slice(b"npuzzle-pdb\0\0\0\0\0");
+        bytes[16..20].copy_from_slice(&0x0A0B_0C0Du32.to_le_bytes());
+        bytes[20..22].copy_from_slice(&1u16.to_le_bytes());
+        bytes[22..24].copy_from_slice(&4096u16.to_le_bytes());
+        bytes[24] = size as u8;
+        bytes[26] = tiles;
+        bytes[27] = 1; // placement rank, least value over blank regions
+        bytes[28] = 2; // nibble excess
+        bytes[29] = 60;
+        bytes[32..40].copy_from_slice(&entries.to_le_bytes());
+        bytes[40..48].copy_from_slice(&entries.div_ceil(2).to_le_bytes());
+        bytes[48..56].copy_from_slice(&4096u64.to_le_bytes());
+        bytes[64..64 + tiles as usize].copy_from_slice(pattern.tiles());
+        let crc = crc32fast::hash(&bytes);
+        bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+        let header = npuzzle_pdb::Header::parse(&bytes).expect("the crafted header parses");
+        assert_eq!(header.entries(), entries);
+        let path = dir.path().join(format!("crafted-{size}.pdb.zst"));
+        std::fs::write(&path, zstd::encode_all(&bytes[..], 19).unwrap()).unwrap();
+        assert!(std::fs::metadata(&path).unwrap().len() < 200);
+        for command in ["verify", "info"] {
+            let run = npuzzle_in(dir.path(), &["pdb", command, path.to_str().unwrap()], "");
+            assert_eq!(run.status, 1, "{command}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("truncated"),
+                "{command}: {}",
+                run.stderr
+            );
+        }
+        // The same header claiming an 8x8 board: more than 2^40 placements.
+        bytes[24] = 8;
+        bytes[60..64].copy_from_slice(&[0; 4]);
+        let crc = crc32fast::hash(&bytes);
+        bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, zstd::encode_all(&bytes[..], 19).unwrap()).unwrap();
+        let run = npuzzle_in(dir.path(), &["pdb", "verify", path.to_str().unwrap()], "");
+        assert_eq!(run.status, 1, "{}", run.stderr);
+        assert!(run.stderr.contains("2^40"), "{}", run.stderr);
+    }
+}

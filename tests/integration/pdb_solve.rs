@@ -1,0 +1,287 @@
+//! Solving over built tables: known optimal lengths for every table
+//! configuration, both goals, 4x4 and 5x5, one board split over threads.
+
+use npuzzle_board::{random_walk, Board, Goal, Notation, SplitMix64};
+use npuzzle_pdb::file;
+use npuzzle_pdb::Partition;
+use npuzzle_search::{Algorithm, HeuristicKind, Request};
+
+use crate::harness::*;
+use crate::tables::*;
+
+#[test]
+fn solve_with_tables_gives_the_known_optimal_lengths() {
+    let boards = some_korf_boards(8);
+    let input: String = boards.iter().map(|(_, b)| format!("{b}\n")).collect();
+    for extra in [&[][..], &["--no-reflection"][..]] {
+        let mut args = vec!["solve", "--json", "--partition", "6-6-3", "--pdb-dir"];
+        let dir = dir_arg(tables());
+        args.push(&dir);
+        args.extend_from_slice(extra);
+        let run = npuzzle_in(tables(), &args, &input);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let records = run.json_records();
+        for ((length, board), record) in boards.iter().zip(&records) {
+            assert_eq!(record["length"], *length, "{board}");
+            assert_eq!(record["heuristic"], "pdb");
+            assert_eq!(record["partition"], "6-6-3");
+            assert_eq!(record["reflection"], extra.is_empty());
+            assert_replays(
+                board,
+                record["moves"].as_str().unwrap(),
+                Notation::Tile,
+                Goal::BlankLast,
+            );
+        }
+    }
+}
+
+/// Zero-aware tables and catalogues (the largest of several partitions'
+/// sums) give the known lengths with fewer nodes: the start value can only
+/// grow, so the search is never larger than over the weakest member.
+#[test]
+fn zero_aware_tables_and_catalogues_give_the_known_optimal_lengths() {
+    let boards = some_korf_boards(6);
+    let input: String = boards.iter().map(|(_, b)| format!("{b}\n")).collect();
+    let dir = dir_arg(tables());
+    let mut expanded = std::collections::HashMap::new();
+    for partition in ["6-6-3", "6z-6z-3z", "5-5-5", "6z-6z-3z+5-5-5"] {
+        let args = [
+            "solve",
+            "--json",
+            "--partition",
+            partition,
+            "--pdb-dir",
+            &dir,
+        ];
+        let run = npuzzle_in(tables(), &args, &input);
+        assert_eq!(run.status, 0, "{partition}: {}", run.stderr);
+        let records = run.json_records();
+        let mut total = 0;
+        for ((length, board), record) in boards.iter().zip(&records) {
+            assert_eq!(record["length"], *length, "{partition} {board}");
+            assert_eq!(record["partition"], partition);
+            assert_replays(
+                board,
+                record["moves"].as_str().unwrap(),
+                Notation::Tile,
+                Goal::BlankLast,
+            );
+            total += record["nodes"].as_u64().unwrap();
+        }
+        expanded.insert(partition, total);
+    }
+    assert!(expanded["6z-6z-3z"] < expanded["6-6-3"], "{expanded:?}");
+    assert!(
+        expanded["6z-6z-3z+5-5-5"] <= expanded["6z-6z-3z"],
+        "{expanded:?}"
+    );
+
+    // Beyond the common heuristic's four partitions, the large one takes
+    // over; a table several partitions hold is opened and mapped once, and
+    // repeating partitions changes nothing: the same nodes, board by board.
+    let repeated = "6z-6z-3z+5-5-5+6z-6z-3z+5-5-5+6z-6z-3z";
+    let catalogue = Partition::parse(repeated, 4, Goal::BlankLast).unwrap();
+    let pdbs = file::open_partition(tables(), &catalogue).unwrap();
+    assert_eq!(pdbs.len(), 15);
+    for (i, pdb) in pdbs.iter().enumerate().skip(6) {
+        assert_eq!(
+            pdb.bytes().as_ptr(),
+            pdbs[i % 6].bytes().as_ptr(),
+            "table {i}"
+        );
+    }
+    let request = Request {
+        goal: Goal::BlankLast,
+        algorithm: Algorithm::IdaStar,
+        heuristic: HeuristicKind::Pdb,
+        max_nodes: None,
+        parallel: false,
+    };
+    for (length, board) in &boards {
+        let common =
+            npuzzle_search::solve_catalogue(board, &request, &pdbs[..6], &[3, 3], true).unwrap();
+        let large = npuzzle_search::solve_catalogue(board, &request, &pdbs, &[3; 5], true).unwrap();
+        assert_eq!(large.moves.len() as u32, *length, "{board}");
+        assert!(board.solves(&large.moves, Goal::BlankLast), "{board}");
+        assert_eq!(large.stats.expanded, common.stats.expanded, "{board}");
+    }
+
+    // The lookup shows each partition's sums; the catalogue takes the largest.
+    let (_, board) = &boards[5];
+    let line = board.to_string();
+    let lookup = |partition: &str| {
+        let args = [
+            "pdb",
+            "lookup",
+            "--partition",
+            partition,
+            "--pdb-dir",
+            &dir,
+            &line,
+        ];
+        let run = npuzzle_in(tables(), &args, "");
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let last = run.stdout.lines().last().unwrap().to_string();
+        (
+            run.stdout.clone(),
+            last.strip_prefix("heuristic: ")
+                .unwrap()
+                .parse::<u32>()
+                .unwrap(),
+        )
+    };
+    let (text, both) = lookup("6z-6z-3z+5-5-5");
+    assert!(
+        text.contains("z{5,6,9,10,13,14}: ") && text.contains("partition 2: sum "),
+        "{text}"
+    );
+    assert_eq!(both, lookup("6z-6z-3z").1.max(lookup("5-5-5").1));
+    assert!(lookup("6z-6z-3z").1 >= lookup("6-6-3").1);
+
+    // `pdb files` lists what a catalogue needs and says what is missing.
+    let args = [
+        "pdb",
+        "files",
+        "--catalogue",
+        "6z-6z-3z+5-5-5",
+        "--pdb-dir",
+        &dir,
+    ];
+    let run = npuzzle_in(tables(), &args, "");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("zero-aware-5.6.9.10.13.14.pdb.zst: 5.9 MB to map"),
+        "{}",
+        run.stdout
+    );
+    let args = ["pdb", "files", "--catalogue", "duo", "--pdb-dir", &dir];
+    let run = npuzzle_in(tables(), &args, "");
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stdout.contains("missing") && run.stdout.contains("--partition duo"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_single_board_is_solved_by_parallel_ida_star_with_the_same_length() {
+    let (length, board) = some_korf_boards(1).remove(0);
+    let dir = dir_arg(tables());
+    let line = board.to_string();
+    for jobs in ["1", "2"] {
+        let args = [
+            "solve",
+            "--json",
+            "--partition",
+            "6-6-3",
+            "--pdb-dir",
+            &dir,
+            "--jobs",
+            jobs,
+            &line,
+        ];
+        let run = npuzzle_in(tables(), &args, "");
+        let record = &run.json_records()[0];
+        assert_eq!(record["length"], length, "--jobs {jobs}");
+        assert_replays(
+            &board,
+            record["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+    }
+}
+
+#[test]
+fn blank_first_tables_solve_korf_boards_as_published() {
+    let text = std::fs::read_to_string(repo_root().join("bench/korf100.txt")).unwrap();
+    let mut boards: Vec<(u32, String)> = text
+        .lines()
+        .map(|l| {
+            let (id_len, tiles) = l.split_at(l.match_indices(' ').nth(1).unwrap().0);
+            (
+                id_len.split_whitespace().nth(1).unwrap().parse().unwrap(),
+                tiles.trim().to_string(),
+            )
+        })
+        .collect();
+    boards.sort();
+    let input: String = boards[..3].iter().map(|(_, b)| format!("{b}\n")).collect();
+    let dir = dir_arg(tables());
+    let args = [
+        "solve",
+        "--json",
+        "--goal",
+        "blank-first",
+        "--partition",
+        "5-5-5",
+        "--pdb-dir",
+        &dir,
+    ];
+    let run = npuzzle_in(tables(), &args, &input);
+    let records = run.json_records();
+    assert_eq!(records[3]["solved"], 3, "{}", run.stderr);
+    for ((length, _), record) in boards[..3].iter().zip(&records) {
+        assert_eq!(record["length"], *length);
+        assert_eq!(record["goal"], "blank-first");
+    }
+}
+
+/// 5x5 boards go through the same tables and search: a partial partition
+/// (four 3-tile patterns, the other tiles counted by nothing) stays
+/// admissible, and solutions match linear-conflict IDA*.
+#[test]
+fn five_by_five_boards_are_solved_optimally_over_tables() {
+    let dir = scratch();
+    let partition = "1,2,3;4,5,6;7,8,9;10,11,12";
+    let build = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "5",
+            "--partition",
+            partition,
+            "--out",
+            ".",
+        ],
+        "",
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    let mut rng = SplitMix64::new(25);
+    let boards: Vec<Board> = (0..4)
+        .map(|_| random_walk(5, Goal::BlankLast, 26, &mut rng))
+        .collect();
+    let input: String = boards.iter().map(|b| format!("{b}\n")).collect();
+    let pdb = npuzzle_in(
+        dir.path(),
+        &[
+            "solve",
+            "--json",
+            "--partition",
+            partition,
+            "--pdb-dir",
+            ".",
+        ],
+        &input,
+    );
+    let lc = npuzzle_in(
+        dir.path(),
+        &["solve", "--json", "--heuristic", "linear-conflict"],
+        &input,
+    );
+    for ((board, a), b) in boards.iter().zip(pdb.json_records()).zip(lc.json_records()) {
+        assert_eq!(a["heuristic"], "pdb", "{}", pdb.stderr);
+        assert_eq!(a["length"], b["length"], "{board}");
+        assert_replays(
+            board,
+            a["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+    }
+}
