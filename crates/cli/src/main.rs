@@ -4,6 +4,7 @@
 mod input;
 mod output;
 mod pdb;
+mod remedy;
 mod serve;
 mod show;
 mod solve;

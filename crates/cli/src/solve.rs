@@ -9,7 +9,7 @@ use npuzzle::{Error, Solution, Solver};
 
 use crate::input::{self, Input, Inputs};
 use crate::output::{Answer, Printer, Solved, Summary};
-use crate::{pdb, show, PlayArgs, SearchArgs, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::{remedy, show, PlayArgs, SearchArgs, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// The engine set up as the search options say; its notes go to stderr in
 /// the command line's words.
@@ -26,7 +26,7 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         .reflection(!args.no_reflection)
         .max_nodes(args.max_nodes)
         .threads(jobs)
-        .on_note(|note| eprintln!("npuzzle: {}", pdb::note_message(note)));
+        .on_note(|note| eprintln!("npuzzle: {}", remedy::note_message(note)));
     if let Some(dir) = &args.pdb_dir {
         builder = builder.pdb_dir(dir);
     }
@@ -62,7 +62,7 @@ fn refusal(e: &Error) -> String {
             "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit or use \
              a stronger heuristic"
         ),
-        Error::Tables(tables) => pdb::tables_message(tables),
+        Error::Tables(tables) => remedy::tables_message(tables),
         other => other.to_string(),
     }
 }
