@@ -344,352 +344,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
          (page cache warm after the first run). Wall times include process start-up.\n"
     );
 
-    // The main sets, with the default heuristic (7-8 + reflection).
-    let _ = writeln!(
-        report,
-        "## Standard sets (default tables: 7-8 additive PDBs + reflection, parallel)\n"
-    );
-    let _ = writeln!(
-        report,
-        "| set | boards | all optimal | wall s | avg expanded | avg generated | expanded/s per core | avg h0 | peak RSS MB |"
-    );
-    let _ = writeln!(
-        report,
-        "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    );
-    // Warm the page cache and the unpacked tables once.
-    solve_set(&npuzzle, &korf[..1], &[])?;
-    for (name, set, one_process_per_board) in [
-        ("Korf's 100 (one process, boards in parallel)", &korf, false),
-        (
-            "17 boards at distance 80 (one process, boards in parallel)",
-            &hard,
-            false,
-        ),
-        (
-            "17 boards at distance 80 (one process per board, its search split over the cores)",
-            &hard,
-            true,
-        ),
-    ] {
-        let outcome = if !one_process_per_board {
-            solve_set(&npuzzle, set, &[])?
-        } else {
-            // Sequential over boards, each board's search parallel: one
-            // process per board, as a user solving them one by one.
-            let mut total: Option<Outcome> = None;
-            for instance in set.iter() {
-                let o = solve_set(&npuzzle, std::slice::from_ref(instance), &[])?;
-                total = Some(match total {
-                    None => o,
-                    Some(mut t) => {
-                        t.boards += o.boards;
-                        t.all_optimal &= o.all_optimal;
-                        t.wall += o.wall;
-                        t.expanded += o.expanded;
-                        t.generated += o.generated;
-                        t.search_seconds += o.search_seconds * cores as f64;
-                        t.h0_sum += o.h0_sum;
-                        t.peak_rss_mb = t.peak_rss_mb.max(o.peak_rss_mb);
-                        t
-                    }
-                });
-            }
-            total.expect("a non-empty set")
-        };
-        let _ = writeln!(
-            report,
-            "| {name} | {} | {} | {:.2} | {:.0} | {:.0} | {:.2e} | {:.2} | {:.0} |",
-            outcome.boards,
-            if outcome.all_optimal { "yes" } else { "NO" },
-            outcome.wall,
-            outcome.average(outcome.expanded),
-            outcome.average(outcome.generated),
-            outcome.expanded as f64 / outcome.search_seconds.max(1e-9),
-            outcome.average(outcome.h0_sum),
-            outcome.peak_rss_mb,
-        );
-        eprintln!("bench: {name}: {:.2} s", outcome.wall);
-    }
-
-    // One 80-move board, end to end, as a user runs it.
-    let mut latencies = Vec::new();
-    for _ in 0..5 {
-        let started = Instant::now();
-        let status = Command::new(&npuzzle)
-            .args([
-                "solve",
-                "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
-                "--pdb-dir",
-            ])
-            .arg(root().join("data"))
-            .stdout(Stdio::null())
-            .status()
-            .map_err(|e| e.to_string())?;
-        if !status.success() {
-            return Err("solving the 80-move board failed".to_string());
-        }
-        latencies.push(started.elapsed().as_secs_f64());
-    }
-    latencies.sort_by(f64::total_cmp);
-    let _ = writeln!(
-        report,
-        "\nOne 80-move board (`npuzzle solve \"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\"`), \
-         process start to answer, 5 runs: median {:.3} s, best {:.3} s.\n",
-        latencies[2], latencies[0]
-    );
-
-    // The node rate of one search thread, on its own.
-    let mut rates = Vec::new();
-    for _ in 0..7 {
-        let output = Command::new(&npuzzle)
-            .args(["solve", "--json", "--no-moves", "--jobs", "1"])
-            .arg("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
-            .arg("--pdb-dir")
-            .arg(root().join("data"))
-            .output()
-            .map_err(|e| e.to_string())?;
-        let text = String::from_utf8_lossy(&output.stdout);
-        let record: Value = text
-            .lines()
-            .next()
-            .and_then(|l| serde_json::from_str(l).ok())
-            .ok_or("no answer for the 80-move board")?;
-        let expanded = record["nodes"].as_f64().unwrap_or(0.0);
-        let generated = record["generated"].as_f64().unwrap_or(0.0);
-        let seconds = record["seconds"].as_f64().unwrap_or(f64::INFINITY);
-        rates.push((expanded / seconds, generated / seconds));
-    }
-    rates.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let _ = writeln!(
-        report,
-        "Node rate of one search thread (the same board, `--jobs 1`, search time only, 7 \
-         runs): median {:.2e} expanded/s ({:.2e} generated/s), best {:.2e} expanded/s, worst \
-         {:.2e}. The spread is the machine's: the same binary on the same board.\n",
-        rates[3].0, rates[3].1, rates[6].0, rates[0].0
-    );
-    let read_latencies: Vec<(usize, f64)> = [1usize, 8, 256]
-        .into_iter()
-        .map(|mb| (mb, read_latency_ns(mb << 20)))
-        .collect();
-    let _ = writeln!(
-        report,
-        "What a lookup that leaves the cache costs here: a dependent random read takes {} \
-         (pointer chasing in this process). The 7-8 tables span 288 MB, so about half of the \
-         search's lookups, those whose rank changes in a digit of high place value, wait \
-         the longest of these; most of a node's time goes to them.\n",
-        read_latencies
-            .iter()
-            .map(|(mb, ns)| format!("{ns:.0} ns over {mb} MB"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-
-    // Every 15-puzzle table configuration built: memory against nodes and
-    // time.
-    let _ = writeln!(
-        report,
-        "## 15-puzzle tables: memory against nodes and time\n\n\
-         Each configuration that is built in data/ (the others are listed with the command \
-         that builds them), all with the reflected lookup. `z`: zero-aware table; `+`: a \
-         catalogue, the largest of the partitions' sums. Mapped: the tables' bytes. The 17 \
-         boards and Korf's 100 are solved in one process each, boards in parallel; the \
-         80-move board alone, process start to answer, median of 3 runs, with that run's \
-         peak resident memory.\n"
-    );
-    let _ = writeln!(
-        report,
-        "| tables | mapped MB | Korf's 100 avg h0 | Korf's 100 avg expanded | 17 x 80: total expanded | 17 x 80: wall s | 17 x 80: expanded/s per core | one 80-move board: s (best) | its expanded | its peak RSS MB |"
-    );
-    let _ = writeln!(
-        report,
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    );
-    for config in CONFIGURATIONS {
-        let Some(mapped) = tables_built(&npuzzle, config) else {
-            let _ = writeln!(
-                report,
-                "| {config} | not built: `cargo xtask build-pdb --partition {config}` | | | | | | | | |"
-            );
-            continue;
-        };
-        let args = ["--partition", config];
-        let korf_outcome = solve_set(&npuzzle, &korf, &args)?;
-        let hard_outcome = solve_set(&npuzzle, &hard, &args)?;
-        if !korf_outcome.all_optimal || !hard_outcome.all_optimal {
-            return Err(format!("{config}: a length differs from the known optimum"));
-        }
-        let (median, best, rss, nodes) = one_board(&npuzzle, &args, 3)?;
-        let _ = writeln!(
-            report,
-            "| {config} | {:.0} | {:.2} | {:.0} | {} | {:.2} | {:.2e} | {median:.3} ({best:.3}) | {nodes} | {rss:.0} |",
-            mapped as f64 / 1e6,
-            korf_outcome.average(korf_outcome.h0_sum),
-            korf_outcome.average(korf_outcome.expanded),
-            hard_outcome.expanded,
-            hard_outcome.wall,
-            hard_outcome.expanded as f64 / hard_outcome.search_seconds.max(1e-9),
-        );
-        eprintln!("bench: tables {config}: done");
-    }
-    let _ = writeln!(report);
-
-    // The game's server under load, on these tables: the test suite's load
-    // test, pointed at data/.
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let output = Command::new(cargo)
-        .args([
-            "test",
-            "--release",
-            "--quiet",
-            "--package",
-            "npuzzle-cli",
-            "--test",
-            "integration",
-            "serve::hints_are_answered_while_hard_boards_are_solved",
-            "--",
-            "--nocapture",
-        ])
-        .env("NPUZZLE_LOAD_PDB_DIR", root().join("data"))
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("cannot run cargo test: {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
-        return Err(format!("the serve load test failed:\n{stderr}"));
-    }
-    let _ = writeln!(
-        report,
-        "## `npuzzle serve` under load (7-8 tables)\n\n\
-         Hint requests (`POST /api/hint`, an optimal solution) on fresh random 4x4 boards while \
-         three clients solve distance-80 boards, over loopback:\n"
-    );
-    for line in stderr.lines().filter_map(|l| l.strip_prefix("load: ")) {
-        let _ = writeln!(report, "- {line}");
-    }
-    let _ = writeln!(report);
-    eprintln!("bench: serve load done");
-
+    let bench = Bench {
+        npuzzle: npuzzle.clone(),
+        korf,
+        hard,
+        cores,
+        quick,
+    };
+    bench.standard_sets(&mut report)?;
+    bench.end_to_end(&mut report)?;
+    bench.thread_rate(&mut report)?;
+    bench.table_configurations(&mut report)?;
+    bench.serve_load(&mut report)?;
     crate::doors::section(&npuzzle, &mut report)?;
-
-    // The Princeton files with default options, every answer checked.
-    let started = Instant::now();
-    let output = Command::new(&npuzzle)
-        .args(["solve", "--set", "--json", "--no-moves", "--pdb-dir"])
-        .arg(root().join("data"))
-        .arg(root().join("bench/princeton_8puzzle.txt"))
-        .output()
-        .map_err(|e| format!("cannot run npuzzle: {e}"))?;
-    let summary: Value = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .last()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .ok_or("no summary from npuzzle solve --set")?;
-    let _ = writeln!(
-        report,
-        "## Princeton files, default options\n\n{} boards (2x2 to 10x10), {} solved, {} unsolvable, \
-         {} disagreeing with the expected answer; {:.2} s wall.\n",
-        summary["boards"],
-        summary["solved"],
-        summary["unsolvable"],
-        summary["mismatches"],
-        started.elapsed().as_secs_f64()
-    );
-    if summary["mismatches"] != 0 || !output.status.success() {
-        return Err(format!(
-            "Princeton files: answers disagree with the expected ones: {summary}"
-        ));
-    }
-
-    // Heuristics on Korf's 100, beside the literature.
-    for partition in ["6-6-3", "5-5-5"] {
-        ensure_tables(&npuzzle, partition)?;
-    }
-    let subset = if quick { 3 } else { 10 };
-    let _ = writeln!(
-        report,
-        "## Heuristics on Korf's 100 (IDA*, boards in parallel)\n"
-    );
-    let _ = writeln!(
-        report,
-        "Literature: Korf & Felner 2002, Felner, Korf & Hanan 2004 (average generated nodes per board over all 100).\n"
-    );
-    let _ = writeln!(
-        report,
-        "| heuristic | boards | all optimal | avg h0 | avg expanded | avg generated | literature generated | wall s |"
-    );
-    let _ = writeln!(
-        report,
-        "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: |"
-    );
-    let all = if quick { 20 } else { korf.len() };
-    let rows: Vec<(&str, Vec<&str>, usize, &str)> = vec![
-        (
-            "Manhattan",
-            vec!["--heuristic", "manhattan"],
-            subset,
-            "401,189,630",
-        ),
-        (
-            "linear conflict",
-            vec!["--heuristic", "linear-conflict"],
-            subset,
-            "",
-        ),
-        (
-            "5-5-5",
-            vec!["--partition", "5-5-5", "--no-reflection"],
-            all,
-            "3,090,405",
-        ),
-        (
-            "6-6-3",
-            vec!["--partition", "6-6-3", "--no-reflection"],
-            all,
-            "617,555",
-        ),
-        ("7-8", vec!["--no-reflection"], all, "136,288"),
-        ("7-8 + reflection", vec![], all, "36,710"),
-    ];
-    for (name, args, count, literature) in rows {
-        let outcome = solve_set(&npuzzle, &korf[..count], &args)?;
-        let boards = if count < korf.len() {
-            format!("first {count}")
-        } else {
-            count.to_string()
-        };
-        let _ = writeln!(
-            report,
-            "| {name} | {boards} | {} | {:.2} | {:.0} | {:.0} | {literature} | {:.2} |",
-            if outcome.all_optimal { "yes" } else { "NO" },
-            outcome.average(outcome.h0_sum),
-            outcome.average(outcome.expanded),
-            outcome.average(outcome.generated),
-            outcome.wall,
-        );
-        eprintln!("bench: {name}: {:.2} s", outcome.wall);
-    }
-    let _ = writeln!(
-        report,
-        "\nAverage h0 of Korf's 100 in the literature: 7-8 44.75, 7-8 + reflection 45.63."
-    );
-
-    // Big boards by reduction.
-    let _ = writeln!(
-        report,
-        "\n## Big boards by reduction (`--fast`, not optimal; boards in parallel)\n"
-    );
-    let _ = writeln!(
-        report,
-        "| size | boards | all solved | avg s per board | max s | avg length / Manhattan bound | wall s |"
-    );
-    let _ = writeln!(report, "| --- | ---: | :---: | ---: | ---: | ---: | ---: |");
-    for size in [10usize, 30, 127] {
-        let count = if quick { 5 } else { 100 };
-        let row = big_boards(&npuzzle, size, count)?;
-        let _ = writeln!(report, "{row}");
-        eprintln!("bench: {size}x{size} done");
-    }
+    bench.princeton(&mut report)?;
+    bench.heuristics(&mut report)?;
+    bench.big_boards_section(&mut report)?;
 
     if build {
         build_section(&npuzzle, "the default tables (7-8)", &[], &mut report)?;
@@ -953,4 +623,405 @@ fn solve_with_deadline(
         record["nodes"].as_u64(),
         started.elapsed().as_secs_f64(),
     ))
+}
+
+/// What every section of the report uses.
+struct Bench {
+    npuzzle: PathBuf,
+    korf: Vec<Instance>,
+    hard: Vec<Instance>,
+    cores: usize,
+    quick: bool,
+}
+
+impl Bench {
+    /// The standard sets with the default tables.
+    fn standard_sets(&self, report: &mut String) -> Result<(), String> {
+        let npuzzle = &self.npuzzle;
+        let korf = &self.korf;
+        let hard = &self.hard;
+        let cores = self.cores;
+        // The main sets, with the default heuristic (7-8 + reflection).
+        let _ = writeln!(
+            report,
+            "## Standard sets (default tables: 7-8 additive PDBs + reflection, parallel)\n"
+        );
+        let _ = writeln!(
+            report,
+            "| set | boards | all optimal | wall s | avg expanded | avg generated | expanded/s per core | avg h0 | peak RSS MB |"
+        );
+        let _ = writeln!(
+            report,
+            "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        );
+        // Warm the page cache and the unpacked tables once.
+        solve_set(npuzzle, &korf[..1], &[])?;
+        for (name, set, one_process_per_board) in [
+            ("Korf's 100 (one process, boards in parallel)", &korf, false),
+            (
+                "17 boards at distance 80 (one process, boards in parallel)",
+                &hard,
+                false,
+            ),
+            (
+                "17 boards at distance 80 (one process per board, its search split over the cores)",
+                &hard,
+                true,
+            ),
+        ] {
+            let outcome = if !one_process_per_board {
+                solve_set(npuzzle, set, &[])?
+            } else {
+                // Sequential over boards, each board's search parallel: one
+                // process per board, as a user solving them one by one.
+                let mut total: Option<Outcome> = None;
+                for instance in set.iter() {
+                    let o = solve_set(npuzzle, std::slice::from_ref(instance), &[])?;
+                    total = Some(match total {
+                        None => o,
+                        Some(mut t) => {
+                            t.boards += o.boards;
+                            t.all_optimal &= o.all_optimal;
+                            t.wall += o.wall;
+                            t.expanded += o.expanded;
+                            t.generated += o.generated;
+                            t.search_seconds += o.search_seconds * cores as f64;
+                            t.h0_sum += o.h0_sum;
+                            t.peak_rss_mb = t.peak_rss_mb.max(o.peak_rss_mb);
+                            t
+                        }
+                    });
+                }
+                total.expect("a non-empty set")
+            };
+            let _ = writeln!(
+                report,
+                "| {name} | {} | {} | {:.2} | {:.0} | {:.0} | {:.2e} | {:.2} | {:.0} |",
+                outcome.boards,
+                if outcome.all_optimal { "yes" } else { "NO" },
+                outcome.wall,
+                outcome.average(outcome.expanded),
+                outcome.average(outcome.generated),
+                outcome.expanded as f64 / outcome.search_seconds.max(1e-9),
+                outcome.average(outcome.h0_sum),
+                outcome.peak_rss_mb,
+            );
+            eprintln!("bench: {name}: {:.2} s", outcome.wall);
+        }
+        Ok(())
+    }
+
+    /// One 80-move board, end to end, as a user runs it.
+    fn end_to_end(&self, report: &mut String) -> Result<(), String> {
+        let npuzzle = &self.npuzzle;
+        // One 80-move board, end to end, as a user runs it.
+        let mut latencies = Vec::new();
+        for _ in 0..5 {
+            let started = Instant::now();
+            let status = Command::new(npuzzle)
+                .args([
+                    "solve",
+                    "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+                    "--pdb-dir",
+                ])
+                .arg(root().join("data"))
+                .stdout(Stdio::null())
+                .status()
+                .map_err(|e| e.to_string())?;
+            if !status.success() {
+                return Err("solving the 80-move board failed".to_string());
+            }
+            latencies.push(started.elapsed().as_secs_f64());
+        }
+        latencies.sort_by(f64::total_cmp);
+        let _ = writeln!(
+            report,
+            "\nOne 80-move board (`npuzzle solve \"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\"`), \
+             process start to answer, 5 runs: median {:.3} s, best {:.3} s.\n",
+            latencies[2], latencies[0]
+        );
+        Ok(())
+    }
+
+    /// The node rate of one search thread, and what a lookup that misses the cache costs.
+    fn thread_rate(&self, report: &mut String) -> Result<(), String> {
+        let npuzzle = &self.npuzzle;
+        // The node rate of one search thread, on its own.
+        let mut rates = Vec::new();
+        for _ in 0..7 {
+            let output = Command::new(npuzzle)
+                .args(["solve", "--json", "--no-moves", "--jobs", "1"])
+                .arg("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
+                .arg("--pdb-dir")
+                .arg(root().join("data"))
+                .output()
+                .map_err(|e| e.to_string())?;
+            let text = String::from_utf8_lossy(&output.stdout);
+            let record: Value = text
+                .lines()
+                .next()
+                .and_then(|l| serde_json::from_str(l).ok())
+                .ok_or("no answer for the 80-move board")?;
+            let expanded = record["nodes"].as_f64().unwrap_or(0.0);
+            let generated = record["generated"].as_f64().unwrap_or(0.0);
+            let seconds = record["seconds"].as_f64().unwrap_or(f64::INFINITY);
+            rates.push((expanded / seconds, generated / seconds));
+        }
+        rates.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let _ = writeln!(
+            report,
+            "Node rate of one search thread (the same board, `--jobs 1`, search time only, 7 \
+             runs): median {:.2e} expanded/s ({:.2e} generated/s), best {:.2e} expanded/s, worst \
+             {:.2e}. The spread is the machine's: the same binary on the same board.\n",
+            rates[3].0, rates[3].1, rates[6].0, rates[0].0
+        );
+        let read_latencies: Vec<(usize, f64)> = [1usize, 8, 256]
+            .into_iter()
+            .map(|mb| (mb, read_latency_ns(mb << 20)))
+            .collect();
+        let _ = writeln!(
+            report,
+            "What a lookup that leaves the cache costs here: a dependent random read takes {} \
+             (pointer chasing in this process). The 7-8 tables span 288 MB, so about half of the \
+             search's lookups, those whose rank changes in a digit of high place value, wait \
+             the longest of these; most of a node's time goes to them.\n",
+            read_latencies
+                .iter()
+                .map(|(mb, ns)| format!("{ns:.0} ns over {mb} MB"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        Ok(())
+    }
+
+    /// Every 15-puzzle table configuration built: memory against nodes and time.
+    fn table_configurations(&self, report: &mut String) -> Result<(), String> {
+        let npuzzle = &self.npuzzle;
+        let korf = &self.korf;
+        let hard = &self.hard;
+        // Every 15-puzzle table configuration built: memory against nodes and
+        // time.
+        let _ = writeln!(
+            report,
+            "## 15-puzzle tables: memory against nodes and time\n\n\
+             Each configuration that is built in data/ (the others are listed with the command \
+             that builds them), all with the reflected lookup. `z`: zero-aware table; `+`: a \
+             catalogue, the largest of the partitions' sums. Mapped: the tables' bytes. The 17 \
+             boards and Korf's 100 are solved in one process each, boards in parallel; the \
+             80-move board alone, process start to answer, median of 3 runs, with that run's \
+             peak resident memory.\n"
+        );
+        let _ = writeln!(
+            report,
+            "| tables | mapped MB | Korf's 100 avg h0 | Korf's 100 avg expanded | 17 x 80: total expanded | 17 x 80: wall s | 17 x 80: expanded/s per core | one 80-move board: s (best) | its expanded | its peak RSS MB |"
+        );
+        let _ = writeln!(
+            report,
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        );
+        for config in CONFIGURATIONS {
+            let Some(mapped) = tables_built(npuzzle, config) else {
+                let _ = writeln!(
+                    report,
+                    "| {config} | not built: `cargo xtask build-pdb --partition {config}` | | | | | | | | |"
+                );
+                continue;
+            };
+            let args = ["--partition", config];
+            let korf_outcome = solve_set(npuzzle, korf, &args)?;
+            let hard_outcome = solve_set(npuzzle, hard, &args)?;
+            if !korf_outcome.all_optimal || !hard_outcome.all_optimal {
+                return Err(format!("{config}: a length differs from the known optimum"));
+            }
+            let (median, best, rss, nodes) = one_board(npuzzle, &args, 3)?;
+            let _ = writeln!(
+                report,
+                "| {config} | {:.0} | {:.2} | {:.0} | {} | {:.2} | {:.2e} | {median:.3} ({best:.3}) | {nodes} | {rss:.0} |",
+                mapped as f64 / 1e6,
+                korf_outcome.average(korf_outcome.h0_sum),
+                korf_outcome.average(korf_outcome.expanded),
+                hard_outcome.expanded,
+                hard_outcome.wall,
+                hard_outcome.expanded as f64 / hard_outcome.search_seconds.max(1e-9),
+            );
+            eprintln!("bench: tables {config}: done");
+        }
+        let _ = writeln!(report);
+        Ok(())
+    }
+
+    /// The game's server under load: the test suite's load test, pointed at data/.
+    fn serve_load(&self, report: &mut String) -> Result<(), String> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let output = Command::new(cargo)
+            .args([
+                "test",
+                "--release",
+                "--quiet",
+                "--package",
+                "npuzzle-cli",
+                "--test",
+                "integration",
+                "serve::hints_are_answered_while_hard_boards_are_solved",
+                "--",
+                "--nocapture",
+            ])
+            .env("NPUZZLE_LOAD_PDB_DIR", root().join("data"))
+            .current_dir(root())
+            .output()
+            .map_err(|e| format!("cannot run cargo test: {e}"))?;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            return Err(format!("the serve load test failed:\n{stderr}"));
+        }
+        let _ = writeln!(
+            report,
+            "## `npuzzle serve` under load (7-8 tables)\n\n\
+             Hint requests (`POST /api/hint`, an optimal solution) on fresh random 4x4 boards while \
+             three clients solve distance-80 boards, over loopback:\n"
+        );
+        for line in stderr.lines().filter_map(|l| l.strip_prefix("load: ")) {
+            let _ = writeln!(report, "- {line}");
+        }
+        let _ = writeln!(report);
+        eprintln!("bench: serve load done");
+        Ok(())
+    }
+
+    /// The Princeton files with default options, every answer checked.
+    fn princeton(&self, report: &mut String) -> Result<(), String> {
+        let npuzzle = &self.npuzzle;
+        // The Princeton files with default options, every answer checked.
+        let started = Instant::now();
+        let output = Command::new(npuzzle)
+            .args(["solve", "--set", "--json", "--no-moves", "--pdb-dir"])
+            .arg(root().join("data"))
+            .arg(root().join("bench/princeton_8puzzle.txt"))
+            .output()
+            .map_err(|e| format!("cannot run npuzzle: {e}"))?;
+        let summary: Value = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .last()
+            .and_then(|l| serde_json::from_str(l).ok())
+            .ok_or("no summary from npuzzle solve --set")?;
+        let _ = writeln!(
+            report,
+            "## Princeton files, default options\n\n{} boards (2x2 to 10x10), {} solved, {} unsolvable, \
+             {} disagreeing with the expected answer; {:.2} s wall.\n",
+            summary["boards"],
+            summary["solved"],
+            summary["unsolvable"],
+            summary["mismatches"],
+            started.elapsed().as_secs_f64()
+        );
+        if summary["mismatches"] != 0 || !output.status.success() {
+            return Err(format!(
+                "Princeton files: answers disagree with the expected ones: {summary}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Heuristics on Korf's 100, beside the literature.
+    fn heuristics(&self, report: &mut String) -> Result<(), String> {
+        let npuzzle = &self.npuzzle;
+        let korf = &self.korf;
+        let quick = self.quick;
+        // Heuristics on Korf's 100, beside the literature.
+        for partition in ["6-6-3", "5-5-5"] {
+            ensure_tables(npuzzle, partition)?;
+        }
+        let subset = if quick { 3 } else { 10 };
+        let _ = writeln!(
+            report,
+            "## Heuristics on Korf's 100 (IDA*, boards in parallel)\n"
+        );
+        let _ = writeln!(
+            report,
+            "Literature: Korf & Felner 2002, Felner, Korf & Hanan 2004 (average generated nodes per board over all 100).\n"
+        );
+        let _ = writeln!(
+            report,
+            "| heuristic | boards | all optimal | avg h0 | avg expanded | avg generated | literature generated | wall s |"
+        );
+        let _ = writeln!(
+            report,
+            "| --- | ---: | :---: | ---: | ---: | ---: | ---: | ---: |"
+        );
+        let all = if quick { 20 } else { korf.len() };
+        let rows: Vec<(&str, Vec<&str>, usize, &str)> = vec![
+            (
+                "Manhattan",
+                vec!["--heuristic", "manhattan"],
+                subset,
+                "401,189,630",
+            ),
+            (
+                "linear conflict",
+                vec!["--heuristic", "linear-conflict"],
+                subset,
+                "",
+            ),
+            (
+                "5-5-5",
+                vec!["--partition", "5-5-5", "--no-reflection"],
+                all,
+                "3,090,405",
+            ),
+            (
+                "6-6-3",
+                vec!["--partition", "6-6-3", "--no-reflection"],
+                all,
+                "617,555",
+            ),
+            ("7-8", vec!["--no-reflection"], all, "136,288"),
+            ("7-8 + reflection", vec![], all, "36,710"),
+        ];
+        for (name, args, count, literature) in rows {
+            let outcome = solve_set(npuzzle, &korf[..count], &args)?;
+            let boards = if count < korf.len() {
+                format!("first {count}")
+            } else {
+                count.to_string()
+            };
+            let _ = writeln!(
+                report,
+                "| {name} | {boards} | {} | {:.2} | {:.0} | {:.0} | {literature} | {:.2} |",
+                if outcome.all_optimal { "yes" } else { "NO" },
+                outcome.average(outcome.h0_sum),
+                outcome.average(outcome.expanded),
+                outcome.average(outcome.generated),
+                outcome.wall,
+            );
+            eprintln!("bench: {name}: {:.2} s", outcome.wall);
+        }
+        let _ = writeln!(
+            report,
+            "\nAverage h0 of Korf's 100 in the literature: 7-8 44.75, 7-8 + reflection 45.63."
+        );
+        Ok(())
+    }
+
+    /// Big boards by reduction.
+    fn big_boards_section(&self, report: &mut String) -> Result<(), String> {
+        let npuzzle = &self.npuzzle;
+        let quick = self.quick;
+        // Big boards by reduction.
+        let _ = writeln!(
+            report,
+            "\n## Big boards by reduction (`--fast`, not optimal; boards in parallel)\n"
+        );
+        let _ = writeln!(
+            report,
+            "| size | boards | all solved | avg s per board | max s | avg length / Manhattan bound | wall s |"
+        );
+        let _ = writeln!(report, "| --- | ---: | :---: | ---: | ---: | ---: | ---: |");
+        for size in [10usize, 30, 127] {
+            let count = if quick { 5 } else { 100 };
+            let row = big_boards(npuzzle, size, count)?;
+            let _ = writeln!(report, "{row}");
+            eprintln!("bench: {size}x{size} done");
+        }
+        Ok(())
+    }
 }
