@@ -136,6 +136,19 @@ int main(int argc, char **argv) {
     status = npuzzle_solve_with(engine, eight, 9, moves, sizeof moves, &info);
     check(status == NPUZZLE_OK && info.optimal == 1, "3x3 without tables");
     check(info.length == 14 && strlen(moves) == 14, "3x3: 14 moves");
+    check(info.note == NULL, "an optimal answer has no note");
+    /* A 20x20 board: answered by the reduction, with the reason. */
+    uint16_t big[400];
+    for (int i = 0; i < 399; i++) {
+        big[i] = (uint16_t)(i + 1);
+    }
+    big[399] = 399;
+    big[398] = 0;
+    static char long_moves[1 << 16];
+    status = npuzzle_solve_with(engine, big, 400, long_moves, sizeof long_moves, &info);
+    check(status == NPUZZLE_OK && info.optimal == 0, "20x20: not optimal");
+    check(info.note != NULL && strstr(info.note, "15x15") != NULL, "20x20: the reason");
+    check(info.lower_bound >= 1 && info.lower_bound <= info.length, "20x20: a lower bound");
     options.max_nodes = 0;
     npuzzle_solver *zero = NULL;
     check(npuzzle_open_with(&options, &zero) == NPUZZLE_OK, "open_with max_nodes 0");

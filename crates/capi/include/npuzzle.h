@@ -91,8 +91,11 @@ typedef struct {
   uint32_t initial_estimate;
   // A lower bound on the optimal length (the length itself when optimal).
   uint64_t lower_bound;
-  // Seconds from the call to the answer.
+  // Seconds spent on this board.
   double seconds;
+  // Why the solution is not optimal (a NUL-terminated sentence), or
+  // NULL when it is. Valid until the next call on this thread.
+  const char *note;
 } npuzzle_info;
 
 #ifdef __cplusplus

@@ -99,8 +99,11 @@ pub struct npuzzle_info {
     pub initial_estimate: u32,
     /// A lower bound on the optimal length (the length itself when optimal).
     pub lower_bound: u64,
-    /// Seconds from the call to the answer.
+    /// Seconds spent on this board.
     pub seconds: f64,
+    /// Why the solution is not optimal (a NUL-terminated sentence), or
+    /// NULL when it is. Valid until the next call on this thread.
+    pub note: *const c_char,
 }
 
 /// A solver. Opaque: create with `npuzzle_open` or `npuzzle_open_with`,
@@ -160,6 +163,8 @@ fn lookup_handle(solver: *const npuzzle_solver) -> Result<Arc<Handle>, (npuzzle_
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+    /// The note of the last `npuzzle_solve_with` on this thread.
+    static LAST_NOTE: RefCell<CString> = RefCell::new(CString::default());
     /// Inside a call: a panic is reported through the status, not printed.
     static IN_CALL: Cell<bool> = const { Cell::new(false) };
 }
@@ -652,6 +657,13 @@ pub unsafe extern "C" fn npuzzle_solve_with(
         } else {
             solution.lower_bound.unwrap_or(0)
         };
+        let note = match &solution.note {
+            Some(why) if !solution.optimal => LAST_NOTE.with(|last| {
+                *last.borrow_mut() = CString::new(why.replace('\0', " ")).unwrap_or_default();
+                last.borrow().as_ptr()
+            }),
+            _ => ptr::null(),
+        };
         // SAFETY: `info` is valid, as the caller promises.
         unsafe {
             info.write(npuzzle_info {
@@ -662,6 +674,7 @@ pub unsafe extern "C" fn npuzzle_solve_with(
                 initial_estimate: solution.initial_estimate.unwrap_or(0),
                 lower_bound,
                 seconds: solution.elapsed.as_secs_f64(),
+                note,
             })
         };
         if text.len() >= capacity {
