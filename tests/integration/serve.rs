@@ -90,6 +90,12 @@ impl Server {
         self.request("POST", path, body)
     }
 
+    /// The server answers (a shared reference: no check that it still runs).
+    fn alive_ref(&self) {
+        let (status, record) = self.request("GET", "/api/random?size=3", "");
+        assert_eq!(status, 200, "{record}");
+    }
+
     fn alive(&mut self) {
         assert!(self.child.try_wait().unwrap().is_none(), "the server died");
         let (status, record) = self.request("GET", "/api/random?size=3", "");
@@ -156,13 +162,15 @@ fn the_api_answers_optimally_and_replays() {
         ("/style.css", "text/css"),
         ("/picture.svg", "image/svg+xml"),
     ] {
-        let (status, _) = server
-            .raw(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+        let (status, _) = server.raw(
+            format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
         assert_eq!(status, 200, "{path}");
         let mut stream = TcpStream::connect(server.address).unwrap();
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
         let mut text = String::new();
@@ -329,8 +337,8 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     for (method, path, body, status, words) in cases {
         let (got, text) = server.raw(
             format!(
-                "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\
-                 Connection: close\r\n\r\n{body}",
+                "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
             )
             .as_bytes(),
@@ -352,7 +360,7 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     // Too big a body: refused before it is read.
     let (status, _) = server.raw(
         format!(
-            "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+            "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
             200_000,
             " ".repeat(200_000)
         )
@@ -361,7 +369,7 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     assert_eq!(status, 413);
     let (status, text) = server.raw(
         format!(
-            "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+            "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
             70_000,
             " ".repeat(70_000)
         )
@@ -373,7 +381,7 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     for junk in [
         &b"\x00\xff\xfe garbage\r\n\r\n"[..],
         b"POST /api/solve HTTP/1.1\r\nContent-Length: 50\r\n\r\n{\"bo",
-        b"GET / HTTP/1.1\r\nHost: x\r\n",
+        b"GET / HTTP/1.1\r\nHost: localhost\r\n",
     ] {
         let mut stream = TcpStream::connect(server.address).unwrap();
         stream
@@ -606,4 +614,149 @@ fn hints_are_answered_while_hard_boards_are_solved() {
     if pdb_dir.is_some() {
         eprintln!("load: {solved} of them solved in 80 moves");
     }
+}
+
+/// Reads until the server closes the connection; how long that took.
+fn closed_after(mut stream: TcpStream) -> Duration {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let started = Instant::now();
+    let mut buffer = [0u8; 4096];
+    while matches!(stream.read(&mut buffer), Ok(n) if n > 0) {}
+    started.elapsed()
+}
+
+/// Clients that send nothing, half their headers, a body that never ends,
+/// or nothing after a first request are cut off (5 s each), and a declared
+/// body over the limit is refused before it is read.
+#[test]
+fn slow_and_idle_clients_are_cut_off() {
+    let server = Server::start(&[]);
+    let connect = || TcpStream::connect(server.address).unwrap();
+    let idle = connect();
+    let mut half = connect();
+    half.write_all(b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\n")
+        .unwrap();
+    let mut kept = connect();
+    kept.write_all(b"GET /api/random HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    let waits = [idle, half, kept].map(|s| std::thread::spawn(move || closed_after(s)));
+    for wait in waits {
+        // Generous: the machine may be busy; what matters is that it ends.
+        assert!(wait.join().unwrap() < Duration::from_secs(30));
+    }
+    let (status, body) = server.raw(
+        b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+          Content-Length: 1000000000000\r\n\r\n{\"bo",
+    );
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("over the limit"), "{body}");
+    let (status, body) = server.raw(
+        b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+          Content-Length: 100\r\n\r\n{\"bo",
+    );
+    assert_eq!(status, 400, "{body}");
+}
+
+/// Posts that a page of another site could send without asking (forms,
+/// text/plain) are refused, and so is a Host header that names another
+/// server (DNS rebinding), unless allowed by --allow-host.
+#[test]
+fn api_posts_must_be_json_and_name_this_server() {
+    let server = Server::start(&["--allow-host", "puzzle.example"]);
+    let body = r#"{"board": "8 1 3 4 0 2 7 6 5"}"#;
+    let post = |host: &str, content_type: &str| {
+        server.raw(
+            format!(
+                "POST /api/hint HTTP/1.1\r\nHost: {host}\r\nContent-Type: {content_type}\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+    };
+    for content_type in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+    ] {
+        let (status, reply) = post("localhost", content_type);
+        assert_eq!(status, 415, "{content_type}: {reply}");
+        assert!(reply.contains("Content-Type: application/json"), "{reply}");
+    }
+    for host in ["evil.example", "127.0.0.2", "localhost.evil.example:80"] {
+        let (status, reply) = post(host, "application/json");
+        assert_eq!(status, 421, "{host}: {reply}");
+        assert!(reply.contains("--allow-host"), "{reply}");
+    }
+    let port = server.address.port();
+    for host in [
+        "localhost".to_string(),
+        format!("127.0.0.1:{port}"),
+        "puzzle.example".to_string(),
+        "[::1]:8015".to_string(),
+    ] {
+        let (status, reply) = post(&host, "application/json; charset=utf-8");
+        assert_eq!(status, 200, "{host}: {reply}");
+    }
+}
+
+/// The server's resident memory, in kB.
+fn rss_kb(server: &Server) -> u64 {
+    std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap()
+}
+
+/// Thousands of idle connections neither block hints nor grow memory much
+/// (NPUZZLE_FLOOD_CONNECTIONS sets how many: the bench holds 10,000 and
+/// prints the hint latencies as "flood: " lines).
+#[test]
+fn a_flood_of_idle_connections_leaves_hints_answered() {
+    let count: usize = std::env::var("NPUZZLE_FLOOD_CONNECTIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000);
+    let pdb_dir = std::env::var_os("NPUZZLE_LOAD_PDB_DIR");
+    let server = match &pdb_dir {
+        Some(dir) => Server::start_on(std::path::Path::new(dir), "7-8", &[]),
+        None => Server::start(&[]),
+    };
+    server.alive_ref();
+    let before = rss_kb(&server);
+    let held: Vec<TcpStream> = (0..count)
+        .map(|_| TcpStream::connect(server.address).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut latencies = Vec::new();
+    let mut rng = SplitMix64::new(17);
+    for _ in 0..100 {
+        let board = random_walk(4, Goal::BlankLast, 30, &mut rng);
+        let started = Instant::now();
+        let (status, record) =
+            server.post("/api/hint", &format!("{{\"board\": {:?}}}", board.tiles()));
+        latencies.push(started.elapsed());
+        assert_eq!(status, 200, "{record}");
+    }
+    let during = rss_kb(&server);
+    drop(held);
+    latencies.sort();
+    eprintln!(
+        "flood: {count} idle connections held: 100 hints on fresh 4x4 boards, p50 {:.1} ms, \
+         p99 {:.1} ms; resident memory {:.1} MB idle, {:.1} MB with the connections",
+        latencies[50].as_secs_f64() * 1e3,
+        latencies[99].as_secs_f64() * 1e3,
+        before as f64 / 1024.0,
+        during as f64 / 1024.0
+    );
+    let growth_mb = during.saturating_sub(before) as f64 / 1024.0;
+    assert!(
+        growth_mb < 50.0 * count as f64 / 10_000.0 + 10.0,
+        "{growth_mb:.1} MB more with {count} idle connections"
+    );
 }

@@ -862,11 +862,13 @@ impl Bench {
                 "npuzzle-cli",
                 "--test",
                 "integration",
-                "serve::hints_are_answered_while_hard_boards_are_solved",
+                // The load test and the flood of idle connections.
+                "serve::",
                 "--",
                 "--nocapture",
             ])
             .env("NPUZZLE_LOAD_PDB_DIR", root().join("data"))
+            .env("NPUZZLE_FLOOD_CONNECTIONS", "10000")
             .current_dir(root())
             .output()
             .map_err(|e| format!("cannot run cargo test: {e}"))?;
@@ -878,9 +880,15 @@ impl Bench {
             report,
             "## `npuzzle serve` under load (7-8 tables)\n\n\
              Hint requests (`POST /api/hint`, an optimal solution) on fresh random 4x4 boards while \
-             three clients solve distance-80 boards, over loopback:\n"
+             three clients solve distance-80 boards, over loopback; then hints while 10,000 idle \
+             connections are held open:\n"
         );
-        for line in stderr.lines().filter_map(|l| l.strip_prefix("load: ")) {
+        let measured = |l: &'_ str| -> Option<String> {
+            l.strip_prefix("load: ")
+                .or_else(|| l.strip_prefix("flood: "))
+                .map(str::to_string)
+        };
+        for line in stderr.lines().filter_map(measured) {
             let _ = writeln!(report, "- {line}");
         }
         let _ = writeln!(report);

@@ -176,6 +176,18 @@ struct ServeArgs {
     /// 0.0.0.0 exposes the game (and the solver's CPU) to the network.
     #[arg(long, default_value = "127.0.0.1")]
     host: std::net::IpAddr,
+    /// Another name the Host header may give (a DNS name or address of
+    /// this machine); repeat for more. Requests naming any other host are
+    /// refused (DNS rebinding); 127.0.0.1, localhost, [::1] and the
+    /// --host address are always taken.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
+    /// Connections held open at once (within the process's descriptor
+    /// limit); more are closed at once. A client has 5 s to send a
+    /// request's headers, 5 s for its body, and 5 s to start the next
+    /// request on a kept-alive connection.
+    #[arg(long, default_value_t = 16_384)]
+    max_connections: usize,
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,

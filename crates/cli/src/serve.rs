@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Query, State};
@@ -34,6 +34,11 @@ use crate::{ServeArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 pub const SIDES: std::ops::RangeInclusive<usize> = 2..=8;
 /// Largest request body: a board of 64 numbers needs a few hundred bytes.
 const MAX_BODY: usize = 64 * 1024;
+/// A client has this long to send a request's headers, and, on a kept-alive
+/// connection, to start its next request.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+/// A client has this long to send a request's body.
+const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Expanded nodes of the first, quick attempt at every board.
 const QUICK_NODES: u64 = 2_000_000;
 /// Expanded nodes `/api/check` spends looking for the exact distance.
@@ -64,6 +69,8 @@ struct Server {
     /// Optimal solutions of positions seen, and of every position along them.
     cache: Mutex<SolutionCache>,
     seed: Mutex<SplitMix64>,
+    /// Host names (without port) requests may give.
+    hosts: Vec<String>,
 }
 
 /// An answer the API sends: a status and a JSON body.
@@ -147,6 +154,16 @@ struct Task {
 }
 
 impl Server {
+    /// Whether a Host header value (`name` or `name:port`) names this server.
+    fn allows_host(&self, host: &str) -> bool {
+        let name = match host.rsplit_once(':') {
+            // An IPv6 address is bracketed: its colons are inside.
+            Some((name, port)) if !port.contains(']') && port.parse::<u16>().is_ok() => name,
+            _ => host,
+        };
+        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(name))
+    }
+
     fn solver(&self, goal: Goal) -> &Solver {
         &self.solvers[usize::from(goal == Goal::BlankFirst)]
     }
@@ -541,6 +558,51 @@ async fn json_errors(response: Response) -> Response {
     reply
 }
 
+/// Refuses requests that do not name this server in their Host header
+/// (DNS rebinding: a page of another site resolving its name to this
+/// machine) and API posts that are not JSON (a cross-site form or
+/// `text/plain` post needs no preflight; a JSON one does, and gets none).
+async fn check_request(
+    State(server): State<Arc<Server>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !server.allows_host(host) {
+        return error_reply(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "the Host header {host:?} does not name this server; open it as \
+                 http://127.0.0.1:PORT/, or start it with --allow-host NAME"
+            ),
+        )
+        .into_response();
+    }
+    if request.method() == axum::http::Method::POST {
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            });
+        if !json {
+            return error_reply(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the API takes JSON: send the header Content-Type: application/json",
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
 fn router(server: Arc<Server>) -> Router {
     Router::new()
         .route(
@@ -564,7 +626,16 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/check", post(check))
         .route("/api/random", get(random))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&server),
+            check_request,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        // A declared length over the limit: 413 before the body is read.
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            BODY_TIMEOUT,
+        ))
         .layer(axum::middleware::map_response(json_errors))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
@@ -639,6 +710,7 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         max_nodes: args.max_nodes,
         cache: Mutex::new(HashMap::new()),
         seed: Mutex::new(SplitMix64::new(seed)),
+        hosts: allowed_hosts(args),
     });
     // Open the 4x4 tables now: the first player should not wait for them,
     // and a problem with them is best seen at start-up.
@@ -687,11 +759,75 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
                 eprintln!("npuzzle: cannot open a browser ({e}); open {url} yourself");
             }
         }
-        axum::serve(listener, router(server))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| (EXIT_FAILED, format!("the server stopped: {e}")))
+        let app = router(server);
+        let connections = Arc::new(Semaphore::new(connection_cap(args.max_connections)));
+        let stop = tokio::signal::ctrl_c();
+        tokio::pin!(stop);
+        loop {
+            let (stream, _) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    // Out of file descriptors and the like: wait, go on.
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                _ = &mut stop => return Ok(()),
+            };
+            // Past the cap, a connection is closed at once.
+            let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+                continue;
+            };
+            let app = app.clone();
+            tokio::spawn(async move {
+                let _permit = permit;
+                let service = hyper::service::service_fn(move |request| {
+                    tower::ServiceExt::oneshot(app.clone(), request)
+                });
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(HEADER_TIMEOUT)
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                let _ = connection.await;
+            });
+        }
     })
+}
+
+/// The connections the server holds at once: `wanted`, within what the
+/// process may open (its descriptor limit raised to the hard one first),
+/// less a margin for the tables and the threads.
+fn connection_cap(wanted: usize) -> usize {
+    use rustix::process::{getrlimit, setrlimit, Resource};
+    let mut limit = getrlimit(Resource::Nofile);
+    // None is no limit.
+    let raised = match (limit.current, limit.maximum) {
+        (Some(current), Some(maximum)) if current < maximum => Some(maximum),
+        (Some(current), None) => Some(current.max(1 << 16)),
+        _ => None,
+    };
+    if let Some(raised) = raised {
+        limit.current = Some(raised);
+        let _ = setrlimit(Resource::Nofile, limit);
+    }
+    let open = getrlimit(Resource::Nofile).current.unwrap_or(u64::MAX);
+    let room = usize::try_from(open.saturating_sub(128)).unwrap_or(usize::MAX);
+    wanted.clamp(1, room.max(1))
+}
+
+/// The host names requests may give: loopback names, the listening
+/// address, and --allow-host.
+fn allowed_hosts(args: &ServeArgs) -> Vec<String> {
+    let mut hosts = vec![
+        "localhost".to_string(),
+        "127.0.0.1".to_string(),
+        "[::1]".to_string(),
+    ];
+    hosts.push(match args.host {
+        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+        v4 => v4.to_string(),
+    });
+    hosts.extend(args.allow_host.iter().cloned());
+    hosts
 }
