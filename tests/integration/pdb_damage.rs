@@ -260,3 +260,94 @@ fn crafted_headers_are_refused_without_allocating() {
         assert!(run.stderr.contains("2^40"), "{}", run.stderr);
     }
 }
+
+/// Rewrites a packed table's values with `values`, its table CRC and
+/// header CRC recomputed: a file only a check of the values can catch.
+fn lie(packed: &Path, values: impl Fn(usize, u8) -> u8) {
+    repack(packed, |image| {
+        for (i, byte) in image[4096..].iter_mut().enumerate() {
+            *byte = values(i, *byte);
+        }
+        let table_crc = crc32fast::hash(&image[4096..]);
+        image[56..60].copy_from_slice(&table_crc.to_le_bytes());
+        image[60..64].copy_from_slice(&[0; 4]);
+        let header_crc = crc32fast::hash(&image[..4096]);
+        image[60..64].copy_from_slice(&header_crc.to_le_bytes());
+    });
+}
+
+/// Tables whose values lie, with every checksum matching, are refused at
+/// open (a cheap check of sampled states) by the command line and the
+/// engine, and by `pdb verify` (the full check): never an endless search
+/// or a wrong answer.
+#[test]
+fn tables_whose_values_lie_are_refused() {
+    type Values = Box<dyn Fn(usize, u8) -> u8>;
+    let liars: [(&str, Values); 3] = [
+        ("every byte 0xEE", Box::new(|_, _| 0xEE)),
+        (
+            "random bytes",
+            Box::new(|i, _| (i.wrapping_mul(2_654_435_761) >> 7) as u8),
+        ),
+        (
+            "every nibble one more",
+            Box::new(|_, b| ((b & 0x0f).min(13) + 1) | ((b >> 4).min(13) + 1) << 4),
+        ),
+    ];
+    for (what, values) in liars {
+        let dir = scratch();
+        let data = copy_of_tables(dir.path());
+        let packed = blank_last_pattern_file(&data, "6-6-3", 0);
+        let _ = std::fs::remove_file(file::cache_path(&packed));
+        lie(&packed, values);
+        let verify = npuzzle_in(dir.path(), &["pdb", "verify", &dir_arg(&packed)], "");
+        assert_eq!(verify.status, 1, "{what}: {}", verify.stdout);
+        assert!(
+            verify.stderr.contains("not a pattern database's"),
+            "{what}: {}",
+            verify.stderr
+        );
+        let run = solve_over(
+            dir.path(),
+            &data,
+            "6-6-3",
+            &["--max-nodes", "100000000"],
+            HARD,
+        );
+        assert_eq!(run.status, 1, "{what}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("not a pattern database's") && run.stderr.contains("--force"),
+            "{what}: {}",
+            run.stderr
+        );
+        let engine = npuzzle::Solver::builder()
+            .pdb_dir(&data)
+            .partition("6-6-3")
+            .build()
+            .unwrap();
+        let board = npuzzle::parse_board(HARD).unwrap();
+        match engine.solve(&board) {
+            Err(npuzzle::Error::Tables(e)) => assert!(e.needs_build(), "{what}: {e}"),
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    // Manhattan's values (every excess 0): admissible, so no answer can be
+    // wrong, and too close to a weak table for the sample at open; the full
+    // check finds a state no true table has (no neighbour lower), and a
+    // search over them stops at its budget.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = blank_last_pattern_file(&data, "6-6-3", 0);
+    let _ = std::fs::remove_file(file::cache_path(&packed));
+    lie(&packed, |_, _| 0);
+    let verify = npuzzle_in(dir.path(), &["pdb", "verify", &dir_arg(&packed)], "");
+    assert_eq!(verify.status, 1, "{}", verify.stdout);
+    assert!(
+        verify.stderr.contains("not a pattern database's"),
+        "{}",
+        verify.stderr
+    );
+    let run = solve_over(dir.path(), &data, "6-6-3", &["--max-nodes", "1000"], HARD);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(run.stderr.contains("1000 nodes"), "{}", run.stderr);
+}

@@ -451,6 +451,14 @@ fn unpack_to(
 /// Opens a packed table for lookups, saying through `note` (one line each)
 /// when a cache was damaged or could not be written where expected.
 pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableFile, OpenError> {
+    let pdb = open_checked_crc(packed, note)?;
+    pdb.check_plausible(crate::OPEN_SAMPLES)
+        .map_err(|e| fail(packed, Problem::Pdb(e)))?;
+    Ok(pdb)
+}
+
+/// [`open_noting`] up to the CRC, before the values are checked.
+fn open_checked_crc(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableFile, OpenError> {
     let (header, header_bytes) = read_packed_header(packed)?;
     let places = cache_paths(packed);
     for place in &places {
@@ -499,13 +507,20 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
     if !is_packed(path) {
         let pdb = open_unpacked(path)?;
         pdb.verify().map_err(|e| fail(path, Problem::Pdb(e)))?;
+        pdb.check_values_fully()
+            .map_err(|e| fail(path, Problem::Pdb(e)))?;
         return Ok(pdb.header().clone());
     }
     let (header, header_bytes) = read_packed_header(path)?;
-    decode_checked(path, &header, &mut io::sink()).map_err(|e| match e {
+    let mut image = Vec::new();
+    decode_checked(path, &header, &mut image).map_err(|e| match e {
         UnpackError::Source(e) => e,
         UnpackError::Target(e) => fail(path, Problem::Io(e)),
     })?;
+    Pdb::from_bytes(&image[..])
+        .and_then(|pdb| pdb.check_values_fully())
+        .map_err(|e| fail(path, Problem::Pdb(e)))?;
+    drop(image);
     for cache in cache_paths(path) {
         let Ok(pdb) = open_unpacked(&cache) else {
             continue;

@@ -175,6 +175,10 @@ pub enum PdbError {
     /// A good table, but not the one asked for (or a board of another size).
     #[allow(missing_docs)]
     Mismatch { what: String },
+    /// Values no pattern database can hold (a file whose bytes were
+    /// replaced and its CRCs recomputed).
+    #[allow(missing_docs)]
+    Implausible { what: String },
 }
 
 impl fmt::Display for PdbError {
@@ -203,6 +207,10 @@ impl fmt::Display for PdbError {
             ),
             PdbError::Malformed { what } => write!(f, "the header is inconsistent: {what}"),
             PdbError::Mismatch { what } => write!(f, "it is not the table wanted: {what}"),
+            PdbError::Implausible { what } => write!(
+                f,
+                "its values are not a pattern database's, although its checksums match: {what}"
+            ),
         }
     }
 }

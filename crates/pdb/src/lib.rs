@@ -45,6 +45,7 @@ pub mod generate;
 mod mapped;
 mod naming;
 mod pattern;
+mod plausible;
 pub mod regions;
 mod set;
 mod table;
@@ -65,6 +66,7 @@ pub use pattern::{
     known_catalogues, known_partitions, IndexScheme, Partition, Pattern, PatternError, Ranker,
     MAX_PDB_SIZE, MAX_PLACEMENTS,
 };
+pub use plausible::{OPEN_SAMPLES, VERIFY_SAMPLES};
 pub use set::{Lookup, TableSet};
 pub use table::Pdb;
 
