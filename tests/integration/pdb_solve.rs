@@ -97,6 +97,7 @@ fn zero_aware_tables_and_catalogues_give_the_known_optimal_lengths() {
         heuristic: HeuristicKind::Pdb,
         max_nodes: None,
         parallel: false,
+        stop: None,
     };
     for (length, board) in &boards {
         let common =

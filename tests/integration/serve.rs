@@ -131,6 +131,7 @@ fn bfs_length(board: &Board) -> usize {
         heuristic: HeuristicKind::Manhattan,
         max_nodes: None,
         parallel: false,
+        stop: None,
     };
     npuzzle_search::solve(board, &request).unwrap().moves.len()
 }

@@ -66,6 +66,8 @@ pub enum Error {
     Build(String),
     /// A bug in npuzzle (a caught panic): please report the message.
     Internal(String),
+    /// The caller stopped the search (`Solver::solve_until`).
+    Stopped,
 }
 
 /// The tables of one partition that cannot be used, with what a front end
@@ -231,6 +233,7 @@ impl fmt::Display for Error {
             }
             Error::Build(e) => write!(f, "cannot build the table: {e}"),
             Error::Internal(e) => write!(f, "internal error in npuzzle (please report it): {e}"),
+            Error::Stopped => f.write_str("the search was stopped before it finished"),
         }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -450,11 +451,31 @@ impl Solver {
 
     /// [`Solver::solve`] with another node limit (`None`: none).
     pub fn solve_limited(&self, board: &Board, max_nodes: Option<u64>) -> Result<Solution, Error> {
+        self.solve_split(board, max_nodes, None)
+    }
+
+    /// [`Solver::solve_limited`] that another thread can stop: the search
+    /// ends within milliseconds of `stop` being set, with [`Error::Stopped`].
+    pub fn solve_until(
+        &self,
+        board: &Board,
+        max_nodes: Option<u64>,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Solution, Error> {
+        self.solve_split(board, max_nodes, Some(Arc::clone(stop)))
+    }
+
+    fn solve_split(
+        &self,
+        board: &Board,
+        max_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Result<Solution, Error> {
         if self.config.threads <= 1 {
-            return self.answer(board, false, max_nodes);
+            return guard(|| self.answer(board, false, max_nodes, stop));
         }
         match self.pool() {
-            Ok(pool) => pool.install(|| self.answer(board, true, max_nodes)),
+            Ok(pool) => pool.install(|| guard(|| self.answer(board, true, max_nodes, stop))),
             Err(e) => Err(Error::InvalidArgument(e)),
         }
     }
@@ -463,7 +484,18 @@ impl Solver {
     /// in, unsplit), with its own node limit: for servers and batch runners
     /// that have their own threads.
     pub fn solve_here(&self, board: &Board, max_nodes: Option<u64>) -> Result<Solution, Error> {
-        guard(|| self.answer(board, false, max_nodes))
+        guard(|| self.answer(board, false, max_nodes, None))
+    }
+
+    /// [`Solver::solve_here`] that another thread can stop (see
+    /// [`Solver::solve_until`]).
+    pub fn solve_here_until(
+        &self,
+        board: &Board,
+        max_nodes: Option<u64>,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Solution, Error> {
+        guard(|| self.answer(board, false, max_nodes, Some(Arc::clone(stop))))
     }
 
     /// Solves many boards, the solver's thread count at a time (each search
@@ -681,6 +713,7 @@ impl Solver {
         board: &Board,
         parallel: bool,
         max_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
     ) -> Result<Solution, Error> {
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
@@ -704,6 +737,7 @@ impl Solver {
             heuristic,
             max_nodes: fallback_after.or(max_nodes),
             parallel,
+            stop,
         };
         let mut solution = Solution {
             heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
@@ -737,6 +771,7 @@ impl Solver {
                 started,
             ),
             Err(SearchError::Unsolvable) => Err(Error::Unsolvable { goal }),
+            Err(SearchError::Stopped) => Err(Error::Stopped),
             Err(SearchError::NodeLimit {
                 algorithm: Algorithm::IdaStar,
                 limit,

@@ -5,7 +5,8 @@
 //! item is yielded.
 
 use std::collections::BTreeMap;
-use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,8 @@ enum Event<T> {
 /// The answers of [`Solver::answers`], in input order.
 pub struct Answers<T> {
     done: Receiver<Event<T>>,
+    /// Set when the iterator is dropped: the searches under way end.
+    stop: Arc<AtomicBool>,
     permits: SyncSender<()>,
     finished: BTreeMap<u64, Answered<T>>,
     next: u64,
@@ -71,15 +74,18 @@ impl<T: Send + 'static> Answers<T> {
         });
         let job_rx = Arc::new(Mutex::new(job_rx));
         let max_nodes = solver.max_nodes();
+        let stop = Arc::new(AtomicBool::new(false));
         for _ in 0..threads {
             let (job_rx, done_tx, solver) = (Arc::clone(&job_rx), done_tx.clone(), solver.clone());
+            let stop = Arc::clone(&stop);
             std::thread::spawn(move || loop {
                 let job = job_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                 let Ok((index, item)) = job else {
                     break;
                 };
                 let started = Instant::now();
-                let result = board_of(&item).map(|board| solver.solve_here(board, max_nodes));
+                let result =
+                    board_of(&item).map(|board| solver.solve_here_until(board, max_nodes, &stop));
                 let answered = Answered {
                     item,
                     result,
@@ -95,6 +101,7 @@ impl<T: Send + 'static> Answers<T> {
         }
         Answers {
             done: done_rx,
+            stop,
             permits: permit_tx,
             finished: BTreeMap::new(),
             next: 0,
@@ -103,27 +110,66 @@ impl<T: Send + 'static> Answers<T> {
     }
 }
 
-impl<T> Iterator for Answers<T> {
-    type Item = Answered<T>;
+/// What [`Answers::next_within`] found.
+#[derive(Debug)]
+pub enum Waited<T> {
+    /// The next answer.
+    Ready(Answered<T>),
+    /// None yet: the time ran out.
+    Pending,
+    /// Every item is answered.
+    Done,
+}
 
-    fn next(&mut self) -> Option<Answered<T>> {
+impl<T> Answers<T> {
+    /// The next answer if it comes within `timeout`: callers that must
+    /// react to something else meanwhile (a Ctrl-C) wait in slices.
+    pub fn next_within(&mut self, timeout: Duration) -> Waited<T> {
+        self.wait(Some(Instant::now() + timeout))
+    }
+
+    fn wait(&mut self, deadline: Option<Instant>) -> Waited<T> {
         loop {
             if let Some(answered) = self.finished.remove(&self.next) {
                 self.next += 1;
                 let _ = self.permits.try_send(());
-                return Some(answered);
+                return Waited::Ready(answered);
             }
             if self.total == Some(self.next) {
-                return None;
+                return Waited::Done;
             }
-            match self.done.recv() {
+            let event = match deadline {
+                None => self.done.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                Some(deadline) => self
+                    .done
+                    .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            };
+            match event {
                 Ok(Event::Answer(index, answered)) => {
                     self.finished.insert(index, *answered);
                 }
                 Ok(Event::End { items }) => self.total = Some(items),
+                Err(RecvTimeoutError::Timeout) => return Waited::Pending,
                 // Every thread is gone: nothing more will come.
-                Err(_) => return None,
+                Err(RecvTimeoutError::Disconnected) => return Waited::Done,
             }
         }
+    }
+}
+
+impl<T> Iterator for Answers<T> {
+    type Item = Answered<T>;
+
+    fn next(&mut self) -> Option<Answered<T>> {
+        match self.wait(None) {
+            Waited::Ready(answered) => Some(answered),
+            Waited::Pending | Waited::Done => None,
+        }
+    }
+}
+
+impl<T> Drop for Answers<T> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 }

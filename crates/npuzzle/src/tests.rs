@@ -303,3 +303,35 @@ fn building_again_keeps_intact_tables_and_replaces_damaged_ones() {
         assert_eq!(h, solver.solve(&board).unwrap().length(), "{board}");
     }
 }
+
+/// A search another thread stops ends with `Error::Stopped`, split over
+/// threads or not, as a stream dropped mid-way stops its searches; the
+/// solver answers again afterwards.
+#[test]
+fn searches_stop_when_asked() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // Minutes over 5-5-5 on one thread.
+    let hard = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+    for threads in [1, 2] {
+        let solver = open_555().with_threads(threads).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            flag.store(true, Ordering::Relaxed);
+        });
+        let result = solver.solve_until(&hard, None, &stop);
+        setter.join().unwrap();
+        assert!(matches!(result, Err(Error::Stopped)), "{result:?}");
+        let easy = parse_board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").unwrap();
+        assert_eq!(solver.solve(&easy).unwrap().length(), 1);
+    }
+    let solver = open_555().with_threads(2).unwrap();
+    let mut stream = solver.answers(vec![hard.clone(), hard], |b: &Board| Some(b));
+    assert!(matches!(
+        stream.next_within(std::time::Duration::from_millis(100)),
+        Waited::Pending
+    ));
+    drop(stream);
+}

@@ -3,12 +3,20 @@
 //! adds the NumPy side; `_npuzzle.pyi` types this module.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::time::Duration;
 
-use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition};
+use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Waited};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
+
+/// How often a waiting call looks for Ctrl-C (Python's signal handlers run
+/// only when asked, on the main thread).
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 create_exception!(
     _npuzzle,
@@ -288,10 +296,15 @@ impl Solver {
         }
         let mut stream = solver.answers(boards, itself);
         let mut answers = Vec::new();
-        while let Some(answered) = py.detach(|| stream.next()) {
-            answers.push(answered.result.expect("every item is a board"));
-            // Dropping the stream on an error stops the threads.
-            py.check_signals()?;
+        loop {
+            match py.detach(|| stream.next_within(SIGNAL_CHECK)) {
+                Waited::Ready(answered) => {
+                    answers.push(answered.result.expect("every item is a board"))
+                }
+                Waited::Done => break,
+                // Ctrl-C: dropping the stream stops its searches.
+                Waited::Pending => py.check_signals()?,
+            }
         }
         warn_notes(py, &solver)?;
         Ok(answers)
@@ -346,10 +359,38 @@ impl Solver {
         Ok(Solver { inner, size })
     }
 
-    /// Solves one board (the search on all the solver's threads, GIL released).
+    /// Solves one board (the search on all the solver's threads, GIL
+    /// released; Ctrl-C stops it).
     fn solve(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<Solution> {
         let board = board_arg(board)?;
-        let answer = py.detach(|| self.inner.solve(&board));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (solver, flag) = (self.inner.clone(), Arc::clone(&stop));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(solver.solve_until(&board, solver.max_nodes(), &flag));
+        });
+        // A receiver is not shared between threads: it goes to the wait
+        // without the GIL and comes back.
+        let mut rx = rx;
+        let answer = loop {
+            let (waited, back) = py.detach(move || (rx.recv_timeout(SIGNAL_CHECK), rx));
+            rx = back;
+            match waited {
+                Ok(answer) => break answer,
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(interrupt) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        // The search ends within milliseconds; wait for it
+                        // so that the solver is idle when Python goes on.
+                        let _ = py.detach(move || rx.recv());
+                        return Err(interrupt);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    break Err(Error::Internal("the search thread ended".to_string()))
+                }
+            }
+        };
         warn_notes(py, &self.inner)?;
         answer.map(Solution::from).map_err(to_py)
     }

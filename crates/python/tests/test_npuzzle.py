@@ -260,3 +260,61 @@ def test_big_boards_are_answered_with_the_reason(monkeypatch, tmp_path):
     assert not solution.optimal and solution.algorithm == "reduction"
     assert "15x15" in solution.note and solution.lower_bound <= solution.length
     assert replay(board, solution.moves) == goal(20)
+
+
+INTERRUPTED = r'''
+import sys, time, npuzzle
+solver = npuzzle.Solver(sys.argv[1], partition="5-5-5", jobs=1)
+hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # minutes over 5-5-5
+for call in ("solve", "solve_many", "distances"):
+    started = time.monotonic()
+    print("start", call, flush=True)
+    try:
+        if call == "solve":
+            solver.solve(hard)
+        elif call == "solve_many":
+            solver.solve_many([hard, hard], jobs=2)
+        else:
+            solver.distances([[int(t) for t in hard.split()]] * 2, jobs=2)
+        print("finished", call, flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", call, time.monotonic() - started, flush=True)
+    # The solver is usable afterwards.
+    assert solver.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").length == 1
+print("done", flush=True)
+'''
+
+
+def test_ctrl_c_stops_every_search_call(pdb_dir):
+    """A real SIGINT during solve, solve_many and distances raises
+    KeyboardInterrupt at once (the searches check a stop flag), and the
+    solver goes on working."""
+    import signal
+    import sys
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED, str(pdb_dir)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    # A search that ignores the signal would run for minutes: the timer
+    # turns that into a failure instead of a hang.
+    killer = threading.Timer(120, child.kill)
+    killer.start()
+    latencies = []
+    try:
+        for _ in range(3):
+            line = child.stdout.readline()
+            assert line.startswith("start"), line
+            time.sleep(1.0)
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            line = child.stdout.readline()
+            assert line.startswith("interrupted"), line
+            latencies.append(time.monotonic() - sent)
+        assert child.stdout.readline().strip() == "done"
+        assert child.wait(timeout=30) == 0
+    finally:
+        killer.cancel()
+        child.kill()
+    print(f"Ctrl-C answered after {', '.join(f'{s * 1000:.0f} ms' for s in latencies)}")

@@ -5,6 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use npuzzle_board::Move;
 
@@ -61,8 +62,19 @@ fn children(grid: &Grid, key: &[u8]) -> Vec<(Box<[u8]>, Move)> {
         .collect()
 }
 
-/// Breadth-first search; `None` when more than `node_limit` boards were seen.
-pub(crate) fn bfs(grid: &Grid, start: Position, node_limit: u64) -> Option<(Vec<Move>, Stats)> {
+/// Whether the caller asked to stop, looked at every 4,096 nodes.
+fn stopped(stop: Option<&AtomicBool>, expanded: u64) -> bool {
+    expanded.is_multiple_of(4096) && stop.is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
+/// Breadth-first search; `None` when more than `node_limit` boards were
+/// seen, or when stopped.
+pub(crate) fn bfs(
+    grid: &Grid,
+    start: Position,
+    node_limit: u64,
+    stop: Option<&AtomicBool>,
+) -> Option<(Vec<Move>, Stats)> {
     let cells = grid.cells();
     let mut stats = Stats {
         iterations: 1,
@@ -81,6 +93,9 @@ pub(crate) fn bfs(grid: &Grid, start: Position, node_limit: u64) -> Option<(Vec<
     let mut queue = VecDeque::from([0u32]);
     while let Some(index) = queue.pop_front() {
         stats.expanded += 1;
+        if stopped(stop, stats.expanded) {
+            return None;
+        }
         for (child, mv) in children(grid, &keys[index as usize]) {
             stats.generated += 1;
             if let Entry::Vacant(slot) = seen.entry(child.clone()) {
@@ -112,6 +127,7 @@ pub(crate) fn astar<H: Heuristic>(
     heuristic: &H,
     start: Position,
     node_limit: u64,
+    stop: Option<&AtomicBool>,
 ) -> Option<(Vec<Move>, Stats)> {
     let cells = grid.cells();
     let mut stats = Stats {
@@ -137,6 +153,9 @@ pub(crate) fn astar<H: Heuristic>(
             return Some((path_to(&nodes, index), stats));
         }
         stats.expanded += 1;
+        if stopped(stop, stats.expanded) {
+            return None;
+        }
         for (child, mv) in children(grid, &keys[index as usize]) {
             stats.generated += 1;
             let child_g = g + 1;

@@ -29,6 +29,9 @@ pub(crate) enum Flow {
     Stopped,
 }
 
+/// The stop flag of searches that cannot be stopped.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
 /// One depth-first searcher: the position it mutates, its path and counters.
 pub(crate) struct Dfs<'a, H: Heuristic> {
     grid: &'a Grid,
@@ -40,6 +43,9 @@ pub(crate) struct Dfs<'a, H: Heuristic> {
     pub next_bound: u32,
     pub stats: Stats,
     node_limit: u64,
+    /// Set by the caller to stop the search (a flag that is never set when
+    /// the caller gave none).
+    stop: &'a AtomicBool,
     pruning: &'static MovePruning,
     /// The children's states, a row per depth below the start, kept from
     /// one iteration (and one subtree) to the next: a node writes each
@@ -50,7 +56,13 @@ pub(crate) struct Dfs<'a, H: Heuristic> {
 }
 
 impl<'a, H: Heuristic> Dfs<'a, H> {
-    pub fn new(grid: &'a Grid, heuristic: &'a H, position: Position, node_limit: u64) -> Self {
+    pub fn new(
+        grid: &'a Grid,
+        heuristic: &'a H,
+        position: Position,
+        node_limit: u64,
+        stop: Option<&'a AtomicBool>,
+    ) -> Self {
         Dfs {
             grid,
             heuristic,
@@ -60,6 +72,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             next_bound: u32::MAX,
             stats: Stats::default(),
             node_limit,
+            stop: stop.unwrap_or(&NEVER),
             pruning: pruning(),
             stack: Vec::new(),
         }
@@ -110,7 +123,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             return Flow::Found;
         }
         self.stats.expanded += 1;
-        if self.stats.expanded >= self.node_limit {
+        if self.stats.expanded >= self.node_limit || self.stop.load(Ordering::Relaxed) {
             return Flow::Stopped;
         }
         let blank = self.position.blank();
@@ -211,10 +224,11 @@ pub(crate) fn ida_star<H: Heuristic>(
     heuristic: &H,
     position: Position,
     node_limit: u64,
+    stop: Option<&AtomicBool>,
 ) -> Option<(Vec<Move>, Stats)> {
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
-    let mut dfs = Dfs::new(grid, heuristic, position, node_limit);
+    let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
     loop {
         dfs.stats.iterations += 1;
         match dfs.run(bound, 0, None, START, &state) {
@@ -299,6 +313,7 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
     heuristic: &H,
     position: Position,
     node_limit: u64,
+    stop: Option<&AtomicBool>,
 ) -> Option<(Vec<Move>, Stats)> {
     use rayon::prelude::*;
     use std::sync::atomic::AtomicUsize;
@@ -308,7 +323,7 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
     if bound <= SPLIT_DEPTH + 2 {
-        return ida_star(grid, heuristic, position, node_limit);
+        return ida_star(grid, heuristic, position, node_limit, stop);
     }
     let root = Subtree {
         position,
@@ -337,7 +352,7 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
                               subtree: &Subtree<H::State>,
                               stack: &mut Vec<[H::State; 4]>|
          -> (Stats, u32) {
-            let mut dfs = Dfs::new(grid, heuristic, subtree.position.clone(), node_limit);
+            let mut dfs = Dfs::new(grid, heuristic, subtree.position.clone(), node_limit, stop);
             dfs.stack = std::mem::take(stack);
             let flow = dfs.run(
                 bound,
@@ -392,7 +407,10 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
         if let Some((_, moves)) = found.into_inner().expect("no panics while held") {
             return Some((moves, stats));
         }
-        if stopped.load(Ordering::Relaxed) || stats.expanded >= node_limit {
+        if stopped.load(Ordering::Relaxed)
+            || stats.expanded >= node_limit
+            || stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
             return None;
         }
         bound = next_bound.min(least_cut);

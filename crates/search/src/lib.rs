@@ -186,17 +186,25 @@ pub fn solve_with<H: Heuristic>(
             .max_nodes
             .unwrap_or_else(|| default_max_nodes(grid.cells())),
     };
+    let stop = request.stop.as_deref();
     let found = match request.algorithm {
-        Algorithm::Bfs => classic::bfs(grid, position, limit),
-        Algorithm::AStar => classic::astar(grid, heuristic, position, limit),
+        Algorithm::Bfs => classic::bfs(grid, position, limit, stop),
+        Algorithm::AStar => classic::astar(grid, heuristic, position, limit, stop),
         Algorithm::IdaStar if request.parallel && rayon::current_num_threads() > 1 => {
-            ida::parallel_ida_star(grid, heuristic, position, limit)
+            ida::parallel_ida_star(grid, heuristic, position, limit, stop)
         }
-        Algorithm::IdaStar => ida::ida_star(grid, heuristic, position, limit),
+        Algorithm::IdaStar => ida::ida_star(grid, heuristic, position, limit, stop),
     };
-    let (moves, stats) = found.ok_or(SearchError::NodeLimit {
-        algorithm: request.algorithm,
-        limit,
+    let stopped = || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+    let (moves, stats) = found.ok_or_else(|| {
+        if stopped() {
+            SearchError::Stopped
+        } else {
+            SearchError::NodeLimit {
+                algorithm: request.algorithm,
+                limit,
+            }
+        }
     })?;
     Ok(Solution {
         moves,

@@ -374,6 +374,7 @@ fn small_board_request(goal: Goal) -> Request {
         heuristic: HeuristicKind::LinearConflict,
         max_nodes: None,
         parallel: false,
+        stop: None,
     }
 }
 

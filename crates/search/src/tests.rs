@@ -33,6 +33,7 @@ fn request(algorithm: Algorithm, heuristic: HeuristicKind, goal: Goal) -> Reques
         heuristic,
         max_nodes: None,
         parallel: false,
+        stop: None,
     }
 }
 
@@ -531,6 +532,7 @@ fn pdb_search_agrees_with_linear_conflict_search() {
             heuristic: HeuristicKind::LinearConflict,
             max_nodes: None,
             parallel: false,
+            stop: None,
         };
         let truth = solve(&board, &request).unwrap();
         for reflect in [false, true] {

@@ -543,6 +543,7 @@ mod tests {
             heuristic: HeuristicKind::Pdb,
             max_nodes: None,
             parallel: false,
+            stop: None,
         };
         for (size, name) in SETS {
             for goal in Goal::ALL {

@@ -3,6 +3,8 @@
 //! searches depend on it and not on each other.
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use npuzzle_board::{Goal, Move};
@@ -79,7 +81,7 @@ impl std::ops::AddAssign for Stats {
 }
 
 /// What to run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Request {
     /// The goal to reach.
     pub goal: Goal,
@@ -91,6 +93,9 @@ pub struct Request {
     pub max_nodes: Option<u64>,
     /// IDA*: split each iteration across the current rayon pool.
     pub parallel: bool,
+    /// Set from another thread to stop the search: it ends within a few
+    /// milliseconds with [`SearchError::Stopped`].
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The memory BFS and A* may fill by default.
@@ -132,6 +137,7 @@ impl Default for Request {
             heuristic: HeuristicKind::LinearConflict,
             max_nodes: None,
             parallel: false,
+            stop: None,
         }
     }
 }
@@ -166,6 +172,8 @@ pub enum SearchError {
     Tables(AdditiveError),
     /// The reduction solver found no way on (a bug: please report the board).
     Stuck,
+    /// The caller stopped the search.
+    Stopped,
 }
 
 impl fmt::Display for SearchError {
@@ -187,6 +195,7 @@ impl fmt::Display for SearchError {
             ),
             SearchError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
             SearchError::Tables(e) => write!(f, "unusable pattern databases: {e}"),
+            SearchError::Stopped => f.write_str("the search was stopped"),
             SearchError::Stuck => {
                 f.write_str("the reduction solver got stuck (a bug: please report the board)")
             }
