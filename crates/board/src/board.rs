@@ -213,6 +213,14 @@ impl fmt::Display for BoardError {
                 f,
                 "board size {size}x{size} is out of range: n must be from {MIN_SIZE} to {MAX_SIZE}"
             ),
+            // Numbers past u64 saturate: say so rather than quote the cap.
+            BoardError::TileOutOfRange {
+                value: u64::MAX,
+                max,
+            } => write!(
+                f,
+                "a tile of 20 digits or more is out of range: tiles are 0 (the blank) to {max}"
+            ),
             BoardError::TileOutOfRange { value, max } => {
                 write!(
                     f,

@@ -349,6 +349,10 @@ impl<R: BufRead> BatchReader<R> {
                     return LineRead::Failed(ParseErrorKind::LineTooLong);
                 }
                 match std::str::from_utf8(&self.buffer) {
+                    // A byte-order mark some editors write first is no content.
+                    Ok(text) if self.line == 1 => {
+                        LineRead::Text(content(text.trim_start_matches('\u{feff}')).to_string())
+                    }
                     Ok(text) => LineRead::Text(content(text).to_string()),
                     Err(_) => LineRead::Failed(ParseErrorKind::NotText),
                 }

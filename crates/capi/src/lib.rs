@@ -367,8 +367,18 @@ pub unsafe extern "C" fn npuzzle_open(
         open_into(out, || {
             let dir = text_arg(pdb_dir, "pdb_dir")?;
             let size = size as usize;
-            let name = optional_text(partition, "partition")?
-                .unwrap_or_else(|| Partition::default_name(size));
+            let name = match optional_text(partition, "partition")? {
+                Some(name) => name,
+                // Sides 2 to 5 have default tables.
+                None if (2..=5).contains(&size) => Partition::default_name(size),
+                None => {
+                    return Err(invalid(format!(
+                        "npuzzle has no default tables for {size}x{size} boards: name a \
+                         partition (tiles lists such as \"1,2,3;4,5,6\"), or open the solver \
+                         with npuzzle_open_with, which needs no tables"
+                    )))
+                }
+            };
             Partition::parse(name, size, Goal::BlankLast).map_err(|e| invalid(e.to_string()))?;
             let solver = Solver::builder()
                 .pdb_dir(dir)

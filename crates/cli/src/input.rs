@@ -126,6 +126,11 @@ impl Inputs {
         File::open(path)
             .map(|f| Box::new(BufReader::new(f)) as Box<dyn BufRead + Send>)
             .map_err(|e| match e.kind() {
+                io::ErrorKind::NotFound if path.chars().any(|c| c.is_numeric()) => format!(
+                    "{}: no such file, and not a board either (tiles are the digits 0 to 9, \
+                     separated by spaces, commas or '/')",
+                    echo(path)
+                ),
                 io::ErrorKind::NotFound => format!("{}: no such file", echo(path)),
                 _ => format!("cannot read {}: {e}", echo(path)),
             })

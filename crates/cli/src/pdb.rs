@@ -353,7 +353,12 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
         }
     };
     let dirs = npuzzle::search_dirs(args.pdb_dir.as_deref());
-    let dir = npuzzle::find_dir(&dirs, &partition).unwrap_or_else(|| dirs[0].clone());
+    // Not built anywhere: where a build without --out writes, and where
+    // `solve` then finds them (as its message says too).
+    let dir = npuzzle::find_dir(&dirs, &partition).unwrap_or_else(|| match &dirs[..] {
+        [only] => only.clone(),
+        _ => npuzzle::default_build_dir(),
+    });
     let (mut mapped, mut missing) = (0u64, 0);
     for pattern in partition.distinct_patterns() {
         let name = file::file_name(pattern);

@@ -78,10 +78,12 @@ pub fn note_message(note: &Note) -> String {
 pub(crate) fn error_message(e: &Error) -> String {
     match e {
         Error::Tables(tables) => tables_message(tables),
-        Error::Io { path, error } if error.kind() == io::ErrorKind::PermissionDenied => format!(
-            "cannot write in {}: choose another directory with --out",
-            file::normalize(path).display()
-        ),
+        Error::Io { path, error, .. } if error.kind() == io::ErrorKind::PermissionDenied => {
+            format!(
+                "cannot write in {}: choose another directory with --out",
+                file::normalize(path).display()
+            )
+        }
         other => other.to_string(),
     }
 }

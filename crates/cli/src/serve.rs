@@ -186,11 +186,24 @@ impl Server {
         })?;
         let text = match request.board {
             BoardField::Text(text) => text,
-            BoardField::Tiles(tiles) => tiles
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
+            BoardField::Tiles(tiles) => {
+                // A number JSON stores as a float (-0, 1e0, past 2^64) is
+                // named by its place: its own text is gone by now.
+                let mut text = Vec::with_capacity(tiles.len());
+                for (place, tile) in tiles.iter().enumerate() {
+                    match tile.as_u64() {
+                        Some(tile) => text.push(tile.to_string()),
+                        None => {
+                            return Err(bad(format!(
+                                "board: tile number {} of the list is not a whole number from \
+                                 0 up written as digits (such as 0, 7, 15)",
+                                place + 1
+                            )))
+                        }
+                    }
+                }
+                text.join(" ")
+            }
         };
         let board = npuzzle_board::parse_board(&text).map_err(|e| bad(format!("board: {e}")))?;
         if !SIDES.contains(&board.size()) {
@@ -298,9 +311,13 @@ impl Server {
                 ..
             } => Answer::Refused {
                 reason: format!(
-                    "too hard for this request: no solution within {limit} expanded nodes, the \
-                     server's budget (npuzzle serve --max-nodes); the command line has no limit: \
-                     npuzzle solve \"{}\"",
+                    "too hard for this request: no solution within {limit} expanded nodes, {}; \
+                     the command line has no limit: npuzzle solve \"{}\"",
+                    if task.max_nodes < self.max_nodes {
+                        "the request's own max_nodes"
+                    } else {
+                        "the server's budget (npuzzle serve --max-nodes)"
+                    },
                     task.board.to_line()
                 ),
                 nodes: Some(limit),

@@ -150,13 +150,14 @@ pub fn preflight(dir: &Path, partition: &Partition) -> Result<(), Error> {
             available,
         });
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create the directory", dir, e))?;
     if !writable(dir) {
         return Err(Error::io(
+            "write in",
             dir,
             std::io::Error::new(
                 std::io::ErrorKind::PermissionDenied,
-                "cannot write in this directory: choose another",
+                "no file can be created there; choose another directory",
             ),
         ));
     }
@@ -166,7 +167,7 @@ pub fn preflight(dir: &Path, partition: &Partition) -> Result<(), Error> {
         .iter()
         .map(|p| HEADER_LEN as u64 + p.entries().div_ceil(2))
         .sum();
-    file::check_room(dir, unpacked + unpacked / 2).map_err(|e| Error::io(dir, e))
+    file::check_room(dir, unpacked + unpacked / 2).map_err(|e| Error::io("build into", dir, e))
 }
 
 /// Builds the tables of `partition` into `dir` (created if need be): packed
@@ -268,8 +269,8 @@ pub fn build_tables_with(
         on_event(BuildEvent::Writing { pattern });
         let cache = file::cache_path(&path);
         pool.install(|| file::save_packed(&path, &image, options.level))
-            .map_err(|e| Error::io(&path, e))?;
-        file::save_raw(&cache, &image).map_err(|e| Error::io(&cache, e))?;
+            .map_err(|e| Error::io("write", &path, e))?;
+        file::save_raw(&cache, &image).map_err(|e| Error::io("write", &cache, e))?;
         let pdb = Pdb::from_bytes(&image[..]).map_err(|e| Error::Build(e.to_string()))?;
         let header = pdb.header();
         let packed_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());

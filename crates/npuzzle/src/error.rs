@@ -56,10 +56,12 @@ pub enum Error {
         needed: u64,
         available: u64,
     },
-    /// A directory or file could not be created, written or read.
+    /// A directory or file could not be created or written: `doing` says
+    /// what was tried ("create the directory", "write").
     #[allow(missing_docs)]
     Io {
         path: PathBuf,
+        doing: &'static str,
         error: Arc<io::Error>,
     },
     /// A table could not be built (the pattern is too large for the format).
@@ -228,8 +230,8 @@ impl fmt::Display for Error {
                 *needed as f64 / 1e9,
                 *available as f64 / 1e9
             ),
-            Error::Io { path, error } => {
-                write!(f, "{}: {error}", normalize(path).display())
+            Error::Io { path, doing, error } => {
+                write!(f, "cannot {doing} {}: {error}", normalize(path).display())
             }
             Error::Build(e) => write!(f, "cannot build the table: {e}"),
             Error::Internal(e) => write!(f, "internal error in npuzzle (please report it): {e}"),
@@ -295,9 +297,10 @@ impl Error {
         }
     }
 
-    pub(crate) fn io(path: &Path, error: io::Error) -> Error {
+    pub(crate) fn io(doing: &'static str, path: &Path, error: io::Error) -> Error {
         Error::Io {
             path: path.to_path_buf(),
+            doing,
             error: Arc::new(error),
         }
     }

@@ -338,6 +338,8 @@ enum CacheState {
     Absent,
     /// Present but not the packed file's table (another build, or damaged).
     Bad(String),
+    /// Something that is not a file stands there: it cannot be replaced.
+    Blocked,
 }
 
 /// Maps the cache at `path` if it holds exactly the table whose header is
@@ -345,6 +347,9 @@ enum CacheState {
 fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
     if !path.exists() {
         return CacheState::Absent;
+    }
+    if !path.is_file() {
+        return CacheState::Blocked;
     }
     let pdb = match open_unpacked(path) {
         Ok(pdb) => pdb,
@@ -460,7 +465,8 @@ pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableF
 /// [`open_noting`] up to the CRC, before the values are checked.
 fn open_checked_crc(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableFile, OpenError> {
     let (header, header_bytes) = read_packed_header(packed)?;
-    let places = cache_paths(packed);
+    let mut places = cache_paths(packed);
+    let mut blocked = Vec::new();
     for place in &places {
         match check_cache(place, &header_bytes) {
             CacheState::Good(pdb) => return Ok(pdb.map_bytes(TableBytes::mapped)),
@@ -469,8 +475,17 @@ fn open_checked_crc(packed: &Path, note: &mut dyn FnMut(String)) -> Result<Table
                 "{}: replacing the unpacked table ({why})",
                 normalize(place).display()
             )),
+            CacheState::Blocked => {
+                note(format!(
+                    "{} is not a file, so the unpacked table cannot go there; remove it to \
+                     keep the table beside the packed one (it goes elsewhere meanwhile)",
+                    normalize(place).display()
+                ));
+                blocked.push(place.clone());
+            }
         }
     }
+    places.retain(|place| !blocked.contains(place));
     for place in &places {
         match unpack_to(packed, place, &header, &header_bytes) {
             Ok(pdb) => return Ok(pdb.map_bytes(TableBytes::mapped)),

@@ -153,7 +153,8 @@ pub struct Header {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PdbError {
-    /// Shorter than the header says (`len` bytes, `needed` promised).
+    /// Shorter (or longer) than the header says (`len` bytes, `needed`
+    /// promised).
     #[allow(missing_docs)]
     Truncated { len: u64, needed: u64 },
     /// Not a pattern database file at all.
@@ -184,6 +185,10 @@ pub enum PdbError {
 impl fmt::Display for PdbError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            PdbError::Truncated { len, needed } if len > needed => write!(
+                f,
+                "the file is too long: {len} bytes where the header promises {needed}"
+            ),
             PdbError::Truncated { len, needed } => write!(
                 f,
                 "the file is truncated: {len} bytes where the header promises {needed}"

@@ -51,6 +51,14 @@ impl fmt::Display for PatternError {
                 write!(f, "tile {tile} is in more than one pattern (patterns must be disjoint)")
             }
             PatternError::Empty => f.write_str("a pattern needs at least one tile"),
+            PatternError::UnknownPartition { name, size } if known_partitions(*size).is_empty() => {
+                write!(
+                    f,
+                    "no partition named '{name}' for {size}x{size}: npuzzle has no named \
+                     partitions of this size; list the tiles of each table, as \
+                     \"1,2,3;4,5,6\" (a z before a tile list makes that table zero-aware)"
+                )
+            }
             PatternError::UnknownPartition { name, size } => write!(
                 f,
                 "no partition named '{name}' for {size}x{size}: use {}, or list the tiles \

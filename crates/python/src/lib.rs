@@ -347,7 +347,9 @@ impl Solver {
         // Tables named (a directory or a partition) are required, and
         // opened now; with neither, the search order and policy of
         // `npuzzle solve` apply.
-        if pdb_dir.is_some() || partition.is_some() {
+        // Sides 2 to 5 have default tables; others have tables only by name.
+        let has_default = (2..=5).contains(&size);
+        if partition.is_some() || (pdb_dir.is_some() && has_default) {
             let name = partition.unwrap_or_else(|| Partition::default_name(size));
             Partition::parse(name, size, goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
             builder = builder.partition_for(size, name).open_tables_now(size);
