@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
     size_t length;
     uint64_t expanded;
     npuzzle_status status =
-        npuzzle_solve(solver, tiles, 16, 0, moves, sizeof moves, &length, &expanded);
+        npuzzle_solve(solver, tiles, 16, NPUZZLE_NO_LIMIT, moves, sizeof moves, &length, &expanded);
     if (status != NPUZZLE_OK) {
         fprintf(stderr, "%s\n", npuzzle_last_error());
         npuzzle_close(solver);

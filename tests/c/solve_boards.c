@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
         char moves[256];
         size_t length = 0;
         uint64_t expanded = 0;
-        status = npuzzle_solve(solver, tiles, 16, 0, moves, sizeof moves, &length, &expanded);
+        status = npuzzle_solve(solver, tiles, 16, NPUZZLE_NO_LIMIT, moves, sizeof moves, &length, &expanded);
         check(status == NPUZZLE_OK, "solve");
         check((int)length == expected, "optimal length");
         check(strlen(moves) == length, "moves are NUL-terminated");
@@ -71,14 +71,14 @@ int main(int argc, char **argv) {
     /* A buffer too small: the status says so and the length is given. */
     char tiny[4];
     size_t length = 0;
-    status = npuzzle_solve(solver, first, 16, 0, tiny, sizeof tiny, &length, NULL);
+    status = npuzzle_solve(solver, first, 16, NPUZZLE_NO_LIMIT, tiny, sizeof tiny, &length, NULL);
     check(status == NPUZZLE_BUFFER_TOO_SMALL, "buffer too small is reported");
     check((int)length == first_length, "the needed length is given");
 
     /* Room for the moves but not the NUL: too small, never unterminated. */
     char exact[256];
     memset(exact, 'x', sizeof exact);
-    status = npuzzle_solve(solver, first, 16, 0, exact, (size_t)first_length, &length, NULL);
+    status = npuzzle_solve(solver, first, 16, NPUZZLE_NO_LIMIT, exact, (size_t)first_length, &length, NULL);
     check(status == NPUZZLE_BUFFER_TOO_SMALL, "a buffer without room for the NUL is too small");
     check((int)length == first_length, "the needed length is given again");
 
@@ -98,6 +98,8 @@ int main(int argc, char **argv) {
     char moves[256];
     status = npuzzle_solve(solver, first, 16, 1, moves, sizeof moves, &length, NULL);
     check(status == NPUZZLE_NODE_LIMIT, "node limit is reported");
+    status = npuzzle_solve(solver, first, 16, 0, moves, sizeof moves, &length, NULL);
+    check(status == NPUZZLE_NODE_LIMIT, "max_nodes 0 is zero nodes, as in every door");
 
     /* Not a board: a repeated tile. */
     uint8_t repeated[16] = {1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
@@ -107,7 +109,7 @@ int main(int argc, char **argv) {
 
     /* Unsolvable: two tiles swapped. */
     uint8_t swapped[16] = {2, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0};
-    status = npuzzle_solve(solver, swapped, 16, 0, moves, sizeof moves, &length, NULL);
+    status = npuzzle_solve(solver, swapped, 16, NPUZZLE_NO_LIMIT, moves, sizeof moves, &length, NULL);
     check(status == NPUZZLE_UNSOLVABLE, "unsolvable board");
 
     /* A 3x3 board on 4x4 tables. */

@@ -149,8 +149,9 @@ npuzzle_status npuzzle_lookup(const npuzzle_solver *solver,
 // by a NUL; `*length` gets the number of moves, also when the buffer is
 // too small (`NPUZZLE_BUFFER_TOO_SMALL`: call again with `*length + 1`
 // bytes). `expanded` may be NULL; else it gets the nodes the search
-// expanded. `max_nodes` 0 means the solver's limit (none unless set with
-// `npuzzle_open_with`).
+// expanded. `max_nodes` is the most nodes the search may expand, 0
+// included, as in every door of npuzzle; `NPUZZLE_NO_LIMIT` keeps the
+// solver's limit (none unless set with `npuzzle_open_with`).
 //
 // # Safety
 // `solver` comes from `npuzzle_open` (open or closed), `tiles` points to

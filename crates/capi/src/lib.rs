@@ -582,8 +582,9 @@ fn too_small(length: usize, capacity: usize) -> (npuzzle_status, String) {
 /// by a NUL; `*length` gets the number of moves, also when the buffer is
 /// too small (`NPUZZLE_BUFFER_TOO_SMALL`: call again with `*length + 1`
 /// bytes). `expanded` may be NULL; else it gets the nodes the search
-/// expanded. `max_nodes` 0 means the solver's limit (none unless set with
-/// `npuzzle_open_with`).
+/// expanded. `max_nodes` is the most nodes the search may expand, 0
+/// included, as in every door of npuzzle; `NPUZZLE_NO_LIMIT` keeps the
+/// solver's limit (none unless set with `npuzzle_open_with`).
 ///
 /// # Safety
 /// `solver` comes from `npuzzle_open` (open or closed), `tiles` points to
@@ -614,10 +615,10 @@ pub unsafe extern "C" fn npuzzle_solve(
                 tables: size,
             }));
         }
-        let limit = if max_nodes > 0 {
-            Some(max_nodes)
-        } else {
+        let limit = if max_nodes == NPUZZLE_NO_LIMIT {
             handle.solver.max_nodes()
+        } else {
+            Some(max_nodes)
         };
         // SAFETY: as the caller promises.
         let (solution, text) = unsafe { solve_into(&handle, &board, limit, moves, capacity) }?;
