@@ -205,6 +205,22 @@ fn one_board(npuzzle: &Path, args: &[&str], runs: usize) -> Result<(f64, f64, f6
     Ok((median.0, samples[0].0, median.1, median.2))
 }
 
+/// The first JSON record of `npuzzle solve --json ARGS --pdb-dir data`.
+pub fn first_record(npuzzle: &Path, args: &[&str]) -> Result<Value, String> {
+    let output = Command::new(npuzzle)
+        .args(["solve", "--json"])
+        .args(args)
+        .arg("--pdb-dir")
+        .arg(root().join("data"))
+        .output()
+        .map_err(|e| format!("cannot run npuzzle: {e}"))?;
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .next()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .ok_or_else(|| format!("npuzzle solve: {}", String::from_utf8_lossy(&output.stderr)))
+}
+
 fn solve_set(npuzzle: &Path, instances: &[Instance], args: &[&str]) -> Result<Outcome, String> {
     let input: String = instances.iter().map(|i| format!("{}\n", i.tiles)).collect();
     let started = Instant::now();
@@ -749,19 +765,15 @@ impl Bench {
         // The node rate of one search thread, on its own.
         let mut rates = Vec::new();
         for _ in 0..7 {
-            let output = Command::new(npuzzle)
-                .args(["solve", "--json", "--no-moves", "--jobs", "1"])
-                .arg("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
-                .arg("--pdb-dir")
-                .arg(root().join("data"))
-                .output()
-                .map_err(|e| e.to_string())?;
-            let text = String::from_utf8_lossy(&output.stdout);
-            let record: Value = text
-                .lines()
-                .next()
-                .and_then(|l| serde_json::from_str(l).ok())
-                .ok_or("no answer for the 80-move board")?;
+            let record = first_record(
+                npuzzle,
+                &[
+                    "--no-moves",
+                    "--jobs",
+                    "1",
+                    "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+                ],
+            )?;
             let expanded = record["nodes"].as_f64().unwrap_or(0.0);
             let generated = record["generated"].as_f64().unwrap_or(0.0);
             let seconds = record["seconds"].as_f64().unwrap_or(f64::INFINITY);

@@ -8,8 +8,6 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use serde_json::Value;
-
 use crate::{root, target_dir};
 
 /// A table set and a board to solve over it.
@@ -68,25 +66,18 @@ fn built(npuzzle: &Path, case: &Case) -> bool {
 }
 
 fn cli(npuzzle: &Path, case: &Case) -> Result<Sample, String> {
-    let output = Command::new(npuzzle)
-        .args([
-            "solve",
-            "--json",
+    let record = crate::bench::first_record(
+        npuzzle,
+        &[
             "--jobs",
             "1",
             "--partition",
             case.partition,
-        ])
-        .args(["--goal", case.goal, case.board, "--pdb-dir"])
-        .arg(root().join("data"))
-        .output()
-        .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    let record: Value = text
-        .lines()
-        .next()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .ok_or_else(|| format!("npuzzle solve: {}", String::from_utf8_lossy(&output.stderr)))?;
+            "--goal",
+            case.goal,
+            case.board,
+        ],
+    )?;
     Ok((
         record["nodes"].as_u64().unwrap_or(0),
         record["seconds"].as_f64().unwrap_or(0.0),

@@ -4,70 +4,16 @@
 
 use std::io::{self, Write};
 
-use npuzzle::{Board, Move, Notation, Solution, Stats};
+use npuzzle::{Board, Move, Notation, Solution};
 use npuzzle_board::Known;
 use serde::Serialize;
 
 use crate::input::Input;
 use crate::{FormatArg, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
-/// A solution found.
-pub struct Solved {
-    pub moves: Vec<Move>,
-    pub optimal: bool,
-    pub algorithm: &'static str,
-    pub heuristic: Option<&'static str>,
-    pub partition: Option<String>,
-    pub reflection: Option<bool>,
-    pub stats: Option<Stats>,
-    pub h0: Option<u32>,
-    /// For answers that are not optimal: a lower bound on the optimal length.
-    pub lower_bound: Option<u64>,
-    /// Why the answer is not optimal.
-    pub note: Option<String>,
-    pub seconds: f64,
-}
-
-impl Solved {
-    /// A solution found by `algorithm`, optimal until said otherwise, with
-    /// nothing else known yet.
-    pub fn optimal(moves: Vec<Move>, algorithm: &'static str) -> Solved {
-        Solved {
-            moves,
-            optimal: true,
-            algorithm,
-            heuristic: None,
-            partition: None,
-            reflection: None,
-            stats: None,
-            h0: None,
-            lower_bound: None,
-            note: None,
-            seconds: 0.0,
-        }
-    }
-}
-
-impl From<Solution> for Solved {
-    fn from(s: Solution) -> Solved {
-        Solved {
-            optimal: s.optimal,
-            heuristic: s.heuristic,
-            partition: s.partition,
-            reflection: s.reflection,
-            stats: s.stats,
-            h0: s.initial_estimate,
-            lower_bound: s.lower_bound,
-            note: s.note,
-            seconds: s.elapsed.as_secs_f64(),
-            ..Solved::optimal(s.moves, s.algorithm)
-        }
-    }
-}
-
 /// What became of one input board.
 pub enum Answer {
-    Solved(Solved),
+    Solved(Solution),
     Unsolvable,
     /// A valid board left unanswered: a node limit, tables missing.
     Refused {
@@ -102,7 +48,7 @@ impl Summary {
                 self.solved += 1;
                 self.optimal += s.optimal as u64;
                 self.nodes += s.stats.map_or(0, |s| s.expanded);
-                self.seconds += s.seconds;
+                self.seconds += s.elapsed.as_secs_f64();
             }
             Answer::Unsolvable => self.unsolvable += 1,
             Answer::Refused { nodes, seconds, .. } => {
@@ -385,9 +331,9 @@ impl<'a> Printer<'a> {
                     "Nodes: {} expanded, {} generated; h0 {} ({heuristic}), {}, {:.6} s",
                     stats.expanded,
                     stats.generated,
-                    s.h0.unwrap_or(0),
+                    s.initial_estimate.unwrap_or(0),
                     s.algorithm,
-                    s.seconds
+                    s.elapsed.as_secs_f64()
                 )?;
             }
             Answer::Solved(s) => {
@@ -407,7 +353,11 @@ impl<'a> Printer<'a> {
                 } else {
                     String::new()
                 };
-                writeln!(out, "Lower bound {bound}{ratio}; {:.6} s", s.seconds)?;
+                writeln!(
+                    out,
+                    "Lower bound {bound}{ratio}; {:.6} s",
+                    s.elapsed.as_secs_f64()
+                )?;
             }
             Answer::Unsolvable => writeln!(out, "No solution possible")?,
             Answer::Refused { reason, .. } => writeln!(out, "No answer: {reason}")?,
@@ -579,11 +529,11 @@ pub fn json_record(
             reflection: s.reflection,
             nodes: s.stats.map(|s| s.expanded),
             generated: s.stats.map(|s| s.generated),
-            h0: s.h0,
+            h0: s.initial_estimate,
             lower_bound: s.lower_bound,
             note: s.note.as_deref(),
             agrees,
-            seconds: s.seconds,
+            seconds: s.elapsed.as_secs_f64(),
         }),
         (Ok(board), Answer::Unsolvable) => serde_json::to_string(&UnsolvableRecord {
             kind: "unsolvable",

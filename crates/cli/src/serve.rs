@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{oneshot, Semaphore};
 
 use crate::input::Input;
-use crate::output::{json_record, Answer, Solved};
+use crate::output::{json_record, Answer};
 use crate::{ServeArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// Board sides the server takes.
@@ -276,10 +276,9 @@ impl Server {
             return Ok(Answer::Unsolvable);
         }
         if let Some(moves) = self.cached(task.goal, &task.board) {
-            return Ok(Answer::Solved(Solved {
-                seconds: started.elapsed().as_secs_f64(),
-                ..Solved::optimal(moves.to_vec(), "idastar")
-            }));
+            let mut known = npuzzle::Solution::known_optimal(moves.to_vec());
+            known.elapsed = started.elapsed();
+            return Ok(Answer::Solved(known));
         }
         let _permit = Arc::clone(&self.queue).try_acquire_owned().map_err(|_| {
             error_reply(
@@ -432,7 +431,7 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
         let bound = server.solver(goal).lower_bound(board);
         record.lower_bound = Some(bound);
         let answer = match server.cached(goal, board) {
-            Some(moves) => Answer::Solved(Solved::optimal(moves.to_vec(), "idastar")),
+            Some(moves) => Answer::Solved(npuzzle::Solution::known_optimal(moves.to_vec())),
             None => {
                 let Ok(_permit) = Arc::clone(&server.queue).try_acquire_owned() else {
                     return error_reply(
@@ -456,7 +455,7 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
             if solved.optimal {
                 record.distance = Some(solved.moves.len());
                 record.lower_bound = Some(solved.moves.len() as u64);
-            } else if let Some(h0) = solved.h0 {
+            } else if let Some(h0) = solved.initial_estimate {
                 record.lower_bound = Some(bound.max(u64::from(h0)));
             }
         }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use npuzzle::{Error, Solution, Solver};
 
 use crate::input::{self, Input, Inputs};
-use crate::output::{Answer, Printer, Solved, Summary};
+use crate::output::{Answer, Printer, Summary};
 use crate::{remedy, show, PlayArgs, SearchArgs, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// The engine set up as the search options say; its notes go to stderr in
@@ -45,7 +45,7 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
 /// What the command line reports for the engine's answer to a board.
 pub fn answer(result: Result<Solution, Error>, seconds: f64) -> Answer {
     match result {
-        Ok(solution) => Answer::Solved(Solved::from(solution)),
+        Ok(solution) => Answer::Solved(solution),
         Err(Error::Unsolvable { .. }) => Answer::Unsolvable,
         Err(e) => Answer::Refused {
             reason: refusal(&e),
@@ -82,10 +82,10 @@ fn answer_input(solver: &Solver, input: &Input, fast: bool) -> Answer {
 /// `--fast` answers name the option as their reason.
 fn with_fast_note(answer: Answer, fast: bool) -> Answer {
     match answer {
-        Answer::Solved(solved) if fast => Answer::Solved(Solved {
-            note: Some("--fast".to_string()),
-            ..solved
-        }),
+        Answer::Solved(mut solved) if fast => {
+            solved.note = Some("--fast".to_string());
+            Answer::Solved(solved)
+        }
         other => other,
     }
 }

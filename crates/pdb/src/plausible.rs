@@ -70,17 +70,7 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
         let pattern = self.pattern();
         let n = pattern.size();
         let cells = n * n;
-        let tiles = board.tiles();
-        let mut cell_of = vec![0u8; cells];
-        for (cell, &tile) in tiles.iter().enumerate() {
-            cell_of[tile as usize] = cell as u8;
-        }
-        let placement: Vec<u8> = pattern
-            .tiles()
-            .iter()
-            .map(|&t| cell_of[t as usize])
-            .collect();
-        let blank = cell_of[0];
+        let (placement, blank) = self.placement_of(board);
         if self.is_unreached(self.index(&placement, blank)) {
             return Ok(());
         }

@@ -158,16 +158,24 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
                 ),
             });
         }
+        let (placement, blank) = self.placement_of(board);
+        Ok(self.value(&placement, blank))
+    }
+
+    /// The cells of the pattern's tiles on `board` (a board of the table's
+    /// size), and the blank's cell.
+    pub(crate) fn placement_of(&self, board: &Board) -> (Vec<u8>, u8) {
         let mut cell_of = vec![0u8; board.tiles().len()];
         for (cell, &tile) in board.tiles().iter().enumerate() {
             cell_of[tile as usize] = cell as u8;
         }
-        let placement: Vec<u8> = pattern
+        let placement = self
+            .pattern()
             .tiles()
             .iter()
             .map(|&t| cell_of[t as usize])
             .collect();
-        Ok(self.value(&placement, cell_of[0]))
+        (placement, cell_of[0])
     }
 
     /// Checks that this is the table for `pattern`. A zero-aware table of
