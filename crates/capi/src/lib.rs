@@ -236,17 +236,7 @@ fn guarded(body: impl FnOnce() -> Result<(), (npuzzle_status, String)>) -> npuzz
 /// The message for C callers: table errors with the command that builds them.
 fn from_error(error: Error) -> (npuzzle_status, String) {
     let message = match &error {
-        Error::Tables(e) => {
-            let command = format!(
-                "npuzzle pdb build --size {} --goal {} --partition {} --out {}{}",
-                e.size,
-                e.goal,
-                e.partition,
-                e.dir.display(),
-                if e.is_missing() { "" } else { " --force" }
-            );
-            e.message_with(&command)
-        }
+        Error::Tables(e) => e.message_with(&e.build_command()),
         other => other.to_string(),
     };
     (status_of(&error), message)

@@ -21,30 +21,10 @@ pub(crate) fn explain(e: &OpenError, rebuild: &str) -> String {
     }
 }
 
-/// The command that builds a partition's tables into `dir`, for messages.
-fn build_command(partition: &str, size: usize, goal: Goal, dir: &Path) -> String {
-    format!(
-        "npuzzle pdb build --size {size} --goal {goal} --partition {} --out {}",
-        shell_word(partition),
-        shell_word(&file::normalize(dir).display().to_string())
-    )
-}
-
-fn shell_word(word: &str) -> String {
-    if word
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
 /// The command that builds `partition` into `dir`, and in a source
 /// checkout the cargo command too.
 pub(crate) fn build_hint(partition: &str, size: usize, goal: Goal, dir: &Path) -> String {
-    let command = build_command(partition, size, goal, dir);
+    let command = npuzzle::build_command(partition, size, goal, dir);
     if Path::new("xtask/Cargo.toml").is_file() {
         format!(
             "{command} (in this checkout: cargo xtask build-pdb --size {size} --goal {goal} \
@@ -60,10 +40,7 @@ pub fn tables_message(e: &TablesError) -> String {
     let remedy = if e.is_missing() {
         build_hint(&e.partition, e.size, e.goal, &e.dir)
     } else {
-        format!(
-            "{} --force",
-            build_command(&e.partition, e.size, e.goal, &e.dir)
-        )
+        e.build_command()
     };
     e.message_with(&remedy)
 }

@@ -127,6 +127,18 @@ impl TablesError {
         }
     }
 
+    /// The `npuzzle pdb build` command that builds these tables (with
+    /// `--force` where files are there but damaged), quoted for a POSIX
+    /// shell: the remedy the C ABI and Python print, and the command line.
+    pub fn build_command(&self) -> String {
+        let command = build_command(&self.partition, self.size, self.goal, &self.dir);
+        if self.is_missing() {
+            command
+        } else {
+            command + " --force"
+        }
+    }
+
     /// The message, with `remedy` (a front end's command that builds the
     /// tables) where building is what helps.
     pub fn message_with(&self, remedy: &str) -> String {
@@ -178,6 +190,27 @@ impl TablesError {
                 ", which replaces damaged files"
             }
         )
+    }
+}
+
+/// The `npuzzle pdb build` command that builds `partition`'s tables for
+/// side `size` and `goal` into `dir`, quoted for a POSIX shell.
+pub fn build_command(partition: &str, size: usize, goal: Goal, dir: &Path) -> String {
+    format!(
+        "npuzzle pdb build --size {size} --goal {goal} --partition {} --out {}",
+        shell_word(partition),
+        shell_word(&normalize(dir).display().to_string())
+    )
+}
+
+fn shell_word(word: &str) -> String {
+    if word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

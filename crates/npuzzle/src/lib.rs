@@ -37,7 +37,7 @@ pub use build::{
     build_tables, build_tables_with, check_threads, cores, preflight, BuildEvent, BuildOptions,
     BuildReport, MAX_THREADS,
 };
-pub use error::{Error, TablesError, TablesProblem};
+pub use error::{build_command, Error, TablesError, TablesProblem};
 pub use npuzzle_board::{
     parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, MAX_SIZE, MIN_SIZE,
 };

@@ -40,17 +40,12 @@ create_exception!(
 /// The call that builds the tables, in Python's words.
 fn build_call(e: &npuzzle::TablesError) -> String {
     format!(
-        "npuzzle.build_tables({:?}, {:?}, size={}, goal={:?}) or the command \
-         `npuzzle pdb build --size {} --goal {} --partition {} --out {}{}`",
+        "npuzzle.build_tables({:?}, {:?}, size={}, goal={:?}) or the command `{}`",
         e.dir.display().to_string(),
         e.partition,
         e.size,
         e.goal.name(),
-        e.size,
-        e.goal,
-        e.partition,
-        e.dir.display(),
-        if e.is_missing() { "" } else { " --force" }
+        e.build_command()
     )
 }
 
