@@ -1,4 +1,5 @@
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use npuzzle_board::{parse_board, Board, Goal, Notation};
@@ -454,12 +455,82 @@ fn play_prints_plain_frames_to_a_pipe() {
     assert!(!run.stdout.contains('\x1b'), "escape codes in a pipe");
     let frames: Vec<&str> = run.stdout.trim_end().split("\n\n").collect();
     assert_eq!(frames.len(), 3);
-    assert!(frames[1].starts_with("move 1/2: L"));
+    assert!(frames[0].starts_with("start: 2 moves to go\n+---+---+---+\n"));
+    // The frame names the tile that moved, and the last says it is solved.
+    assert!(frames[1].starts_with("move 1/2: 5 L\n"), "{:?}", frames[1]);
     assert!(
-        frames[2].ends_with(" 1 2 3\n 4 5 6\n 7 8"),
+        frames[2].starts_with("move 2/2: 6 U - solved\n"),
+        "{:?}",
+        frames[2]
+    );
+    assert!(
+        frames[2].ends_with("| 1 | 2 | 3 |\n+---+---+---+\n| 4 | 5 | 6 |\n+---+---+---+\n| 7 | 8 |   |\n+---+---+---+"),
         "{:?}",
         frames[2]
     );
     let none = npuzzle(&["play", "1 2 3 4 5 6 8 7 0"]);
     assert!(none.stderr.contains("No solution possible"));
+}
+
+/// The moves of the JSON solution records in a run's output, in order.
+fn moves_of(run: &Run) -> Vec<String> {
+    run.stdout
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|record| record["type"] == "solution")
+        .map(|record| record["moves"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The same board and options give the same moves with any number of
+/// threads, alone or in a batch: outputs can be diffed. The boards need
+/// searches split into many subtrees (the 3x3 ones with linear conflict,
+/// the 4x4 ones over the 6-6-3 tables).
+#[test]
+fn same_moves_whatever_the_thread_count() {
+    let sets = [
+        (
+            None,
+            vec![
+                "6 4 7 8 5 0 3 2 1",
+                "8 6 7 2 5 4 3 0 1",
+                "8 1 3 4 0 2 7 6 5",
+            ],
+        ),
+        (
+            Some("6-6-3"),
+            vec![
+                "5 3 7 8 2 14 12 6 11 0 13 9 4 15 1 10",
+                "1 3 5 6 0 13 14 9 11 4 8 12 10 7 15 2",
+                "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4",
+            ],
+        ),
+    ];
+    let dir = crate::tables::tables().display().to_string();
+    for (partition, boards) in sets {
+        let mut options = vec!["solve", "--json", "--pdb-dir", dir.as_str()];
+        if let Some(name) = partition {
+            options.extend(["--partition", name]);
+        }
+        let mut seen: Option<Vec<String>> = None;
+        for jobs in ["1", "2", "3", "4"] {
+            let mut answers = Vec::new();
+            for board in &boards {
+                let mut args = options.clone();
+                args.extend(["--jobs", jobs, board]);
+                let run = npuzzle(&args);
+                assert_eq!(run.status, 0, "{}", run.stderr);
+                answers.extend(moves_of(&run));
+            }
+            let mut args = options.clone();
+            args.extend(["--jobs", jobs]);
+            let batch = npuzzle_in(Path::new("."), &args, &boards.join("\n"));
+            assert_eq!(batch.status, 0, "{}", batch.stderr);
+            assert_eq!(moves_of(&batch), answers, "a batch, --jobs {jobs}");
+            match &seen {
+                Some(first) => assert_eq!(&answers, first, "--jobs {jobs}"),
+                None => seen = Some(answers),
+            }
+        }
+    }
 }

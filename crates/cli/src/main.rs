@@ -227,7 +227,8 @@ struct GoalArg {
 
 #[derive(Args)]
 struct CheckArgs {
-    /// The board: n*n numbers (one argument or several).
+    /// The board: n*n numbers (one argument or several); or board files,
+    /// each board checked.
     #[arg(required = true)]
     board: Vec<String>,
     #[command(flatten)]
@@ -345,7 +346,10 @@ fn main() -> ExitCode {
         eprintln!("npuzzle: {message}");
         return ExitCode::from(EXIT_FAILED);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args, &mut out),
@@ -367,34 +371,107 @@ fn main() -> ExitCode {
     }
 }
 
+/// Clap's message, and for a board typed without a subcommand the
+/// command that solves it.
+fn usage_error(e: clap::Error) -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let board_typed = e.kind() == clap::error::ErrorKind::InvalidSubcommand
+        && args.first().is_some_and(|first| {
+            first
+                .chars()
+                .all(|c| c.is_ascii_digit() || c.is_whitespace() || ",/".contains(c))
+        });
+    if !board_typed {
+        e.exit();
+    }
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|arg| {
+            if arg.contains(char::is_whitespace) || arg.contains('/') {
+                format!("\"{arg}\"")
+            } else {
+                arg.clone()
+            }
+        })
+        .collect();
+    eprintln!(
+        "npuzzle: '{}' is not a command; to solve that board, run:\n  npuzzle solve {}\n\
+         (npuzzle --help lists the commands)",
+        npuzzle_board::echo(&args[0]),
+        quoted.join(" ")
+    );
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// `npuzzle check`: for each board (arguments or files, as `solve` reads
+/// them), whether it is valid and solvable for the goal, and why not.
 fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<u8> {
     let goal = args.goal.goal();
-    let board = match npuzzle_board::parse_board(&args.board.join(" ")) {
-        Ok(board) => board,
+    let sources = match input::sources(&args.board, &[]) {
+        Ok(sources) => sources,
         Err(e) => {
-            writeln!(out, "invalid: {e}")?;
+            eprintln!("npuzzle: {e}");
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    let n = board.size();
-    if board.is_solvable(goal) {
-        writeln!(out, "valid {n}x{n} board, solvable for goal {goal}")?;
-        return Ok(EXIT_OK);
-    }
-    let other = Goal::ALL
-        .into_iter()
-        .find(|&g| g != goal && board.is_solvable(g));
-    writeln!(
-        out,
-        "valid {n}x{n} board, not solvable for goal {goal}: every move flips both the \
-         parity of the tile permutation and the parity of the blank's distance to its goal \
-         cell, and here they disagree{}",
-        match other {
-            Some(g) => format!(" (it is solvable for goal {g})"),
-            None => String::new(),
+    let from_files = !matches!(&sources[..], [input::Source::Arguments(_)]);
+    let mut status = EXIT_OK;
+    for item in input::Inputs::new(sources, false) {
+        let input = match item {
+            Ok(input) => input,
+            Err(message) => {
+                eprintln!("npuzzle: {message}");
+                status = EXIT_BAD_INPUT;
+                continue;
+            }
+        };
+        let place = match (&input.file, from_files) {
+            (Some(file), true) => format!("{file} line {}: ", input.item.line),
+            _ => String::new(),
+        };
+        let board = match &input.item.board {
+            Ok(board) => board,
+            Err(e) => {
+                // The place names the line the error would.
+                let (place, e) = match (&input.file, from_files) {
+                    (Some(file), true) => {
+                        let line = e.line.unwrap_or(input.item.line);
+                        let e = npuzzle_board::ParseError {
+                            line: None,
+                            ..e.clone()
+                        };
+                        (format!("{file} line {line}: "), e)
+                    }
+                    _ => (place, e.clone()),
+                };
+                writeln!(out, "{place}invalid: {e}")?;
+                status = EXIT_BAD_INPUT;
+                continue;
+            }
+        };
+        let n = board.size();
+        if board.is_solvable(goal) {
+            writeln!(out, "{place}valid {n}x{n} board, solvable for goal {goal}")?;
+            continue;
         }
-    )?;
-    Ok(EXIT_FAILED)
+        let other = Goal::ALL
+            .into_iter()
+            .find(|&g| g != goal && board.is_solvable(g));
+        writeln!(
+            out,
+            "{place}valid {n}x{n} board, not solvable for goal {goal}: every move flips both \
+             the parity of the tile permutation and the parity of the blank's distance to its \
+             goal cell, and here they disagree{}",
+            match other {
+                Some(g) => format!(" (it is solvable for goal {g})"),
+                None => String::new(),
+            }
+        )?;
+        if status == EXIT_OK {
+            status = EXIT_FAILED;
+        }
+    }
+    Ok(status)
 }
 
 fn random(args: &RandomArgs, out: &mut impl Write) -> io::Result<u8> {

@@ -2,7 +2,7 @@
 //! type, every key always present; schema in docs/solve-output.schema.json)
 //! or the Princeton algs4 client's exact output.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use npuzzle::{Board, Move, Notation, Solution};
 use npuzzle_board::Known;
@@ -205,6 +205,8 @@ pub struct Printer<'a> {
     /// More than one board: answers get a header line, and a summary ends.
     pub batch: bool,
     count: u64,
+    /// Standard output is the terminal standard error would also write to.
+    stdout_terminal: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -213,6 +215,7 @@ impl<'a> Printer<'a> {
             args,
             batch: false,
             count: 0,
+            stdout_terminal: io::stdout().is_terminal() && io::stderr().is_terminal(),
         }
     }
 
@@ -230,9 +233,13 @@ impl<'a> Printer<'a> {
 
     pub fn print(&mut self, out: &mut dyn Write, input: &Input, answer: &Answer) -> io::Result<()> {
         self.count += 1;
+        // Text at a terminal shows these already: said once, not twice.
+        let shown = self.stdout_terminal && !self.args.check && self.format() == FormatArg::Text;
         match answer {
-            Answer::BadInput(message) => eprintln!("npuzzle: {}", with_file(input, message)),
-            Answer::Refused { reason, .. } => {
+            Answer::BadInput(message) if !(shown && self.batch) => {
+                eprintln!("npuzzle: {}", with_file(input, message))
+            }
+            Answer::Refused { reason, .. } if !shown => {
                 eprintln!("npuzzle: {}{reason}", input.place())
             }
             _ => {}
@@ -328,12 +335,12 @@ impl<'a> Printer<'a> {
                 };
                 writeln!(
                     out,
-                    "Nodes: {} expanded, {} generated; h0 {} ({heuristic}), {}, {:.6} s",
+                    "Nodes: {} expanded, {} generated; h0 {} ({heuristic}), {}, {}",
                     stats.expanded,
                     stats.generated,
                     s.initial_estimate.unwrap_or(0),
                     s.algorithm,
-                    s.elapsed.as_secs_f64()
+                    duration_text(s.elapsed.as_secs_f64())
                 )?;
             }
             Answer::Solved(s) => {
@@ -355,8 +362,8 @@ impl<'a> Printer<'a> {
                 };
                 writeln!(
                     out,
-                    "Lower bound {bound}{ratio}; {:.6} s",
-                    s.elapsed.as_secs_f64()
+                    "Lower bound {bound}{ratio}; {}",
+                    duration_text(s.elapsed.as_secs_f64())
                 )?;
             }
             Answer::Unsolvable => writeln!(out, "No solution possible")?,
@@ -435,7 +442,7 @@ impl<'a> Printer<'a> {
             FormatArg::Text if self.batch => writeln!(
                 out,
                 "Boards: {}, solved {} ({} optimal), unsolvable {}, refused {}, bad input {}{}; \
-                 {} nodes expanded, {:.3} s searching, {:.3} s wall",
+                 {} nodes expanded, {} searching, {} wall",
                 s.boards,
                 s.solved,
                 s.optimal,
@@ -448,11 +455,23 @@ impl<'a> Printer<'a> {
                     String::new()
                 },
                 s.nodes,
-                s.seconds,
-                wall
+                duration_text(s.seconds),
+                duration_text(wall)
             ),
             _ => Ok(()),
         }
+    }
+}
+
+/// A duration for people: three significant digits at most, in the unit
+/// that reads best (`954 ms`, `1.23 s`, `12.3 s`, `593 µs`).
+pub fn duration_text(seconds: f64) -> String {
+    match seconds {
+        s if s >= 100.0 => format!("{s:.0} s"),
+        s if s >= 10.0 => format!("{s:.1} s"),
+        s if s >= 1.0 => format!("{s:.2} s"),
+        s if s >= 1e-3 => format!("{:.0} ms", s * 1e3),
+        s => format!("{:.0} µs", s * 1e6),
     }
 }
 

@@ -395,7 +395,7 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
         )?;
         return Ok(EXIT_FAILED);
     }
-    writeln!(out, "{mapped} bytes mapped in all")?;
+    writeln!(out, "{} mapped in all", megabytes(mapped))?;
     Ok(EXIT_OK)
 }
 

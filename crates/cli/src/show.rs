@@ -135,10 +135,11 @@ fn join_times(times: &[f64]) -> String {
     parts.join(";")
 }
 
-/// Plays the solution in the terminal: the board redrawn in place, the tile
-/// that just moved highlighted. To a pipe or file, the frames follow each
-/// other plainly. Ctrl-C ends it (the terminal's modes are never changed,
-/// so nothing needs restoring).
+/// Plays the solution in the terminal: the board drawn in a grid and
+/// redrawn in place, the tile that just moved highlighted and named in the
+/// caption ("move 12/14: 6 L"), the last frame saying it is solved. To a
+/// pipe or file, the frames follow each other plainly. Ctrl-C ends it (the
+/// terminal's modes are never changed, so nothing needs restoring).
 pub fn play(
     board: &Board,
     moves: &[Move],
@@ -149,6 +150,7 @@ pub fn play(
     let width = (board.tiles().len() - 1).to_string().len();
     let n = board.size();
     let clear_line = if terminal { "\x1b[K" } else { "" };
+    let rule = format!("+{}", format!("{}+", "-".repeat(width + 2)).repeat(n));
     // One board at a time: a solution of millions of moves plays in the
     // memory of one board.
     let mut walk = board.walk(moves);
@@ -157,19 +159,23 @@ pub fn play(
         let step = walk.step();
         if terminal && step > 0 {
             // Back to the top of the previous frame.
-            write!(out, "\x1b[{}A", n + 1)?;
+            write!(out, "\x1b[{}A", 2 * n + 2)?;
         }
-        let caption = match step {
-            0 => format!("start, {} moves to go", moves.len()),
-            _ => format!(
-                "move {step}/{}: {}",
+        let caption = match (step, moved) {
+            (0, _) if moves.is_empty() => "already solved".to_string(),
+            (0, _) => format!("start: {} moves to go", moves.len()),
+            (_, tile) => format!(
+                "move {step}/{}: {} {}{}",
                 moves.len(),
-                moves[step - 1].letter(Notation::Tile)
+                tile.unwrap_or_default(),
+                moves[step - 1].letter(Notation::Tile),
+                if step == moves.len() { " - solved" } else { "" }
             ),
         };
         writeln!(out, "{caption}{clear_line}")?;
+        writeln!(out, "{rule}{clear_line}")?;
         for row in walk.board().tiles().chunks(n) {
-            let mut line = String::new();
+            let mut line = String::from("|");
             for &t in row {
                 let text = if t == 0 {
                     " ".repeat(width)
@@ -177,12 +183,13 @@ pub fn play(
                     format!("{t:>width$}")
                 };
                 if terminal && Some(t) == moved {
-                    line.push_str(&format!(" \x1b[7m{text}\x1b[0m"));
+                    line.push_str(&format!(" \x1b[7m{text}\x1b[0m |"));
                 } else {
-                    line.push_str(&format!(" {text}"));
+                    line.push_str(&format!(" {text} |"));
                 }
             }
             writeln!(out, "{line}{clear_line}")?;
+            writeln!(out, "{rule}{clear_line}")?;
         }
         if !terminal {
             writeln!(out)?;

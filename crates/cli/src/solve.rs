@@ -3,7 +3,9 @@
 //! input order as soon as it and those before it are done.
 
 use std::io::{self, IsTerminal, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
 
 use npuzzle::{Error, Solution, Solver};
 
@@ -67,12 +69,55 @@ fn refusal(e: &Error) -> String {
     }
 }
 
+/// Runs `work`; at a terminal, a search that takes more than a second
+/// shows a spinner with the time so far on stderr, cleared when it ends.
+fn with_spinner<T>(what: &str, work: impl FnOnce() -> T) -> T {
+    if !io::stderr().is_terminal() {
+        return work();
+    }
+    let done = std::sync::Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+    let waiter = {
+        let done = std::sync::Arc::clone(&done);
+        let what = what.to_string();
+        std::thread::spawn(move || {
+            let (lock, signal) = &*done;
+            let finished = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let (finished, _) = signal
+                .wait_timeout_while(finished, Duration::from_secs(1), |f| !*f)
+                .unwrap_or_else(|e| e.into_inner());
+            if *finished {
+                return;
+            }
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_style(
+                ProgressStyle::with_template("{spinner} {msg} [{elapsed}] (Ctrl-C stops)")
+                    .expect("a valid template"),
+            );
+            spinner.set_message(what);
+            spinner.enable_steady_tick(Duration::from_millis(200));
+            let _finished = signal
+                .wait_while(finished, |f| !*f)
+                .unwrap_or_else(|e| e.into_inner());
+            spinner.finish_and_clear();
+        })
+    };
+    let result = work();
+    let (lock, signal) = &*done;
+    *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    signal.notify_all();
+    let _ = waiter.join();
+    result
+}
+
 /// Answers one input: a board, or the error that it is not one.
 fn answer_input(solver: &Solver, input: &Input, fast: bool) -> Answer {
     match &input.item.board {
         Ok(board) => {
             let started = Instant::now();
-            let result = solver.solve(board);
+            let result = with_spinner(
+                &format!("solving the {n}x{n} board", n = board.size()),
+                || solver.solve(board),
+            );
             with_fast_note(answer(result, started.elapsed().as_secs_f64()), fast)
         }
         Err(e) => Answer::BadInput(e.to_string()),
@@ -239,7 +284,16 @@ pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
+    let terminal = io::stdout().is_terminal();
+    if terminal {
+        write!(out, "solving the {n}x{n} board...", n = board.size())?;
+        out.flush()?;
+    }
     let result = solver.solve(board);
+    if terminal {
+        // The line is cleared before the first frame.
+        write!(out, "\r\x1b[K")?;
+    }
     match with_fast_note(answer(result, 0.0), args.search.fast) {
         Answer::Solved(solved) => {
             if let Some(note) = &solved.note {

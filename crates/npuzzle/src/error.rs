@@ -99,7 +99,10 @@ pub enum TablesProblem {
         /// The first table's file name.
         file: String,
         /// The directories searched, in order.
-        looked_in: Vec<PathBuf>,
+        looked_in: Box<[PathBuf]>,
+        /// The other complete sets for the same side and goal found there:
+        /// partition name and directory.
+        built: Box<[(String, PathBuf)]>,
     },
     /// A file is damaged, stale, foreign or unreadable (rebuilding helps
     /// when [`OpenError::needs_rebuild`] says so).
@@ -144,14 +147,32 @@ impl TablesError {
     pub fn message_with(&self, remedy: &str) -> String {
         let size = self.size;
         match &self.problem {
-            TablesProblem::Missing { file, looked_in } => {
+            TablesProblem::Missing {
+                file,
+                looked_in,
+                built,
+            } => {
                 let looked: Vec<String> = looked_in
                     .iter()
                     .map(|d| normalize(d).display().to_string())
                     .collect();
+                let others = if built.is_empty() {
+                    String::new()
+                } else {
+                    let sets: Vec<String> = built
+                        .iter()
+                        .map(|(name, dir)| format!("{name} (in {})", normalize(dir).display()))
+                        .collect();
+                    format!(
+                        " Built for {size}x{size}, goal {}: {}; name one as the partition to \
+                         use it.",
+                        self.goal,
+                        sets.join(", ")
+                    )
+                };
                 format!(
                     "no pattern databases for {size}x{size} (partition {}, goal {}): looked for \
-                     {file} in {}. Build them with: {remedy}",
+                     {file} in {}.{others} Build them with: {remedy}",
                     self.partition,
                     self.goal,
                     looked.join(", ")

@@ -120,6 +120,29 @@ pub enum Note {
     /// What happened to an unpacked table copy (a damaged one replaced, a
     /// cache directory that could not be written).
     Cache(String),
+    /// The tables are being unpacked, the first time they are opened after
+    /// a build: an open that takes a second or more (later ones map the
+    /// unpacked copy at once). Information, not a warning.
+    Unpacking {
+        /// The partition.
+        partition: String,
+        /// Where the packed tables are.
+        dir: std::path::PathBuf,
+        /// The bytes to unpack.
+        bytes: u64,
+    },
+    /// The side's default tables are not built but one other complete set
+    /// is, and none was asked for: that set is used.
+    TablesChosen {
+        /// The partition used.
+        partition: String,
+        /// The default partition, missing.
+        default: String,
+        /// The board side.
+        size: usize,
+        /// Where the tables are.
+        dir: std::path::PathBuf,
+    },
 }
 
 impl Note {
@@ -137,6 +160,26 @@ impl Note {
                 n = error.size
             ),
             Note::Cache(text) => text.clone(),
+            Note::Unpacking {
+                partition,
+                dir,
+                bytes,
+            } => format!(
+                "unpacking the {partition} tables in {} ({:.0} MB), once: later runs map \
+                 the unpacked copy directly",
+                npuzzle_pdb::file::normalize(dir).display(),
+                *bytes as f64 / 1e6
+            ),
+            Note::TablesChosen {
+                partition,
+                default,
+                size,
+                dir,
+            } => format!(
+                "using the {partition} tables in {}: the only set built there for \
+                 {size}x{size} (the default, {default}, is not built)",
+                npuzzle_pdb::file::normalize(dir).display()
+            ),
         }
     }
 }
@@ -622,12 +665,60 @@ impl Solver {
                         TablesProblem::Unusable(e.to_string()),
                     ));
                 }
-                Tables::find(self.config.pdb_dir.as_deref(), &partition, &mut |text| {
-                    self.note(Note::Cache(text))
-                })
+                let mut note = |text| self.note(Note::Cache(text));
+                let mut unpacking = |dir: &std::path::Path, bytes| {
+                    self.note(Note::Unpacking {
+                        partition: partition.name().to_string(),
+                        dir: dir.to_path_buf(),
+                        bytes,
+                    })
+                };
+                let dir = self.config.pdb_dir.as_deref();
+                match Tables::find_telling(dir, &partition, &mut note, &mut unpacking) {
+                    Err(Error::Tables(e)) if !asked_for => self.only_other_set(e, &mut note),
+                    found => found,
+                }
             })
             .map(Arc::new);
         Side { tables, asked_for }
+    }
+
+    /// With the default tables missing, the one other complete set built
+    /// for the side (with a note saying so); else the error as it was.
+    fn only_other_set(
+        &self,
+        error: TablesError,
+        note: &mut dyn FnMut(String),
+    ) -> Result<Tables, Error> {
+        let TablesProblem::Missing { built, .. } = &error.problem else {
+            return Err(Error::Tables(error));
+        };
+        let mut names: Vec<&str> = built.iter().map(|(name, _)| name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let ([name], Some((_, dir))) = (&names[..], built.first()) else {
+            return Err(Error::Tables(error));
+        };
+        let partition = Partition::parse(name, error.size, error.goal)?;
+        let bytes = Tables::bytes_to_unpack(dir, &partition);
+        if bytes > 0 {
+            self.note(Note::Unpacking {
+                partition: partition.name().to_string(),
+                dir: dir.clone(),
+                bytes,
+            });
+        }
+        let tables = Tables::open_partition(dir, &partition)?;
+        for text in tables.notes() {
+            note(text.clone());
+        }
+        self.note(Note::TablesChosen {
+            partition: name.to_string(),
+            default: error.partition.clone(),
+            size: error.size,
+            dir: dir.clone(),
+        });
+        Ok(tables)
     }
 
     /// Tables are the default for these sides, when built.

@@ -33,6 +33,49 @@ pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
     dirs.iter().find(|d| d.join(&name).is_file()).cloned()
 }
 
+/// The complete sets of tables for boards of side `size` and `goal` in
+/// `dir`, by partition name: the named partitions, each also with any of
+/// its parts zero-aware (`7z-8`), and the named catalogues.
+pub fn sets_in(dir: &Path, size: usize, goal: Goal) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let present: std::collections::HashSet<String> = entries
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for name in npuzzle_pdb::known_partitions(size) {
+        let parts: Vec<&str> = name.split('-').collect();
+        for mask in 0..1u32 << parts.len() {
+            let variant: Vec<String> = parts
+                .iter()
+                .enumerate()
+                .map(|(i, part)| {
+                    let z = if mask >> i & 1 == 1 { "z" } else { "" };
+                    format!("{part}{z}")
+                })
+                .collect();
+            names.push(variant.join("-"));
+        }
+    }
+    names.extend(
+        npuzzle_pdb::known_catalogues(size)
+            .into_iter()
+            .map(|(name, _, _)| name.to_string()),
+    );
+    names
+        .into_iter()
+        .filter(|name| {
+            Partition::parse(name, size, goal).is_ok_and(|partition| {
+                partition
+                    .patterns()
+                    .iter()
+                    .all(|pattern| present.contains(&file::file_name(pattern)))
+            })
+        })
+        .collect()
+}
+
 /// Whether a file can be created in `dir` (an existing directory).
 pub fn writable(dir: &Path) -> bool {
     dir.is_dir() && tempfile::tempfile_in(dir).is_ok()
@@ -109,16 +152,56 @@ impl Tables {
                 [only] => only.clone(),
                 _ => default_build_dir(),
             };
+            let (size, goal) = puzzle_of(partition);
+            let built = dirs
+                .iter()
+                .flat_map(|dir| {
+                    sets_in(dir, size, goal)
+                        .into_iter()
+                        .map(move |name| (name, dir.clone()))
+                })
+                .collect();
             return Err(tables_error(
                 partition,
                 &build_dir,
                 TablesProblem::Missing {
                     file: file::file_name(&partition.patterns()[0]),
-                    looked_in: dirs,
+                    looked_in: dirs.into(),
+                    built,
                 },
             ));
         };
         Tables::open_noting(&dir, partition, note)
+    }
+
+    /// [`Tables::find`], telling `unpacking` first when the tables must be
+    /// unpacked (the first open after a build), with the directory and bytes.
+    pub fn find_telling(
+        explicit: Option<&Path>,
+        partition: &Partition,
+        note: &mut dyn FnMut(String),
+        unpacking: &mut dyn FnMut(&Path, u64),
+    ) -> Result<Tables, Error> {
+        if let Some(dir) = find_dir(&search_dirs(explicit), partition) {
+            let bytes = Tables::bytes_to_unpack(&dir, partition);
+            if bytes > 0 {
+                unpacking(&dir, bytes);
+            }
+        }
+        Tables::find(explicit, partition, note)
+    }
+
+    /// The bytes of `partition`'s tables in `dir` that have no unpacked
+    /// copy yet: opening them unpacks that much first (once).
+    pub fn bytes_to_unpack(dir: &Path, partition: &Partition) -> u64 {
+        partition
+            .distinct_patterns()
+            .into_iter()
+            .map(|pattern| dir.join(file::file_name(pattern)))
+            .filter(|packed| !file::cache_paths(packed).iter().any(|p| p.is_file()))
+            .filter_map(|packed| file::read_packed_header(&packed).ok())
+            .map(|(header, _)| header.file_len())
+            .sum()
     }
 
     fn open_noting(

@@ -222,6 +222,58 @@ fn missing_tables_give_way_unless_asked_for() {
     assert!(matches!(&e, Error::Tables(t) if t.is_missing()), "{e}");
 }
 
+/// A directory holding one set other than the default: it is used, with a
+/// note; asked for another, the error names the set that is there.
+#[test]
+fn the_only_set_built_is_used_and_others_are_named() {
+    let board = parse_board("5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12").unwrap();
+    let solver = Solver::builder().pdb_dir(tables_555()).build().unwrap();
+    let solution = solver.solve(&board).unwrap();
+    assert!(solution.optimal);
+    assert_eq!(solution.partition.as_deref(), Some("5-5-5"));
+    let notes = solver.take_notes();
+    assert!(
+        notes
+            .iter()
+            .any(|n| matches!(n, Note::TablesChosen { partition, .. } if partition == "5-5-5")),
+        "{notes:?}"
+    );
+    assert_eq!(
+        crate::tables::sets_in(tables_555(), 4, Goal::BlankLast),
+        ["5-5-5"]
+    );
+    let asked = Solver::builder()
+        .pdb_dir(tables_555())
+        .partition("6-6-3")
+        .build()
+        .unwrap();
+    let e = asked.solve(&board).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("Built for 4x4, goal blank-last: 5-5-5"),
+        "{e}"
+    );
+    // Two sets and no default: neither is picked, both are named.
+    let two = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(tables_555()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, two.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    build_tables(
+        two.path(),
+        &Partition::parse("6-6-3", 4, Goal::BlankLast).unwrap(),
+    )
+    .unwrap();
+    let solver = Solver::builder().pdb_dir(two.path()).build().unwrap();
+    let solution = solver.solve(&board).unwrap();
+    assert_eq!(solution.heuristic, Some("linear-conflict"));
+    let notes = solver.take_notes();
+    assert!(notes[0].to_string().contains("6-6-3"), "{}", notes[0]);
+    assert!(notes[0].to_string().contains("5-5-5"), "{}", notes[0]);
+}
+
 /// A catalogue of 15 distinct tables in 5 partitions takes the large
 /// heuristic, through the engine as through the search crate.
 #[test]

@@ -255,9 +255,13 @@ struct Solver {
     size: usize,
 }
 
-/// Turns the engine's notes into Python warnings.
+/// Turns the engine's notes into Python warnings; information (tables
+/// being unpacked) is not a warning and is left out.
 fn warn_notes(py: Python<'_>, solver: &npuzzle::Solver) -> PyResult<()> {
     for note in solver.take_notes() {
+        if matches!(note, npuzzle::Note::Unpacking { .. }) {
+            continue;
+        }
         let text = note.message_with(|e| e.message_with(&build_call(e)));
         PyErr::warn(
             py,

@@ -249,7 +249,8 @@ struct Subtree<S> {
 }
 
 /// The nodes at `depth` below the root with f within `bound`, in the order
-/// a sequential search would meet them, the least f cut off above them,
+/// the sequential search ([`ida_star`]) enters them (children by f, the
+/// earlier generated first among equals), the least f cut off above them,
 /// and the nodes expanded and generated on the way.
 fn frontier<H: Heuristic>(
     grid: &Grid,
@@ -258,21 +259,26 @@ fn frontier<H: Heuristic>(
     depth: u32,
     bound: u32,
 ) -> (Vec<Subtree<H::State>>, u32, Stats) {
-    let mut least_cut = u32::MAX;
-    let mut stats = Stats::default();
-    let mut level = vec![Subtree {
-        position: root.position.clone(),
-        moves: Vec::new(),
-        parent_blank: None,
-        history: START,
-        state: root.state,
-    }];
-    for g in 0..depth {
-        let mut next = Vec::with_capacity(level.len() * 3);
-        stats.expanded += level.len() as u64;
-        for node in &level {
+    struct Walk<'a, H: Heuristic> {
+        grid: &'a Grid,
+        heuristic: &'a H,
+        depth: u32,
+        bound: u32,
+        least_cut: u32,
+        stats: Stats,
+        leaves: Vec<Subtree<H::State>>,
+    }
+    impl<H: Heuristic> Walk<'_, H> {
+        fn visit(&mut self, node: Subtree<H::State>, g: u32) {
+            if g == self.depth {
+                self.leaves.push(node);
+                return;
+            }
+            self.stats.expanded += 1;
             let blank = node.position.blank();
-            for &(from, mv) in grid.neighbors(blank) {
+            let mut children = Vec::with_capacity(4);
+            let mut f_of = [0u32; 4];
+            for &(from, mv) in self.grid.neighbors(blank) {
                 if Some(from) == node.parent_blank {
                     continue;
                 }
@@ -281,39 +287,68 @@ fn frontier<H: Heuristic>(
                 };
                 let mut position = node.position.clone();
                 let tile = position.slide(from);
-                let state = heuristic.update(&node.state, &position, tile, from, blank);
-                stats.generated += 1;
-                let f = g + 1 + heuristic.value(&state);
-                if f > bound {
-                    least_cut = least_cut.min(f);
+                let state = self
+                    .heuristic
+                    .update(&node.state, &position, tile, from, blank);
+                self.stats.generated += 1;
+                let f = g + 1 + self.heuristic.value(&state);
+                if f > self.bound {
+                    self.least_cut = self.least_cut.min(f);
                 } else {
                     let mut moves = node.moves.clone();
                     moves.push(mv);
-                    next.push(Subtree {
+                    f_of[children.len()] = f;
+                    children.push(Some(Subtree {
                         position,
                         moves,
                         parent_blank: Some(blank),
                         history,
                         state,
-                    });
+                    }));
+                }
+            }
+            for c in children_in_order(f_of, children.len()) {
+                if let Some(child) = children[c].take() {
+                    self.visit(child, g + 1);
                 }
             }
         }
-        level = next;
     }
-    (level, least_cut, stats)
+    let mut walk = Walk {
+        grid,
+        heuristic,
+        depth,
+        bound,
+        least_cut: u32::MAX,
+        stats: Stats::default(),
+        leaves: Vec::new(),
+    };
+    walk.visit(
+        Subtree {
+            position: root.position.clone(),
+            moves: Vec::new(),
+            parent_blank: None,
+            history: START,
+            state: root.state,
+        },
+        0,
+    );
+    (walk.leaves, walk.least_cut, walk.stats)
 }
 
-/// IDA* with each iteration split below the root across the rayon pool.
-/// Subtrees are searched in parallel; the solution kept is the one in the
-/// first subtree (in sequential order) that has one, so the answer does not
-/// depend on timing. `None` when the node limit stopped it.
-pub(crate) fn parallel_ida_star<H: Heuristic>(
+/// IDA* with each iteration split into the subtrees below a fixed depth,
+/// searched in the sequential search's order by `workers` threads of the
+/// rayon pool (1: the calling thread alone). The solution kept is the one
+/// in the first subtree in that order that has one: the one [`ida_star`]
+/// finds, whatever the timing and the number of workers. `None` when the
+/// node limit stopped it.
+pub(crate) fn split_ida_star<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     position: Position,
     node_limit: u64,
     stop: Option<&AtomicBool>,
+    workers: usize,
 ) -> Option<(Vec<Move>, Stats)> {
     use rayon::prelude::*;
     use std::sync::atomic::AtomicUsize;
@@ -342,11 +377,9 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
         let first_found = AtomicUsize::new(usize::MAX);
         let stopped = AtomicBool::new(false);
         let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
-        // Most promising subtrees first, handed out in that order to
-        // whichever thread is free, so that both threads work where a
-        // solution is likeliest and the last iteration ends soonest.
-        let mut subtrees = subtrees;
-        subtrees.sort_by_key(|t| heuristic.value(&t.state));
+        // Handed out in the sequential search's order to whichever thread
+        // is free: the first solution in that order is the one the
+        // sequential search finds, whatever the number of threads.
         let next_subtree = AtomicUsize::new(0);
         let search_subtree = |index: usize,
                               subtree: &Subtree<H::State>,
@@ -377,31 +410,33 @@ pub(crate) fn parallel_ida_star<H: Heuristic>(
             *stack = std::mem::take(&mut dfs.stack);
             (dfs.stats, dfs.next_bound)
         };
-        let (iteration_stats, next_bound) = (0..rayon::current_num_threads())
-            .into_par_iter()
-            .map(|_| {
-                let mut totals = (Stats::default(), u32::MAX);
-                // One stack of child states per thread, for all its subtrees.
-                let mut stack = Vec::new();
-                loop {
-                    let index = next_subtree.fetch_add(1, Ordering::Relaxed);
-                    // A later subtree cannot change the answer once an
-                    // earlier one has one.
-                    if index >= subtrees.len() || index > first_found.load(Ordering::Relaxed) {
-                        return totals;
-                    }
-                    let (s, b) = search_subtree(index, &subtrees[index], &mut stack);
-                    totals.0 += s;
-                    totals.1 = totals.1.min(b);
+        let worker = |_| {
+            let mut totals = (Stats::default(), u32::MAX);
+            // One stack of child states per thread, for all its subtrees.
+            let mut stack = Vec::new();
+            loop {
+                let index = next_subtree.fetch_add(1, Ordering::Relaxed);
+                // A later subtree cannot change the answer once an
+                // earlier one has one.
+                if index >= subtrees.len() || index > first_found.load(Ordering::Relaxed) {
+                    return totals;
                 }
-            })
-            .reduce(
+                let (s, b) = search_subtree(index, &subtrees[index], &mut stack);
+                totals.0 += s;
+                totals.1 = totals.1.min(b);
+            }
+        };
+        let (iteration_stats, next_bound) = if workers <= 1 {
+            worker(0)
+        } else {
+            (0..workers).into_par_iter().map(worker).reduce(
                 || (Stats::default(), u32::MAX),
                 |(mut a, x), (b, y)| {
                     a += b;
                     (a, x.min(y))
                 },
-            );
+            )
+        };
         stats.expanded += iteration_stats.expanded;
         stats.generated += iteration_stats.generated;
         if let Some((_, moves)) = found.into_inner().expect("no panics while held") {

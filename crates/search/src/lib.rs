@@ -191,7 +191,8 @@ pub fn solve_with<H: Heuristic>(
         Algorithm::Bfs => classic::bfs(grid, position, limit, stop),
         Algorithm::AStar => classic::astar(grid, heuristic, position, limit, stop),
         Algorithm::IdaStar if request.parallel && rayon::current_num_threads() > 1 => {
-            ida::parallel_ida_star(grid, heuristic, position, limit, stop)
+            let workers = rayon::current_num_threads();
+            ida::split_ida_star(grid, heuristic, position, limit, stop, workers)
         }
         Algorithm::IdaStar => ida::ida_star(grid, heuristic, position, limit, stop),
     };
