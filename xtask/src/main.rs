@@ -68,18 +68,26 @@ pub fn root() -> PathBuf {
 }
 
 /// Builds the release `npuzzle` and returns its path.
+/// Cargo's progress shows: the first build takes minutes.
 pub fn release_npuzzle() -> Result<PathBuf, String> {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "--package",
-            "npuzzle-cli",
-            "--bin",
-            "npuzzle",
-        ])
+    let binary = target_dir().join("release").join("npuzzle");
+    let mut command = Command::new(cargo);
+    command.args([
+        "build",
+        "--release",
+        "--package",
+        "npuzzle-cli",
+        "--bin",
+        "npuzzle",
+    ]);
+    if !binary.is_file() {
+        eprintln!(
+            "xtask: compiling npuzzle (release build; the first time takes a few minutes, \
+             then seconds)"
+        );
+    }
+    let status = command
         .current_dir(root())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;

@@ -158,12 +158,15 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         BuildEvent::Replacing { path, why } => print(format!("{}: {why}", path.display())),
         BuildEvent::Started { pattern } => {
             progress = if terminal {
-                let bar = ProgressBar::new_spinner();
+                // States reached out of all: the search's share done.
+                let bar = ProgressBar::new(pattern.entries().max(1));
                 bar.set_style(
                     ProgressStyle::with_template(
-                        "{spinner} [{elapsed_precise}] {prefix} {wide_msg}",
+                        "{spinner} {prefix} [{elapsed}] {bar:24} {percent:>3}% (about {eta} \
+                         left) {wide_msg}",
                     )
-                    .expect("a valid template"),
+                    .expect("a valid template")
+                    .progress_chars("=> "),
                 );
                 bar.set_prefix(format!("pattern {pattern}"));
                 bar.enable_steady_tick(Duration::from_millis(200));
@@ -172,14 +175,19 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
                 ProgressBar::hidden()
             };
         }
-        BuildEvent::Level { level, .. } => progress.set_message(format!(
-            "depth {}: {} new states, {} of at most {} reached",
-            level.depth,
-            group_digits(level.states),
-            group_digits(level.total),
-            group_digits(level.space)
-        )),
-        BuildEvent::Writing { .. } => progress.set_message("compressing"),
+        BuildEvent::Level { level, .. } => {
+            progress.set_length(level.space.max(1));
+            progress.set_position(level.total);
+            progress.set_message(format!(
+                "depth {}: {} states",
+                level.depth,
+                group_digits(level.total)
+            ))
+        }
+        BuildEvent::Writing { .. } => {
+            progress.set_position(progress.length().unwrap_or(0));
+            progress.set_message("compressing")
+        }
         BuildEvent::Built {
             path,
             header,

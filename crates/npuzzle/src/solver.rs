@@ -582,6 +582,20 @@ impl Solver {
         side.tables.clone()
     }
 
+    /// The tables for boards of side `size` if they have been opened (by a
+    /// board of that side, or asked for up front), without opening them.
+    pub fn opened_tables(&self, size: usize) -> Option<Arc<Tables>> {
+        match self
+            .shared
+            .lock_tables()
+            .get(&size)
+            .map(|s| s.tables.clone())
+        {
+            Some(Ok(tables)) => Some(tables),
+            _ => None,
+        }
+    }
+
     /// The best lower bound on the board's distance available without a
     /// search: the tables' value when the side's tables are open and fit,
     /// else linear conflict (boards up to 15x15), else Manhattan.

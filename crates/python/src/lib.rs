@@ -10,9 +10,11 @@ use std::time::Duration;
 
 use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Waited};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyUserWarning, PyValueError};
+use pyo3::exceptions::{
+    PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError,
+};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyString};
 
 /// How often a waiting call looks for Ctrl-C (Python's signal handlers run
 /// only when asked, on the main thread).
@@ -97,18 +99,45 @@ fn heuristic_arg(name: &str) -> PyResult<HeuristicKind> {
 
 /// A board from a string in any form `npuzzle solve` reads, or from a
 /// sequence of integers (a list, a tuple, a NumPy row), 0 for the blank.
+/// Not a string nor a sequence of integers is a `TypeError`; the right type
+/// with wrong values is a `ValueError`.
 fn board_arg(board: &Bound<'_, PyAny>) -> PyResult<Board> {
     if board.is_instance_of::<PyString>() {
         let text: String = board.extract()?;
         return npuzzle::parse_board(&text).map_err(|e| PyValueError::new_err(e.to_string()));
     }
+    let type_name = |value: &Bound<'_, PyAny>| {
+        value
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string())
+    };
+    if board.is_instance_of::<PyBytes>() || board.is_instance_of::<PyDict>() {
+        return Err(PyTypeError::new_err(format!(
+            "a board is a string or a sequence of integers, 0 for the blank, not {}",
+            type_name(board)
+        )));
+    }
     let mut tiles = Vec::new();
     for item in board.try_iter().map_err(|_| {
-        PyValueError::new_err("a board is a string or a sequence of integers, 0 for the blank")
+        PyTypeError::new_err(format!(
+            "a board is a string or a sequence of integers, 0 for the blank, not {}",
+            type_name(board)
+        ))
     })? {
-        let tile: i64 = item?
-            .extract()
-            .map_err(|_| PyValueError::new_err("a board's tiles are integers, 0 for the blank"))?;
+        let item = item?;
+        if item.is_instance_of::<PyBool>() || item.is_instance_of::<PyFloat>() {
+            return Err(PyTypeError::new_err(format!(
+                "a board's tiles are integers, 0 for the blank, not {}",
+                type_name(&item)
+            )));
+        }
+        let tile: i64 = item.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "a board's tiles are integers, 0 for the blank, not {}",
+                type_name(&item)
+            ))
+        })?;
         let tile = u16::try_from(tile)
             .map_err(|_| PyValueError::new_err(format!("{tile} is not a tile")))?;
         tiles.push(tile);
@@ -248,8 +277,9 @@ impl Tables {
     }
 }
 
-/// The engine of `npuzzle solve`, with its options and policy.
-#[pyclass(frozen, subclass, module = "npuzzle")]
+/// The engine of `npuzzle solve`, with its options and policy; the
+/// package's `npuzzle.Solver` holds one.
+#[pyclass(frozen, name = "_Solver", module = "npuzzle")]
 struct Solver {
     inner: npuzzle::Solver,
     size: usize,
@@ -500,6 +530,14 @@ impl Solver {
         self.size
     }
 
+    /// The tables open for boards of side `size` as (partition, directory),
+    /// or None when there are none (not asked for and not built).
+    fn tables_for(&self, size: usize) -> Option<(String, PathBuf)> {
+        self.inner
+            .opened_tables(size)
+            .map(|t| (t.partition().name().to_string(), t.dir().to_path_buf()))
+    }
+
     #[getter]
     fn goal(&self) -> String {
         self.inner.goal().to_string()
@@ -541,8 +579,70 @@ fn build_tables(
         .map_err(to_py)
 }
 
+/// A uniformly random board of side `size` that can reach `goal`, as a
+/// list of tiles (0 the blank); the same `seed` gives the same board.
+#[pyfunction]
+#[pyo3(signature = (size=4, seed=None, goal="blank-last"))]
+fn random_board(size: usize, seed: Option<u64>, goal: &str) -> PyResult<Vec<u16>> {
+    let goal = goal_arg(goal)?;
+    if !(npuzzle::MIN_SIZE..=npuzzle::MAX_SIZE).contains(&size) {
+        return Err(PyValueError::new_err(format!(
+            "size {size} is out of range: n must be from {} to {}",
+            npuzzle::MIN_SIZE,
+            npuzzle::MAX_SIZE
+        )));
+    }
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut rng = npuzzle::SplitMix64::new(seed);
+    Ok(npuzzle::random_board(size, goal, &mut rng).tiles().to_vec())
+}
+
+/// Whether `board` can reach `goal` (the parity rule: no search).
+#[pyfunction]
+#[pyo3(signature = (board, goal="blank-last"))]
+fn is_solvable(board: &Bound<'_, PyAny>, goal: &str) -> PyResult<bool> {
+    let goal = goal_arg(goal)?;
+    Ok(board_arg(board)?.is_solvable(goal))
+}
+
+/// The board after `moves` (letters U D L R: the direction each tile
+/// slides, or the blank's with `notation="blank"`), as a list of tiles.
+#[pyfunction]
+#[pyo3(signature = (board, moves, notation="tile"))]
+fn apply_moves(board: &Bound<'_, PyAny>, moves: &str, notation: &str) -> PyResult<Vec<u16>> {
+    let notation = match notation {
+        "tile" => npuzzle::Notation::Tile,
+        "blank" => npuzzle::Notation::Blank,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown notation '{other}': use 'tile' or 'blank'"
+            )))
+        }
+    };
+    let mut board = board_arg(board)?;
+    let moves = npuzzle::Move::parse_sequence(moves, notation)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    for (index, &m) in moves.iter().enumerate() {
+        if !board.apply(m) {
+            return Err(PyValueError::new_err(format!(
+                "move {} ({}) leaves the board: no tile can slide that way",
+                index + 1,
+                m.letter(notation)
+            )));
+        }
+    }
+    Ok(board.tiles().to_vec())
+}
+
 #[pymodule]
 fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(random_board, m)?)?;
+    m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_moves, m)?)?;
     m.add_class::<Solution>()?;
     m.add_class::<Tables>()?;
     m.add_class::<Solver>()?;

@@ -155,7 +155,7 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
         solver.distances(bad)
     with pytest.raises(ValueError, match="row 0: 16 is not a tile"):
         solver.distances(np.array([list(range(1, 17))]))
-    with pytest.raises(ValueError, match="tiles must be integers"):
+    with pytest.raises(TypeError, match="tiles must be integers"):
         solver.distances(np.zeros((1, 16)))
     with pytest.raises(ValueError, match=r"boards\[1\]"):
         solver.solve_many([GOAL_4, [1, 2, 3]])
@@ -208,7 +208,7 @@ def test_stubs_name_exactly_what_the_module_has():
     native = {name for name in dir(_npuzzle) if not name.startswith("__") or name == "__version__"}
     assert stubbed == native
     for node in stub.body:
-        if isinstance(node, ast.ClassDef) and node.name in {"Solution", "Tables", "Solver"}:
+        if isinstance(node, ast.ClassDef) and node.name in {"Solution", "Tables", "_Solver"}:
             methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
             cls = getattr(_npuzzle, node.name)
             public = {m for m in dir(cls) if not m.startswith("__")} | (methods & {"__init__", "__len__"})
@@ -318,3 +318,54 @@ def test_ctrl_c_stops_every_search_call(pdb_dir):
         killer.cancel()
         child.kill()
     print(f"Ctrl-C answered after {', '.join(f'{s * 1000:.0f} ms' for s in latencies)}")
+
+
+def test_types_repr_help_and_helpers(pdb_dir, solver):
+    """Python's conventions: TypeError for what is not a board, a repr that
+    shows the tables and options, a help() with the real signature, and the
+    helpers a Python user expects."""
+    for not_a_board in (None, 42, 4.5, b"1 2 3 0", {"a": 1}):
+        with pytest.raises(TypeError, match="a board is a string or a sequence of integers"):
+            solver.solve(not_a_board)
+    with pytest.raises(TypeError, match="tiles are integers"):
+        solver.solve([1.0, 2, 3, 0])
+    with pytest.raises(TypeError):
+        npuzzle.is_solvable(None)
+    with pytest.raises(ValueError, match="not a tile number"):
+        solver.solve("1 2 x 0")
+
+    text = repr(solver)
+    assert text.startswith("npuzzle.Solver(pdb_dir=")
+    assert "partition='5-5-5'" in text and "size=4" in text and "goal='blank-last'" in text
+    assert "max_nodes=5" in repr(npuzzle.Solver(pdb_dir, partition="5-5-5", max_nodes=5))
+    assert "tables looked for when needed" in repr(npuzzle.Solver())
+
+    import pydoc
+    page = pydoc.render_doc(npuzzle.Solver, renderer=pydoc.plaintext)
+    assert "class Solver(builtins.object)" in page
+    assert "pdb_dir" in page and "solve_many(self, boards" in page
+
+    # random_board: reproducible, solvable, every size.
+    first = npuzzle.random_board(4, seed=7)
+    assert first == npuzzle.random_board(4, seed=7)
+    assert sorted(first) == list(range(16))
+    assert npuzzle.is_solvable(first)
+    assert npuzzle.is_solvable(npuzzle.random_board(5, seed=1, goal="blank-first"), goal="blank-first")
+    assert len(npuzzle.random_board(127, seed=1)) == 127 * 127
+    with pytest.raises(ValueError, match="out of range"):
+        npuzzle.random_board(1)
+    # is_solvable: the parity rule, both goals.
+    swapped = [2, 1] + list(range(3, 16)) + [0]
+    assert not npuzzle.is_solvable(swapped)
+    assert npuzzle.is_solvable("1 2 3 4 5 6 7 8 0")
+    assert not npuzzle.is_solvable(list(range(1, 16)) + [0], goal="blank-first")
+    # apply_moves replays a solution to the goal; a move off the board is named.
+    board = npuzzle.random_board(4, seed=3)
+    solution = solver.solve(board)
+    assert npuzzle.apply_moves(board, solution.moves) == list(range(1, 16)) + [0]
+    assert npuzzle.apply_moves("1 2 3 4 5 6 7 0 8", "L") == [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    assert npuzzle.apply_moves("1 2 3 4 5 6 7 0 8", "R", notation="blank") == [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    with pytest.raises(ValueError, match="move 3 .* leaves the board"):
+        npuzzle.apply_moves("1 2 3 4 5 6 7 8 0", "DDD")
+    with pytest.raises(ValueError):
+        npuzzle.apply_moves("1 2 3 4 5 6 7 8 0", "X")

@@ -17,7 +17,8 @@ U D L R naming the direction each tile slides.
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import Any, Iterable, Optional, Sequence, Union
 
 from ._npuzzle import (
     NodeLimitError,
@@ -26,9 +27,12 @@ from ._npuzzle import (
     TablesError,
     UnsolvableError,
     __version__,
+    apply_moves,
     build_tables,
+    is_solvable,
+    random_board,
 )
-from ._npuzzle import Solver as _NativeSolver
+from ._npuzzle import _Solver
 
 __all__ = [
     "NodeLimitError",
@@ -38,23 +42,95 @@ __all__ = [
     "TablesError",
     "UnsolvableError",
     "__version__",
+    "apply_moves",
     "build_tables",
+    "is_solvable",
+    "random_board",
 ]
 
+Board = Union[str, Sequence[int]]
 
-class Solver(_NativeSolver):
+
+class Solver:
     """The solver of ``npuzzle solve``, with its options and policy.
 
-    ``Solver(pdb_dir=None, partition=None, size=4, goal="blank-last",
-    max_nodes=None, reflection=True, jobs=0, algorithm=None,
-    heuristic=None, fast=False)``. Naming ``pdb_dir`` or ``partition``
-    asks for the tables of ``partition`` (default: 7-8 for 4x4) for boards
-    of side ``size``: they are opened at once, and :class:`TablesError`
-    says how to build them when they are missing or damaged. With neither,
-    tables are looked for as the command line does ($NPUZZLE_PDB_DIR,
-    ./data, the user data directory), and a side without them is solved
-    another way with a warning (``Solution.optimal`` tells).
+    Naming ``pdb_dir`` or ``partition`` asks for the tables of
+    ``partition`` (default: 7-8 for 4x4) for boards of side ``size``: they
+    are opened at once, and :class:`TablesError` says how to build them
+    when they are missing or damaged. With neither, tables are looked for
+    as the command line does ($NPUZZLE_PDB_DIR, ./data, the user data
+    directory), and a side without them is solved another way with a
+    warning (``Solution.optimal`` tells).
+
+    ``goal`` is ``"blank-last"`` (1 2 ... 0) or ``"blank-first"`` (0 1 2
+    ...); ``max_nodes`` bounds each search; ``jobs`` is the thread count
+    (0: one per core); ``algorithm`` (``"idastar"``, ``"astar"``,
+    ``"bfs"``) and ``heuristic`` (``"pdb"``, ``"linear-conflict"``,
+    ``"manhattan"``, ``"hamming"``) run exactly that search; ``fast``
+    answers by reduction, not optimally.
     """
+
+    def __init__(
+        self,
+        pdb_dir: Optional[Union[str, os.PathLike]] = None,
+        partition: Optional[str] = None,
+        size: int = 4,
+        goal: str = "blank-last",
+        max_nodes: Optional[int] = None,
+        reflection: bool = True,
+        jobs: int = 0,
+        algorithm: Optional[str] = None,
+        heuristic: Optional[str] = None,
+        fast: bool = False,
+    ) -> None:
+        self._native = _Solver(
+            pdb_dir, partition, size, goal, max_nodes, reflection, jobs, algorithm, heuristic, fast
+        )
+        self._options = {
+            "max_nodes": (max_nodes, None),
+            "reflection": (reflection, True),
+            "algorithm": (algorithm, None),
+            "heuristic": (heuristic, None),
+            "fast": (fast, False),
+        }
+        self._pdb_dir = None if pdb_dir is None else os.fspath(pdb_dir)
+
+    def __repr__(self) -> str:
+        opened = self._native.tables_for(self.size)
+        if opened is not None:
+            partition, directory = opened
+            tables = f"pdb_dir={os.fspath(directory)!r}, partition={partition!r}"
+        elif self._pdb_dir is not None:
+            tables = f"pdb_dir={self._pdb_dir!r}, tables not opened yet"
+        else:
+            tables = "tables looked for when needed"
+        options = "".join(
+            f", {name}={value!r}" for name, (value, default) in self._options.items() if value != default
+        )
+        return (
+            f"npuzzle.Solver({tables}, size={self.size}, goal={self.goal!r}, "
+            f"jobs={self.jobs}{options})"
+        )
+
+    def solve(self, board: Board) -> Solution:
+        """Solves one board, the search split over the solver's threads.
+
+        The GIL is released and Ctrl-C stops the search
+        (``KeyboardInterrupt``). Raises :class:`UnsolvableError` for a
+        board that cannot reach the goal, :class:`NodeLimitError` past
+        ``max_nodes``, :class:`TablesError` for tables asked for but
+        missing or damaged, ``TypeError``/``ValueError`` for what is not a
+        board.
+        """
+        return self._native.solve(board)
+
+    def solve_many(self, boards: Iterable[Board], jobs: int = 0) -> list[Optional[Solution]]:
+        """Solves many boards, ``jobs`` at a time (0: the solver's threads).
+
+        Answers come in the boards' order; None where a board is
+        unsolvable. The GIL is released; Ctrl-C stops between boards.
+        """
+        return self._native.solve_many(boards, jobs)
 
     def distances(self, boards: Any, jobs: int = 0) -> Any:
         """Optimal lengths of many boards, as a NumPy array of int32.
@@ -79,7 +155,7 @@ class Solver(_NativeSolver):
         if array.shape[0] == 0:
             return np.zeros(0, dtype=np.int32)
         if not np.issubdtype(array.dtype, np.integer):
-            raise ValueError(f"tiles must be integers, not {array.dtype}")
+            raise TypeError(f"tiles must be integers, not {array.dtype}")
         low, high = int(array.min()), int(array.max())
         if low < 0 or high >= cells:
             bad = low if low < 0 else high
@@ -88,5 +164,28 @@ class Solver(_NativeSolver):
         if cells > 256:
             raise ValueError(f"distances takes boards up to 16x16, not {side}x{side}")
         packed = np.ascontiguousarray(array, dtype=np.uint8).tobytes()
-        lengths = self._distances(packed, cells, jobs)
+        lengths = self._native._distances(packed, cells, jobs)
         return np.frombuffer(lengths, dtype="<i4").astype(np.int32)
+
+    def lookup(self, board: Board) -> int:
+        """The tables' value for the board (a lower bound), as ``npuzzle pdb lookup``."""
+        return self._native.lookup(board)
+
+    def lower_bound(self, board: Board) -> int:
+        """The best lower bound on the board's distance without a search."""
+        return self._native.lower_bound(board)
+
+    @property
+    def size(self) -> int:
+        """The side of the boards the named tables are for."""
+        return self._native.size
+
+    @property
+    def goal(self) -> str:
+        """The solved position: ``"blank-last"`` or ``"blank-first"``."""
+        return self._native.goal
+
+    @property
+    def jobs(self) -> int:
+        """The thread count of ``solve`` and the default of ``solve_many``."""
+        return self._native.jobs
