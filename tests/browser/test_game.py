@@ -297,23 +297,132 @@ def test_picture_numbers_and_a_phone_sized_window(browser, server, tmp_path):
 def test_typed_boards_and_links(page, server, distances):
     page.goto(server + "/#size=3")
     expect(page.locator("#board .tile")).to_have_count(8)
-    page.click("summary")
+    page.click("#open-board")
+    expect(page.locator("#board-dialog")).to_be_visible()
     page.fill("#board-text", "8 1 3\n4 0 2\n7 6 5")
     page.click("#set-board")
+    expect(page.locator("#board-dialog")).to_be_hidden()
     expect(page.locator("#board")).to_have_attribute("data-tiles", "8,1,3,4,0,2,7,6,5")
     wait_distance(page, distances[(8, 1, 3, 4, 0, 2, 7, 6, 5)])
+    page.click("#open-board")
     page.fill("#board-text", "1 2 3 4 5 6 8 7 0")
     page.click("#set-board")
-    expect(page.locator("#message")).to_contain_text("cannot be solved")
+    expect(page.locator("#board-dialog-message")).to_contain_text("cannot be solved")
     page.fill("#board-text", "1 2 x 0")
     page.click("#set-board")
-    expect(page.locator("#message")).to_contain_text("x")
-    expect(page.locator("#message")).to_have_class(__import__("re").compile("error"))
+    expect(page.locator("#board-dialog-message")).to_contain_text("x")
+    expect(page.locator("#board-dialog-message")).to_have_class(__import__("re").compile("error"))
     assert tiles(page) == (8, 1, 3, 4, 0, 2, 7, 6, 5)
     page.click("#share")
     expect(page.locator("#message")).to_contain_text("board=8,1,3,4,0,2,7,6,5")
+    page.click("#close-board")
     link = page.url
     page.goto("about:blank")
     page.goto(link)
     expect(page.locator("#board")).to_have_attribute("data-tiles", "8,1,3,4,0,2,7,6,5")
     shot(page, "11-typed-board")
+
+    # A link opened in the tab that has the game loads it (hashchange).
+    page.evaluate("window.location.hash = 'board=1,2,3,4,5,6,0,7,8'")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", "1,2,3,4,5,6,0,7,8")
+    wait_distance(page, 2)
+    # A bad or unsolvable link says why and keeps the board.
+    page.evaluate("window.location.hash = 'board=1,2,3,4,5,6,8,7,0'")
+    expect(page.locator("#message")).to_contain_text("cannot be solved")
+    assert tiles(page) == (1, 2, 3, 4, 5, 6, 0, 7, 8)
+    page.evaluate("window.location.hash = 'board=1,2,x'")
+    expect(page.locator("#message")).to_contain_text("not loaded")
+    assert tiles(page) == (1, 2, 3, 4, 5, 6, 0, 7, 8)
+    # Solved in the fewest moves: the player is told so.
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#message")).to_contain_text("Solved in 2 moves")
+    expect(page.locator("#message")).to_contain_text("optimal!")
+    # In more: told the shortest.
+    page.evaluate("window.location.hash = 'board=1,2,3,4,5,6,7,0,8'")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", "1,2,3,4,5,6,7,0,8")
+    wait_distance(page, 1)
+    for key in ["ArrowRight", "ArrowLeft", "ArrowLeft"]:
+        page.keyboard.press(key)
+    expect(page.locator("#message")).to_contain_text("Solved in 3 moves")
+    expect(page.locator("#message")).to_contain_text("the shortest solution has 1")
+    # A first visit with a bad link still gets a board, and the error.
+    page.goto("about:blank")
+    page.goto(server + "/#board=1,2,3,4,5,6,8,7,0")
+    expect(page.locator("#board .tile")).to_have_count(15)
+    expect(page.locator("#message")).to_contain_text("not loaded")
+
+
+VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (844, 390)]
+
+
+@pytest.mark.parametrize("width,height", VIEWPORTS)
+def test_every_control_fits_the_screen(browser, server, width, height):
+    """At laptop, phone and landscape-phone sizes every control is on
+    screen without scrolling, with the solution player showing too."""
+    touch = width < 900
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  is_mobile=touch, has_touch=touch)
+    page = context.new_page()
+    page.goto(server + "/#size=5")
+    expect(page.locator("#coach")).to_contain_text("At least", timeout=30000)
+    page.click("#solve")
+    expect(page.locator("#player")).to_be_visible()
+    page.click("#play")
+    shot(page, f"12-fits-{width}x{height}")
+    controls = page.locator("button, select, input[type=range], input[type=checkbox], label.file")
+    checked = 0
+    for i in range(controls.count()):
+        control = controls.nth(i)
+        if not control.is_visible():
+            continue
+        box = control.bounding_box()
+        name = control.get_attribute("id") or control.inner_text()
+        assert box["x"] >= 0 and box["y"] >= 0, (name, box)
+        assert box["x"] + box["width"] <= width + 0.5, (name, box)
+        assert box["y"] + box["height"] <= height + 0.5, (name, box)
+        checked += 1
+    assert checked >= 12
+    board = page.locator("#board").bounding_box()
+    assert board["y"] + board["height"] <= height and board["x"] + board["width"] <= width
+    # The coach's line has one height whatever it says: the board stays put.
+    before = page.locator("#board").bounding_box()
+    page.click("#coach-more")
+    expect(page.locator("#coach-details")).to_be_visible()
+    assert page.locator("#board").bounding_box() == before
+    context.close()
+
+
+def test_one_lower_bound_and_swipes(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/#size=5")
+    coach = page.locator("#coach")
+    expect(coach).to_contain_text("At least", timeout=30000)
+    bound = coach.get_attribute("data-bound")
+    assert bound
+    # Hint asks another endpoint: the same lower bound.
+    page.click("#hint")
+    expect(page.locator("#message")).to_contain_text("Hint: slide")
+    assert coach.get_attribute("data-bound") == bound
+    # A swipe slides the tile next to the blank that way.
+    board = tiles(page)
+    letter = next(l for l in "LRUD" if neighbour(board, l) is not None)
+    dx, dy = {"L": (-60, 0), "R": (60, 0), "U": (0, -60), "D": (0, 60)}[letter]
+    page.evaluate(
+        """([dx, dy]) => {
+          const board = document.getElementById("board");
+          const r = board.getBoundingClientRect();
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const touch = (cx, cy) => new Touch({identifier: 1, target: board, clientX: cx, clientY: cy});
+          board.dispatchEvent(new TouchEvent("touchstart", {bubbles: true, cancelable: true,
+            touches: [touch(x, y)], changedTouches: [touch(x, y)]}));
+          board.dispatchEvent(new TouchEvent("touchend", {bubbles: true, cancelable: true,
+            touches: [], changedTouches: [touch(x + dx, y + dy)]}));
+        }""",
+        [dx, dy],
+    )
+    assert tiles(page) == neighbour(board, letter)
+    assert moves(page) == 1
+    context.close()

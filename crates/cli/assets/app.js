@@ -15,7 +15,8 @@ const game = {
   elapsed: 0,
   plan: null,      // moves of an optimal solution from the current position
   planOptimal: false,
-  distance: null,  // { exact, value, text }
+  distance: null,  // { exact, value }
+  startDistance: null, // the optimal length from the position dealt, once known
   playing: null,   // { moves, index, timer } while a solution is shown
   picture: "/picture.svg",
   request: 0,      // newest coach request: older answers are dropped
@@ -111,17 +112,32 @@ function renderTimer() {
 }
 setInterval(renderTimer, 250);
 
-function say(text, error = false) {
+// The message under the board; `kind` is "error" or "good".
+function say(text, kind) {
   const el = $("message");
   el.textContent = text || "\u00a0";
-  el.classList.toggle("error", error);
+  el.classList.toggle("error", kind === true || kind === "error");
+  el.classList.toggle("good", kind === "good");
 }
 
-function showCoach(text, kind) {
+// The coach's one line, in plain words; `details` (what the coach knows
+// and how) goes behind the "why?" toggle.
+function showCoach(text, kind, details) {
   const el = $("coach");
-  el.textContent = text;
+  el.textContent = text || "\u00a0";
+  el.title = text || "";
   el.className = `coach ${kind || ""}`;
   el.dataset.distance = game.distance && game.distance.exact ? String(game.distance.value) : "";
+  el.dataset.bound = game.distance && !game.distance.exact ? String(game.distance.value) : "";
+  const more = $("coach-more");
+  more.hidden = !details;
+  $("coach-details").textContent = details || "";
+  if (!details) showDetails(false);
+}
+
+function showDetails(open) {
+  $("coach-more").setAttribute("aria-expanded", String(open));
+  $("coach-details").hidden = !open;
 }
 
 // --- Moves -----------------------------------------------------------------
@@ -180,14 +196,26 @@ function afterPlayerMoves() {
     renderTimer();
     game.distance = { exact: true, value: 0 };
     showCoach("Solved!", "solved");
-    say(game.moves > 0 ? `Solved in ${game.moves} moves and ${$("timer").textContent}.` : "");
+    say(solvedText(), "good");
     return;
   }
   say("");
   coach();
 }
 
+// What the player is told on solving: the moves and time, and how that
+// compares with the shortest solution when it is known.
+function solvedText() {
+  if (game.moves === 0) return "";
+  const done = `Solved in ${game.moves} moves and ${$("timer").textContent}`;
+  const best = game.startDistance;
+  if (best === null) return `${done}.`;
+  if (game.moves <= best) return `${done}: optimal!`;
+  return `${done} (the shortest solution has ${best}).`;
+}
+
 function clickTile(tile) {
+  if (swiped) { swiped = false; return; }
   if (game.playing) stopPlaying(true);
   const n = game.size, b = blank(), cell = game.tiles.indexOf(tile);
   const sameRow = Math.floor(cell / n) === Math.floor(b / n);
@@ -212,9 +240,32 @@ document.addEventListener("keydown", (event) => {
   if (target && (target.tagName === "TEXTAREA" || target.tagName === "INPUT" ||
       target.tagName === "SELECT")) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if ($("board-dialog").open) return;
   if (event.key === "h" || event.key === "H") { hint(); event.preventDefault(); return; }
   const letter = KEYS[event.key];
   if (!letter) return;
+  event.preventDefault();
+  if (game.playing) stopPlaying(true);
+  if (apply(letter, true)) afterPlayerMoves();
+});
+
+// A swipe on the board slides the tile next to the blank that way.
+let touchStart = null;
+let swiped = false;
+boardEl.addEventListener("touchstart", (event) => {
+  const t = event.changedTouches[0];
+  touchStart = { x: t.clientX, y: t.clientY };
+  swiped = false;
+}, { passive: true });
+boardEl.addEventListener("touchend", (event) => {
+  if (!touchStart) return;
+  const t = event.changedTouches[0];
+  const dx = t.clientX - touchStart.x, dy = t.clientY - touchStart.y;
+  touchStart = null;
+  const reach = Math.max(Math.abs(dx), Math.abs(dy));
+  if (reach < 24) return;
+  const letter = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? "L" : "R") : (dy < 0 ? "U" : "D");
+  swiped = true;
   event.preventDefault();
   if (game.playing) stopPlaying(true);
   if (apply(letter, true)) afterPlayerMoves();
@@ -256,11 +307,7 @@ async function coach() {
       if (record.distance !== null) {
         showDistance(record.distance);
       } else {
-        game.distance = { exact: false, value: record.lower_bound };
-        const known = record.upper_bound === null ? "" :
-          `; a ${record.upper_bound}-move solution is known`;
-        showCoach(`At least ${record.lower_bound} moves from solved (a lower bound: ` +
-          `${game.size}x${game.size} is too big to know exactly${known})`, "bound");
+        showBound(record.lower_bound, record.upper_bound);
       }
     }
   } catch (error) {
@@ -270,10 +317,28 @@ async function coach() {
   }
 }
 
+// Shows what is known when the exact distance is not: a lower bound, and
+// the length of a solution found.
+function showBound(lower, known) {
+  game.distance = { exact: false, value: lower };
+  const n = game.size;
+  showCoach(`At least ${lower} moves from solved`, "bound",
+    `The shortest solution of a ${n}x${n} board can take too long to find, so the coach ` +
+    `gives a lower bound: no solution has fewer than ${lower} moves` +
+    (known ? `. The best solution found has ${known} moves; Hint and Solve follow it.` : "."));
+}
+
 // Shows an exact distance to solved.
 function showDistance(d) {
   game.distance = { exact: true, value: d };
-  showCoach(d === 0 ? "Solved!" : distanceText(d), d === 0 ? "solved" : "exact");
+  if (game.moves === 0 && sameTiles(game.tiles, game.start)) game.startDistance = d;
+  showCoach(d === 0 ? "Solved!" : distanceText(d), d === 0 ? "solved" : "exact",
+    d === 0 ? "" : `The shortest solution from here has exactly ${d} moves: ` +
+      "every hint is a move of one of them.");
+}
+
+function sameTiles(a, b) {
+  return a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
 function distanceText(d) {
@@ -288,20 +353,23 @@ function takeSolution(record) {
     if (record.optimal) {
       showDistance(record.length);
     } else {
-      game.distance = { exact: false, value: record.lower_bound };
-      showCoach(`At least ${record.lower_bound} moves from solved; a ${record.length}-move ` +
-        "solution is known (not optimal)", "bound");
+      showBound(record.lower_bound, record.length);
     }
     return true;
   }
   if (record.type === "refused") {
-    showCoach("Too hard for the server's budget", "bound");
-    say(record.reason, true);
+    showCoach("Too hard to solve here", "bound", record.reason);
+    say("This position is too hard for the server's search budget.", true);
   } else if (record.type === "unsolvable") {
-    showCoach("Unsolvable", "bound");
+    showCoach("This board cannot be solved", "bound", UNSOLVABLE);
   }
   return false;
 }
+
+const UNSOLVABLE = "No series of slides turns this board into the picture: it is the " +
+  "picture with two tiles swapped, in effect, and slides never undo a swap. (Each slide " +
+  "changes both the order of the tiles and the blank's place by one step, so their parities " +
+  "stay in step; here they are out of step.)";
 
 async function hint() {
   if (isSolved()) return;
@@ -320,7 +388,7 @@ async function hint() {
   if (el) el.classList.add("hint");
   const words = { L: "left", R: "right", U: "up", D: "down" };
   say(`Hint: slide ${tile} ${words[letter]}` +
-    (game.planOptimal ? " (an optimal move)" : " (toward solved; not proven optimal)"));
+    (game.planOptimal ? " (a move of a shortest solution)" : " (toward solved)"));
   boardEl.dataset.hint = letter;
 }
 
@@ -337,8 +405,8 @@ async function solve() {
   if (!takeSolution(record)) return;
   const moves = record.moves.split("");
   say(record.optimal
-    ? `An optimal solution: ${moves.length} moves.`
-    : `A ${moves.length}-move solution (not optimal: ${record.note || "by reduction"}).`);
+    ? `A shortest solution: ${moves.length} moves.`
+    : `A ${moves.length}-move solution (the shortest would take too long to find).`);
   game.playing = { moves, index: 0, timer: null, paused: false };
   $("player").hidden = false;
   updateProgress();
@@ -430,6 +498,7 @@ function setPosition(tiles, size, goal) {
   game.elapsed = 0;
   game.startedAt = null;
   game.plan = null;
+  game.startDistance = null;
   $("size").value = String(size);
   render();
   say("");
@@ -449,20 +518,70 @@ async function shuffle() {
   } catch (error) { say(error.message, true); }
 }
 
-async function setBoardFromText(text) {
+// Sets the board `text` names; on a problem, says it (where `tell` says)
+// and keeps the current board.
+async function setBoardFromText(text, goal, tell) {
+  const report = tell || ((message) => say(message, true));
   try {
-    const record = await api("/api/check", { board: text, goal: game.goal });
+    const record = await api("/api/check", { board: text, goal: goal || game.goal });
     if (!record.solvable) {
-      say(`That board cannot be solved (goal ${record.goal}): every move keeps the parity ` +
-        "of the tile permutation in step with the blank's distance, and here they disagree.", true);
+      report("That board cannot be solved: no series of slides turns it into the picture " +
+        "(it is the picture with two tiles swapped, in effect).");
       return false;
     }
     setPosition(record.board, record.size, record.goal);
     return true;
   } catch (error) {
-    say(error.message, true);
+    report(error.message);
     return false;
   }
+}
+
+function dialogSay(text, error) {
+  const el = $("board-dialog-message");
+  el.textContent = text || "\u00a0";
+  el.classList.toggle("error", !!error);
+}
+
+function openBoardDialog() {
+  $("board-text").value = "";
+  $("board-text").placeholder = rowsText(game.tiles, game.size);
+  dialogSay("");
+  $("board-dialog").showModal();
+}
+
+async function setBoardFromDialog() {
+  const ok = await setBoardFromText($("board-text").value, game.goal,
+    (message) => dialogSay(message, true));
+  if (ok) $("board-dialog").close();
+}
+
+// Loads the position a link names (#board=...&goal=..., or #size=N): at
+// start, and when the link changes in an open tab. A bad link says why and
+// keeps the board on screen (a first visit gets a shuffled one).
+async function loadFromHash(first) {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const goal = params.get("goal") || "blank-last";
+  if (params.get("board")) {
+    let problem = null;
+    const ok = await setBoardFromText(params.get("board"), goal,
+      (message) => { problem = message; });
+    if (ok) return;
+    if (first) await shuffle();
+    say(`The link's board was not loaded: ${problem}`, true);
+    return;
+  }
+  if (params.get("size")) {
+    $("size").value = params.get("size");
+    if ($("size").value !== params.get("size")) {
+      if (first) await shuffle();
+      say(`The link asks for size ${params.get("size")}; the game has 3x3 to 8x8.`, true);
+      return;
+    }
+    await shuffle();
+    return;
+  }
+  if (first) await shuffle();
 }
 
 function share() {
@@ -470,11 +589,12 @@ function share() {
   url.hash = `board=${game.tiles.join(",")}` + (game.goal !== "blank-last" ? `&goal=${game.goal}` : "");
   history.replaceState(null, "", url);
   const text = url.toString();
-  const done = () => say(`Link copied: ${text}`);
+  const tell = (message) => { say(message); dialogSay(message); };
   if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(text).then(done, () => say(`Link: ${text}`));
+    navigator.clipboard.writeText(text).then(() => tell(`Link copied: ${text}`),
+      () => tell(`Link: ${text}`));
   } else {
-    say(`Link: ${text}`);
+    tell(`Link: ${text}`);
   }
 }
 
@@ -492,6 +612,7 @@ function loadPicture(file) {
         (image.naturalWidth - side) / 2, (image.naturalHeight - side) / 2, side, side,
         0, 0, 1024, 1024);
       game.picture = canvas.toDataURL("image/jpeg", 0.92);
+      $("preview").src = game.picture;
       render();
       say(`Picture: ${file.name}`);
     };
@@ -514,17 +635,18 @@ $("solve").addEventListener("click", solve);
 $("play").addEventListener("click", () => (game.playing && !game.playing.paused ? pause() : play()));
 $("step").addEventListener("click", () => { pause(); stepForward(); });
 $("back").addEventListener("click", stepBack);
-$("set-board").addEventListener("click", () => setBoardFromText($("board-text").value));
+$("open-board").addEventListener("click", openBoardDialog);
+$("set-board").addEventListener("click", setBoardFromDialog);
 $("share").addEventListener("click", share);
+$("coach-more").addEventListener("click", () =>
+  showDetails($("coach-more").getAttribute("aria-expanded") !== "true"));
+$("picture").parentElement.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" || event.key === " ") { $("picture").click(); event.preventDefault(); }
+});
 window.addEventListener("resize", render);
+window.addEventListener("hashchange", () => loadFromHash(false));
 
 // A test or a curious user can read the state here.
 window.npuzzle = { game, apply, render, sourceOf };
 
-(async function start() {
-  const params = new URLSearchParams(window.location.hash.slice(1));
-  if (params.get("goal")) game.goal = params.get("goal");
-  if (params.get("board") && await setBoardFromText(params.get("board"))) return;
-  if (params.get("size")) $("size").value = params.get("size");
-  await shuffle();
-})();
+loadFromHash(true);
