@@ -174,7 +174,7 @@ fn the_light_reader_has_no_c_code_and_no_thread_pool() {
 }
 
 /// Builds libnpuzzle (the C ABI crate) in this build's profile, once.
-fn libnpuzzle() -> &'static Path {
+pub(crate) fn libnpuzzle() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let profile = profile_dir();

@@ -119,9 +119,10 @@ impl Outcome {
     }
 }
 
-/// Whether every table of `partition` (a 4x4 configuration) is in data/,
-/// and the bytes they map.
-fn tables_built(npuzzle: &Path, partition: &str) -> Option<u64> {
+/// Whether every table of `partition` (a 4x4 configuration) is in data/:
+/// the megabytes they map and the seconds their builds took (as their
+/// headers record, distinct tables once).
+fn tables_built(npuzzle: &Path, partition: &str) -> Option<(f64, f64)> {
     let output = Command::new(npuzzle)
         .args(["pdb", "files", "--partition", partition, "--pdb-dir"])
         .arg(root().join("data"))
@@ -130,13 +131,27 @@ fn tables_built(npuzzle: &Path, partition: &str) -> Option<u64> {
     if !output.status.success() {
         return None;
     }
-    String::from_utf8_lossy(&output.stdout)
+    let printed = String::from_utf8_lossy(&output.stdout);
+    // "PATH: 259.5 MB to map, built in 42.5 s", then "288.3 MB mapped in all".
+    let build_seconds = printed
+        .lines()
+        .filter_map(|line| {
+            line.split("built in ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<f64>()
+                .ok()
+        })
+        .sum();
+    let mapped = printed
         .lines()
         .last()?
         .split_whitespace()
         .next()?
         .parse()
-        .ok()
+        .ok()?;
+    Some((mapped, build_seconds))
 }
 
 /// Nanoseconds per read when each read's address is the value the one
@@ -376,6 +391,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     bench.princeton(&mut report)?;
     bench.heuristics(&mut report)?;
     bench.big_boards_section(&mut report)?;
+    docs_section(&mut report)?;
 
     if build {
         build_section(&npuzzle, "the default tables (7-8)", &[], &mut report)?;
@@ -408,6 +424,49 @@ pub fn run(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, &report).map_err(|e| format!("{}: {e}", out.display()))?;
     print!("{report}");
     eprintln!("bench: report written to {}", out.display());
+    Ok(())
+}
+
+/// Runs the docs' shell blocks with the real tables, those marked for the
+/// bench too (the 7-8 build and solve of the README's quick start).
+fn docs_section(report: &mut String) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let started = Instant::now();
+    let output = Command::new(cargo)
+        .args([
+            "test",
+            "--release",
+            "--quiet",
+            "--package",
+            "npuzzle-cli",
+            "--test",
+            "integration",
+            "docs::every_shell_block",
+            "--",
+            "--nocapture",
+        ])
+        .env("NPUZZLE_DOCS_FULL", "1")
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let printed = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(format!(
+            "the docs' examples failed with the full tables:\n{}{printed}",
+            String::from_utf8_lossy(&output.stdout)
+        ));
+    }
+    let ran = printed
+        .lines()
+        .find_map(|line| line.strip_prefix("docs: "))
+        .unwrap_or("the commands ran");
+    let _ = writeln!(
+        report,
+        "## The docs' examples with the full tables\n\nEvery shell block of README.md and \
+         docs/, those marked for the bench included, run as written against data/: {ran}, \
+         all as their comments say, in {:.0} s.\n",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
@@ -818,24 +877,25 @@ impl Bench {
             "## 15-puzzle tables: memory against nodes and time\n\n\
              Each configuration that is built in data/ (the others are listed with the command \
              that builds them), all with the reflected lookup. `z`: zero-aware table; `+`: a \
-             catalogue, the largest of the partitions' sums. Mapped: the tables' bytes. The 17 \
+             catalogue, the largest of the partitions' sums. Mapped: the tables' bytes; build: the \
+             seconds their builds took on this machine, as the files' headers record. The 17 \
              boards and Korf's 100 are solved in one process each, boards in parallel; the \
              80-move board alone, process start to answer, median of 3 runs, with that run's \
              peak resident memory.\n"
         );
         let _ = writeln!(
             report,
-            "| tables | mapped MB | Korf's 100 avg h0 | Korf's 100 avg expanded | 17 x 80: total expanded | 17 x 80: wall s | 17 x 80: expanded/s per core | one 80-move board: s (best) | its expanded | its peak RSS MB |"
+            "| tables | mapped MB | build s | Korf's 100 avg h0 | Korf's 100 avg expanded | 17 x 80: total expanded | 17 x 80: wall s | 17 x 80: expanded/s per core | one 80-move board: s (best) | its expanded | its peak RSS MB |"
         );
         let _ = writeln!(
             report,
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
         );
         for config in CONFIGURATIONS {
-            let Some(mapped) = tables_built(npuzzle, config) else {
+            let Some((mapped, build_seconds)) = tables_built(npuzzle, config) else {
                 let _ = writeln!(
                     report,
-                    "| {config} | not built: `cargo xtask build-pdb --partition {config}` | | | | | | | | |"
+                    "| {config} | not built: `cargo xtask build-pdb --partition {config}` | | | | | | | | | |"
                 );
                 continue;
             };
@@ -848,8 +908,7 @@ impl Bench {
             let (median, best, rss, nodes) = one_board(npuzzle, &args, 3)?;
             let _ = writeln!(
                 report,
-                "| {config} | {:.0} | {:.2} | {:.0} | {} | {:.2} | {:.2e} | {median:.3} ({best:.3}) | {nodes} | {rss:.0} |",
-                mapped as f64 / 1e6,
+                "| {config} | {mapped:.0} | {build_seconds:.0} | {:.2} | {:.0} | {} | {:.2} | {:.2e} | {median:.3} ({best:.3}) | {nodes} | {rss:.0} |",
                 korf_outcome.average(korf_outcome.h0_sum),
                 korf_outcome.average(korf_outcome.expanded),
                 hard_outcome.expanded,

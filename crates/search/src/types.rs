@@ -116,7 +116,7 @@ const BYTES_PER_SLOT: u64 = 25;
 /// The default node limit of BFS and A*: the most boards whose estimated
 /// memory fits `DEFAULT_MEMORY_BYTES`, counting the hash table at the
 /// power-of-two size it has then (it holds at most 7/8 of its slots), so
-/// the limit never falls just past a doubling. Measured peaks: see README.
+/// the limit never falls just past a doubling.
 pub fn default_max_nodes(cells: usize) -> u64 {
     let per_board = bytes_per_kept_board(cells);
     (10..40)
