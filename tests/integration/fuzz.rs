@@ -20,7 +20,7 @@ use npuzzle_board::{parse_board, parse_set_line, BatchReader, SplitMix64};
 
 use crate::harness::repo_root;
 
-fn env_count(name: &str, default: u64) -> u64 {
+pub(crate) fn env_count(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
@@ -368,4 +368,35 @@ fn fuzz_the_command_line() {
         }
     }
     report(&failures);
+}
+
+/// The C ABI under random calls (tests/c/fuzz_abi.c): no crash, no panic
+/// text on the host's stderr, every answer checked by the program.
+#[test]
+fn fuzz_the_c_abi() {
+    let cases = env_count("NPUZZLE_FUZZ_C_CASES", 3_000);
+    let seed = env_count("NPUZZLE_FUZZ_SEED", 1);
+    let scratch = tempfile::tempdir().unwrap();
+    let exe = crate::reuse::compile_c("tests/c/fuzz_abi.c", scratch.path(), true);
+    let started = Instant::now();
+    let output = Command::new(&exe)
+        .arg(crate::tables::tables())
+        .arg(cases.to_string())
+        .arg(seed.to_string())
+        .current_dir(scratch.path())
+        .env("NPUZZLE_PDB_DIR", scratch.path().join("none"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(
+        stderr.is_empty(),
+        "the library wrote to the host's stderr: {stderr}"
+    );
+    eprintln!(
+        "fuzz: C ABI, {} in {:.1} s",
+        stdout.trim(),
+        started.elapsed().as_secs_f64()
+    );
 }

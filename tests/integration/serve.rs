@@ -761,3 +761,385 @@ fn a_flood_of_idle_connections_leaves_hints_answered() {
         "{growth_mb:.1} MB more with {count} idle connections"
     );
 }
+
+/// Breadth-first distances of every 3x3 board to 1 2 3 4 5 6 7 8 0.
+fn distances_3x3() -> std::collections::HashMap<Vec<u16>, usize> {
+    let goal = Goal::BlankLast.board(3);
+    let mut distance = std::collections::HashMap::from([(goal.tiles().to_vec(), 0)]);
+    let mut queue = std::collections::VecDeque::from([goal]);
+    while let Some(board) = queue.pop_front() {
+        let d = distance[board.tiles()];
+        for m in board.legal_moves().collect::<Vec<_>>() {
+            let mut next = board.clone();
+            next.apply(m);
+            if !distance.contains_key(next.tiles()) {
+                distance.insert(next.tiles().to_vec(), d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    distance
+}
+
+/// One fuzz request: the bytes to send, and for a well-formed request
+/// with a valid board, the board, goal and notation it asked about.
+struct FuzzRequest {
+    bytes: Vec<u8>,
+    asked: Option<(Board, Goal, npuzzle_board::Notation)>,
+    /// A client that hangs up early: no answer is owed.
+    broken: bool,
+}
+
+fn fuzz_board(rng: &mut SplitMix64, goal: Goal) -> Board {
+    let size = [2, 3, 3, 3, 4, 4, 5, 6][rng.below(8) as usize];
+    match size {
+        2 | 3 => npuzzle_board::random_board(size, goal, rng),
+        _ => random_walk(size, goal, rng.below(30) as usize, rng),
+    }
+}
+
+fn fuzz_request(rng: &mut SplitMix64) -> FuzzRequest {
+    let goal = if rng.below(4) == 0 {
+        Goal::BlankFirst
+    } else {
+        Goal::BlankLast
+    };
+    let notation = if rng.below(4) == 0 {
+        npuzzle_board::Notation::Blank
+    } else {
+        npuzzle_board::Notation::Tile
+    };
+    let board = fuzz_board(rng, goal);
+    let endpoint = ["/api/solve", "/api/hint", "/api/check"][rng.below(3) as usize];
+    let board_json = if rng.below(2) == 0 {
+        format!("\"{}\"", board.to_line())
+    } else {
+        format!("{:?}", board.tiles())
+    };
+    let mut fields = vec![format!("\"board\": {board_json}")];
+    if goal == Goal::BlankFirst || rng.below(3) == 0 {
+        fields.push(format!("\"goal\": \"{}\"", goal.name()));
+    }
+    if notation == npuzzle_board::Notation::Blank || rng.below(3) == 0 {
+        fields.push(format!(
+            "\"notation\": \"{}\"",
+            if notation == npuzzle_board::Notation::Blank {
+                "blank"
+            } else {
+                "tile"
+            }
+        ));
+    }
+    if rng.below(3) == 0 {
+        fields.push(format!(
+            "\"max_nodes\": {}",
+            [0, 1, 100, 5000, 200000][rng.below(5) as usize]
+        ));
+    }
+    let body = format!("{{{}}}", fields.join(", "));
+    let well_formed = |body: &str, endpoint: &str| {
+        format!(
+            "POST {endpoint} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    };
+    match rng.below(10) {
+        0..=4 => FuzzRequest {
+            bytes: well_formed(&body, endpoint),
+            asked: Some((board, goal, notation)),
+            broken: false,
+        },
+        5 => {
+            let size =
+                ["3", "8", "9", "0", "x", "-1", "99999999999999999999", ""][rng.below(8) as usize];
+            let goal = ["blank-last", "blank-first", "up", ""][rng.below(4) as usize];
+            FuzzRequest {
+                bytes: format!(
+                    "GET /api/random?size={size}&goal={goal} HTTP/1.1\r\nHost: localhost\r\n\
+                     Connection: close\r\n\r\n"
+                )
+                .into_bytes(),
+                asked: None,
+                broken: false,
+            }
+        }
+        6 | 7 => {
+            // A valid request with bytes flipped, inserted or dropped.
+            let mut bytes = well_formed(&body, endpoint);
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(bytes.len() as u64) as usize;
+                match rng.below(3) {
+                    0 => bytes[at] = rng.below(256) as u8,
+                    1 => {
+                        let pieces = b"{}[]\",:0 \r\n\x00\xff";
+                        bytes.insert(at, pieces[rng.below(pieces.len() as u64) as usize])
+                    }
+                    _ => {
+                        bytes.remove(at);
+                    }
+                }
+            }
+            FuzzRequest {
+                bytes,
+                asked: None,
+                broken: false,
+            }
+        }
+        8 => {
+            let length = rng.below(300) as usize;
+            FuzzRequest {
+                bytes: (0..length).map(|_| rng.below(256) as u8).collect(),
+                asked: None,
+                broken: true,
+            }
+        }
+        _ => {
+            // A client that stops mid-request: headers cut, or a body
+            // shorter than declared, then hangs up.
+            let mut bytes = well_formed(&body, endpoint);
+            let cut = rng.below(bytes.len() as u64) as usize;
+            bytes.truncate(cut);
+            FuzzRequest {
+                bytes,
+                asked: None,
+                broken: true,
+            }
+        }
+    }
+}
+
+/// Random, mutated and broken requests: the server answers each well-formed
+/// one correctly (solutions replay, 3x3 lengths are the breadth-first
+/// distances), anything else with a 4xx or by closing, never a 5xx other
+/// than 503, and it keeps running. `cargo xtask fuzz` runs 100,000 cases.
+#[test]
+fn fuzz_the_http_api() {
+    let cases = crate::fuzz::env_count("NPUZZLE_FUZZ_HTTP_CASES", 1_500);
+    let mut rng = SplitMix64::new(crate::fuzz::env_count("NPUZZLE_FUZZ_SEED", 1) ^ 0x4774);
+    let mut server = Server::start(&["--max-nodes", "300000"]);
+    let distances = distances_3x3();
+    let started = Instant::now();
+    let mut statuses = std::collections::BTreeMap::new();
+    for case in 0..cases {
+        let request = fuzz_request(&mut rng);
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let _ = stream.write_all(&request.bytes);
+        if request.broken {
+            drop(stream);
+            continue;
+        }
+        // A request cut short would wait for the body timeout: say there is
+        // no more. A well-formed one keeps its side open, as browsers do
+        // (a half-closed connection may be taken for a client gone).
+        if request.asked.is_none() {
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+        }
+        let mut response = Vec::new();
+        let read = stream.read_to_end(&mut response);
+        let text = String::from_utf8_lossy(&response);
+        let status: u16 = text
+            .strip_prefix("HTTP/1.1 ")
+            .and_then(|rest| rest.get(..3))
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0);
+        *statuses.entry(status).or_insert(0u64) += 1;
+        let place = || {
+            format!(
+                "case {case}: {:?} -> {text}",
+                String::from_utf8_lossy(&request.bytes)
+            )
+        };
+        assert!(read.is_ok(), "{}: no answer in time", place());
+        assert!(
+            status == 0 || (200..500).contains(&status) || status == 503,
+            "{}",
+            place()
+        );
+        let Some((board, goal, notation)) = request.asked else {
+            continue;
+        };
+        assert_eq!(status, 200, "{}", place());
+        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        let record: serde_json::Value =
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("{}: {e}", place()));
+        let solvable = board.is_solvable(goal);
+        match record["type"].as_str() {
+            Some("solution") => {
+                let moves = npuzzle_board::Move::parse_sequence(
+                    record["moves"].as_str().unwrap(),
+                    notation,
+                )
+                .unwrap();
+                assert!(board.solves(&moves, goal), "{}", place());
+                if board.size() == 3 && goal == Goal::BlankLast && record["optimal"] == true {
+                    assert_eq!(moves.len(), distances[board.tiles()], "{}", place());
+                }
+            }
+            Some("unsolvable") => assert!(!solvable, "{}", place()),
+            Some("refused") => assert!(solvable, "{}", place()),
+            Some("check") => {
+                assert_eq!(record["solvable"] == true, solvable, "{}", place());
+                if let Some(distance) = record["distance"].as_u64() {
+                    assert!(
+                        record["lower_bound"].as_u64() <= Some(distance),
+                        "{}",
+                        place()
+                    );
+                    if board.size() == 3 && goal == Goal::BlankLast {
+                        assert_eq!(distance as usize, distances[board.tiles()], "{}", place());
+                    }
+                }
+            }
+            _ => panic!("{}: not an answer", place()),
+        }
+        if case % 500 == 499 {
+            server.alive();
+        }
+    }
+    server.alive();
+    eprintln!(
+        "fuzz: HTTP API, {cases} cases in {:.1} s, statuses {statuses:?} (0: closed without an answer)",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Mixed traffic for NPUZZLE_SOAK_SECONDS (default 10; the bench runs 600):
+/// hints on 4x4 boards (timed), checks of 5x5 to 8x8 boards, distance-80
+/// solves, malformed requests, and clients that connect and hang up or
+/// stall. Every tenth of the run prints resident memory and the hints' p99
+/// ("soak: " lines); memory must stay flat and every answer well formed.
+#[test]
+fn serve_under_mixed_traffic_stays_flat() {
+    let seconds: u64 = std::env::var("NPUZZLE_SOAK_SECONDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10);
+    let pdb_dir = std::env::var_os("NPUZZLE_LOAD_PDB_DIR");
+    let server = Arc::new(match &pdb_dir {
+        Some(dir) => Server::start_on(std::path::Path::new(dir), "7-8", &[]),
+        None => Server::start(&["--max-nodes", "2000000"]),
+    });
+    server.alive_ref();
+    let stop = Arc::new(AtomicBool::new(false));
+    let hint_times = Arc::new(std::sync::Mutex::new(Vec::<Duration>::new()));
+    let requests = Arc::new(AtomicUsize::new(0));
+    let mut workers = Vec::new();
+    for worker in 0..4u64 {
+        let (server, stop, hint_times, requests) = (
+            Arc::clone(&server),
+            Arc::clone(&stop),
+            Arc::clone(&hint_times),
+            Arc::clone(&requests),
+        );
+        workers.push(std::thread::spawn(move || {
+            let mut rng = SplitMix64::new(0x50a4 + worker);
+            while !stop.load(Ordering::Relaxed) {
+                requests.fetch_add(1, Ordering::Relaxed);
+                match (worker, rng.below(10)) {
+                    (0 | 1, _) => {
+                        let board = random_walk(4, Goal::BlankLast, 20 + rng.below(30) as usize, &mut rng);
+                        let started = Instant::now();
+                        let (status, record) = server
+                            .post("/api/hint", &format!("{{\"board\": {:?}}}", board.tiles()));
+                        let took = started.elapsed();
+                        assert!(status == 200 || status == 503, "{status} {record}");
+                        if status == 200 {
+                            hint_times.lock().unwrap().push(took);
+                        }
+                    }
+                    (2, 0) => {
+                        let (status, record) = server
+                            .post("/api/solve", &format!("{{\"board\": \"{HARD}\"}}"));
+                        assert!(status == 200 || status == 503, "{status} {record}");
+                    }
+                    (2, _) => {
+                        let size = 5 + rng.below(4) as usize;
+                        let board = npuzzle_board::random_board(size, Goal::BlankLast, &mut rng);
+                        let (status, record) = server
+                            .post("/api/check", &format!("{{\"board\": {:?}}}", board.tiles()));
+                        assert!(status == 200 || status == 503, "{status} {record}");
+                    }
+                    (_, 0..=3) => {
+                        let (status, _) = server.raw(
+                            b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: \
+                              application/json\r\nContent-Length: 8\r\nConnection: close\r\n\r\n{\"board\"",
+                        );
+                        assert!(status == 400 || status == 0, "{status}");
+                    }
+                    (_, 4..=6) => {
+                        // Connects, sends half a request line, hangs up.
+                        if let Ok(mut stream) = TcpStream::connect(server.address) {
+                            let _ = stream.write_all(b"GET /api/ran");
+                        }
+                    }
+                    _ => {
+                        let (status, _) = server.raw(
+                            b"GET /api/random?size=6 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                        );
+                        assert_eq!(status, 200);
+                    }
+                }
+            }
+        }));
+    }
+    let interval = Duration::from_millis(seconds * 100);
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    for tenth in 1..=10 {
+        std::thread::sleep(interval);
+        let mut times = std::mem::take(&mut *hint_times.lock().unwrap());
+        times.sort();
+        let p99 = if times.is_empty() {
+            Duration::ZERO
+        } else {
+            times[(times.len() * 99 / 100).min(times.len() - 1)]
+        };
+        let rss = rss_kb(&server) as f64 / 1024.0;
+        eprintln!(
+            "soak: {:>4.0} s: resident {rss:.1} MB, {} hints, p99 {:.1} ms, {} requests so far",
+            started.elapsed().as_secs_f64(),
+            times.len(),
+            p99.as_secs_f64() * 1e3,
+            requests.load(Ordering::Relaxed)
+        );
+        samples.push((tenth, rss, p99));
+    }
+    stop.store(true, Ordering::Relaxed);
+    for worker in workers {
+        worker.join().unwrap();
+    }
+    // After the first tenth (tables paged in, caches filled), memory stays flat.
+    let settled = samples[1].1;
+    let most = samples.iter().skip(1).map(|s| s.1).fold(0.0, f64::max);
+    eprintln!(
+        "soak: {seconds} s of mixed traffic, {} requests: resident {settled:.1} MB after the \
+         first tenth, at most {most:.1} MB; hint p99 per tenth from {:.1} to {:.1} ms",
+        requests.load(Ordering::Relaxed),
+        samples
+            .iter()
+            .skip(1)
+            .map(|s| s.2)
+            .min()
+            .unwrap()
+            .as_secs_f64()
+            * 1e3,
+        samples
+            .iter()
+            .skip(1)
+            .map(|s| s.2)
+            .max()
+            .unwrap()
+            .as_secs_f64()
+            * 1e3
+    );
+    assert!(
+        most - settled < 50.0,
+        "resident memory grew from {settled:.1} to {most:.1} MB"
+    );
+    server.alive_ref();
+}

@@ -483,9 +483,11 @@ fn moves_of(run: &Run) -> Vec<String> {
 }
 
 /// The same board and options give the same moves with any number of
-/// threads, alone or in a batch: outputs can be diffed. The boards need
-/// searches split into many subtrees (the 3x3 ones with linear conflict,
-/// the 4x4 ones over the 6-6-3 tables).
+/// threads, given alone or in a batch (a batch solves each board on one
+/// thread with the plain depth-first search, a single board splits its
+/// search): outputs can be diffed. The boards need searches split into
+/// many subtrees (the 3x3 ones with linear conflict, the 4x4 ones over the
+/// 6-6-3 tables).
 #[test]
 fn same_moves_whatever_the_thread_count() {
     let sets = [
@@ -512,7 +514,7 @@ fn same_moves_whatever_the_thread_count() {
         if let Some(name) = partition {
             options.extend(["--partition", name]);
         }
-        let mut seen: Option<Vec<String>> = None;
+        let mut seen: Option<(Vec<String>, Vec<String>)> = None;
         for jobs in ["1", "2", "3", "4"] {
             let mut answers = Vec::new();
             for board in &boards {
@@ -527,10 +529,18 @@ fn same_moves_whatever_the_thread_count() {
             let batch = npuzzle_in(Path::new("."), &args, &boards.join("\n"));
             assert_eq!(batch.status, 0, "{}", batch.stderr);
             assert_eq!(answers.len(), boards.len(), "every board solved");
-            assert_eq!(moves_of(&batch), answers, "a batch, --jobs {jobs}");
+            let batched = moves_of(&batch);
+            assert_eq!(
+                batched.len(),
+                boards.len(),
+                "every board of the batch solved"
+            );
             match &seen {
-                Some(first) => assert_eq!(&answers, first, "--jobs {jobs}"),
-                None => seen = Some(answers),
+                Some((first, first_batch)) => {
+                    assert_eq!(&answers, first, "alone, --jobs {jobs}");
+                    assert_eq!(&batched, first_batch, "a batch, --jobs {jobs}");
+                }
+                None => seen = Some((answers, batched)),
             }
         }
     }

@@ -13,6 +13,7 @@ use crate::{release_npuzzle, root};
 
 const USAGE: &str = "\
 usage: cargo xtask bench [--quick] [--build] [--korf24] [--korf24-partition P] [--out FILE]
+       cargo xtask bench --doors | --soak
 
 Solves Korf's 100 and the 17 boards at distance 80 with the default tables
 (build them first: cargo xtask build-pdb), checks every length against the
@@ -24,6 +25,8 @@ FILE) and prints it.
   --quick      fewer boards for the slow heuristics (a smoke run)
   --doors      only the section comparing the command line, the C ABI and
                the Python package on the same boards (printed, not written)
+  --soak       only the ten-minute soak of `npuzzle serve` under mixed
+               traffic (printed, not written; the full bench includes it)
   --build      also build the default 7-8 tables and the 24-puzzle's
                6z-6z-6z-6z afresh (into target/bench-build, removed after;
                about a minute and a half) and report the time and peak
@@ -349,6 +352,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 print!("{report}");
                 return Ok(());
             }
+            "--soak" => {
+                let mut report = String::new();
+                soak_section(&mut report)?;
+                print!("{report}");
+                return Ok(());
+            }
             "--help" | "-h" => {
                 print!("{USAGE}");
                 return Ok(());
@@ -387,6 +396,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     bench.thread_rate(&mut report)?;
     bench.table_configurations(&mut report)?;
     bench.serve_load(&mut report)?;
+    soak_section(&mut report)?;
     crate::doors::section(&npuzzle, &mut report)?;
     bench.princeton(&mut report)?;
     bench.heuristics(&mut report)?;
@@ -424,6 +434,48 @@ pub fn run(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, &report).map_err(|e| format!("{}: {e}", out.display()))?;
     print!("{report}");
     eprintln!("bench: report written to {}", out.display());
+    Ok(())
+}
+
+/// `npuzzle serve` under ten minutes of mixed traffic (the suite's soak
+/// test, pointed at data/): resident memory and the hints' p99 per minute.
+fn soak_section(report: &mut String) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    eprintln!("bench: serve soak, 10 minutes");
+    let output = Command::new(cargo)
+        .args([
+            "test",
+            "--release",
+            "--quiet",
+            "--package",
+            "npuzzle-cli",
+            "--test",
+            "integration",
+            "serve::serve_under_mixed_traffic_stays_flat",
+            "--",
+            "--nocapture",
+        ])
+        .env("NPUZZLE_LOAD_PDB_DIR", root().join("data"))
+        .env("NPUZZLE_SOAK_SECONDS", "600")
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run cargo test: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(format!("the serve soak failed:\n{stderr}"));
+    }
+    let _ = writeln!(
+        report,
+        "## `npuzzle serve` soak: 10 minutes of mixed traffic (7-8 tables)\n\n\
+         Four clients over loopback: two ask hints on 4x4 boards (timed), one checks 5x5 to \
+         8x8 boards and solves a distance-80 board one time in ten, one sends malformed \
+         requests, connects and hangs up mid-request, and asks random boards. Each minute: \
+         the server's resident memory and the hints' p99 over that minute.\n"
+    );
+    for line in stderr.lines().filter_map(|l| l.strip_prefix("soak: ")) {
+        let _ = writeln!(report, "- {line}");
+    }
+    let _ = writeln!(report);
     Ok(())
 }
 

@@ -30,9 +30,11 @@ tasks:
                        the venv it makes
   browser              only the browser part of `test`; screenshots go to
                        target/browser-screenshots
-  fuzz [options]       fuzz the board readers and the command line:
+  fuzz [options]       fuzz every door: the board readers and the command
+                       line, the HTTP API, the C ABI and the Python API:
                        --cases N (parser, default 1,000,000), --cli-cases N
-                       (runs of the binary, default 5,000), --seed S
+                       (runs of the binary, default 5,000), --door-cases N
+                       (HTTP, C and Python each, default 100,000), --seed S
 ";
 
 fn main() -> ExitCode {
@@ -107,16 +109,20 @@ fn build_pdb(args: &[String]) -> Result<(), String> {
     run(command.args(args), "npuzzle pdb build")
 }
 
-/// Runs the fuzz tests of the integration suite with large case counts.
+/// Runs the fuzz tests of every door with large case counts: the board
+/// readers and the command line, the HTTP API, the C ABI (integration
+/// suite) and the Python API (pytest, in the test environment).
 fn fuzz(args: &[String]) -> Result<(), String> {
     let mut cases = "1000000".to_string();
     let mut cli_cases = "5000".to_string();
+    let mut door_cases = "100000".to_string();
     let mut seed = "1".to_string();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let slot = match arg.as_str() {
             "--cases" => &mut cases,
             "--cli-cases" => &mut cli_cases,
+            "--door-cases" => &mut door_cases,
             "--seed" => &mut seed,
             other => return Err(format!("fuzz: unknown option '{other}'\n\n{TASKS}")),
         };
@@ -135,24 +141,36 @@ fn fuzz(args: &[String]) -> Result<(), String> {
             "npuzzle-cli",
             "--test",
             "integration",
-            "fuzz::",
+            "fuzz",
             "--",
             "--nocapture",
         ])
         .env("NPUZZLE_FUZZ_CASES", &cases)
         .env("NPUZZLE_FUZZ_CLI_CASES", &cli_cases)
+        .env("NPUZZLE_FUZZ_HTTP_CASES", &door_cases)
+        .env("NPUZZLE_FUZZ_C_CASES", &door_cases)
         .env("NPUZZLE_FUZZ_SEED", &seed)
         .current_dir(root())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if status.success() {
-        println!(
-            "fuzz: {cases} parser cases and {cli_cases} command-line runs, seed {seed}: no failure"
-        );
-        Ok(())
-    } else {
-        Err("fuzz: failures (see above; inputs written under the temp directory)".to_string())
+    if !status.success() {
+        return Err("fuzz: failures (see above; inputs written under the temp directory)".into());
     }
+    let python = python_package()?;
+    run(
+        Command::new(&python)
+            .args(["-m", "pytest", "-q", "-s"])
+            .arg(root().join("crates/python/tests/test_fuzz.py"))
+            .env("NPUZZLE_FUZZ_PY_CASES", &door_cases)
+            .env("NPUZZLE_FUZZ_SEED", &seed)
+            .current_dir(root()),
+        "pytest crates/python/tests/test_fuzz.py",
+    )?;
+    println!(
+        "fuzz: {cases} parser cases, {cli_cases} command-line runs, {door_cases} cases each \
+         through the HTTP API, the C ABI and the Python API, seed {seed}: no failure"
+    );
+    Ok(())
 }
 
 fn run(command: &mut Command, what: &str) -> Result<(), String> {
@@ -267,13 +285,33 @@ fn browser_tests() -> Result<(), String> {
 /// maturin and runs its tests with pytest.
 fn python_tests() -> Result<(), String> {
     let root = root();
+    let python = python_package()?;
+    let npuzzle = release_npuzzle()?;
+    run(
+        Command::new(&python)
+            .args(["-m", "pytest", "-q"])
+            .arg(root.join("crates/python/tests"))
+            .env("NPUZZLE_BIN", &npuzzle)
+            .current_dir(&root),
+        "pytest",
+    )?;
+    println!(
+        "Python package installed in {venv}: {venv}/bin/python -c 'import npuzzle'",
+        venv = target_dir().join("python-venv").display()
+    );
+    Ok(())
+}
+
+/// Builds the Python package with maturin and installs it into the test
+/// environment under target/; returns its python.
+fn python_package() -> Result<PathBuf, String> {
+    let root = root();
     let target = target_dir();
-    let venv = target.join("python-venv");
     let python = python_venv(&["maturin>=1.9,<2", "pytest", "numpy"])?;
     let wheels = target.join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
     run(
-        Command::new(venv.join("bin").join("maturin"))
+        Command::new(target.join("python-venv").join("bin").join("maturin"))
             .args(["build", "--release", "--quiet", "--manifest-path"])
             .arg(root.join("crates/python/Cargo.toml"))
             .arg("--out")
@@ -289,18 +327,5 @@ fn python_tests() -> Result<(), String> {
         .ok_or("maturin made no wheel")?;
     let wheel = wheel.to_string_lossy();
     pip_install(&python, &["--force-reinstall", "--no-deps", &wheel])?;
-    let npuzzle = release_npuzzle()?;
-    run(
-        Command::new(&python)
-            .args(["-m", "pytest", "-q"])
-            .arg(root.join("crates/python/tests"))
-            .env("NPUZZLE_BIN", &npuzzle)
-            .current_dir(&root),
-        "pytest",
-    )?;
-    println!(
-        "Python package installed in {venv}: {venv}/bin/python -c 'import npuzzle'",
-        venv = venv.display()
-    );
-    Ok(())
+    Ok(python)
 }

@@ -141,6 +141,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         threads,
         force: args.force,
         level: args.level,
+        stop: None,
     };
     let terminal = io::stderr().is_terminal();
     let mut progress = ProgressBar::hidden();

@@ -3,12 +3,14 @@
 //! and what it reports on the way.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use npuzzle_pdb::file;
 use npuzzle_pdb::format::{FORMAT_VERSION_REGIONS, HEADER_LEN};
-use npuzzle_pdb::generate::{self, Level};
-use npuzzle_pdb::{build_file, Header, Partition, Pattern, Pdb};
+use npuzzle_pdb::generate::{self, BuildError, Level};
+use npuzzle_pdb::{build_file_until, Header, Partition, Pattern, Pdb};
 
 use crate::error::Error;
 use crate::tables::writable;
@@ -43,6 +45,9 @@ pub struct BuildOptions {
     pub force: bool,
     /// zstd level of the packed files.
     pub level: i32,
+    /// Set from another thread, it stops the build within a fraction of a
+    /// second with [`Error::Stopped`]; tables already written stay.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for BuildOptions {
@@ -51,6 +56,7 @@ impl Default for BuildOptions {
             threads: cores(),
             force: false,
             level: 9,
+            stop: None,
         }
     }
 }
@@ -245,13 +251,20 @@ pub fn build_tables_with(
         // The generator reports levels from its worker threads; they are
         // handed to `on_event` here, on the caller's thread, in order.
         let (level_tx, level_rx) = std::sync::mpsc::channel::<Level>();
+        let never = AtomicBool::new(false);
+        let stop = options.stop.as_deref().unwrap_or(&never);
         let image = std::thread::scope(|scope| {
             let pool = &pool;
             let worker = scope.spawn(move || {
                 pool.install(|| {
-                    build_file(pattern, threads as u32, |level| {
-                        let _ = level_tx.send(*level);
-                    })
+                    build_file_until(
+                        pattern,
+                        threads as u32,
+                        |level| {
+                            let _ = level_tx.send(*level);
+                        },
+                        stop,
+                    )
                 })
             });
             for level in level_rx.iter() {
@@ -263,9 +276,13 @@ pub fn build_tables_with(
             worker.join()
         });
         let image = match image {
+            Ok(Err(BuildError::Stopped)) => return Err(Error::Stopped),
             Ok(result) => result.map_err(|e| Error::Build(format!("pattern {pattern}: {e}")))?,
             Err(panic) => std::panic::resume_unwind(panic),
         };
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(Error::Stopped);
+        }
         on_event(BuildEvent::Writing { pattern });
         let cache = file::cache_path(&path);
         pool.install(|| file::save_packed(&path, &image, options.level))

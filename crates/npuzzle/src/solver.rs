@@ -520,8 +520,10 @@ impl Solver {
         max_nodes: Option<u64>,
         stop: Option<Arc<AtomicBool>>,
     ) -> Result<Solution, Error> {
+        // One thread: the split search on this thread, for the same moves
+        // as with more.
         if self.config.threads <= 1 {
-            return guard(|| self.answer(board, false, max_nodes, stop));
+            return guard(|| self.answer(board, true, max_nodes, stop));
         }
         match self.pool() {
             Ok(pool) => pool.install(|| guard(|| self.answer(board, true, max_nodes, stop))),

@@ -29,7 +29,7 @@
 //! the thread whose or found it unreached counts it. Each state is expanded
 //! once, with no lock and no allocation per state.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -50,16 +50,23 @@ const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 const STATES_PER_WORD: u64 = 32;
 
 impl StateCodes {
-    fn new(states: u64) -> StateCodes {
+    /// `None` when `stop` is set on the way.
+    fn new(states: u64, stop: &AtomicBool) -> Option<StateCodes> {
         let words = states.div_ceil(STATES_PER_WORD) as usize;
         let mut words: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
         // The allocator hands out lazily mapped zero pages; writing each page
         // once now spares a copy-on-write fault (and a cross-core TLB flush)
-        // the first time a level writes it.
-        words
-            .par_chunks_mut(512)
-            .for_each(|page| *page[0].get_mut() = 0);
-        StateCodes { words }
+        // the first time a level writes it. A slice at a time, looking for
+        // a stop between them.
+        for slice in words.chunks_mut(1 << 22) {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            slice
+                .par_chunks_mut(512)
+                .for_each(|page| *page[0].get_mut() = 0);
+        }
+        Some(StateCodes { words })
     }
 
     /// The code of the states first reached at `depth` until they are
@@ -427,14 +434,19 @@ pub fn memory_needed(pattern: &Pattern) -> u64 {
 pub enum BuildError {
     /// Distances reach the byte that marks "never reached".
     TooDeep,
+    /// The caller's stop flag was set.
+    Stopped,
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(
-            "distances in this pattern's space exceed 254 moves, which the format cannot \
-             store; use smaller patterns",
-        )
+        f.write_str(match self {
+            BuildError::TooDeep => {
+                "distances in this pattern's space exceed 254 moves, which the format cannot \
+                 store; use smaller patterns"
+            }
+            BuildError::Stopped => "the build was stopped before it finished",
+        })
     }
 }
 
@@ -458,6 +470,16 @@ pub struct Built {
 /// Runs the search for `pattern` on the current rayon pool, calling
 /// `on_level` after each level.
 pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Built, BuildError> {
+    build_until(pattern, on_level, &AtomicBool::new(false))
+}
+
+/// [`build`] that ends with [`BuildError::Stopped`] soon after `stop` is
+/// set: each cell set's expansion, a small piece of a level, looks first.
+pub fn build_until(
+    pattern: &Pattern,
+    on_level: impl Fn(&Level) + Sync,
+    stop: &AtomicBool,
+) -> Result<Built, BuildError> {
     let started = Instant::now();
     let (n, k) = (pattern.size(), pattern.tiles().len());
     let geometry = Geometry::new(n);
@@ -465,16 +487,26 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
     let orders = regions.orders();
     let space = regions.entries();
     let zero_aware = pattern.is_zero_aware();
-    let values: Vec<AtomicU8> = (0..if zero_aware {
+    // Filled a slice at a time, so that a stop is seen within the fill too
+    // (hundreds of megabytes for the bigger patterns).
+    let count = if zero_aware {
         space
     } else {
         pattern.placements()
-    })
-        .into_par_iter()
-        .map(|_| AtomicU8::new(UNREACHED))
-        .collect();
-    let codes = StateCodes::new(space);
+    } as usize;
+    let mut values: Vec<AtomicU8> = Vec::with_capacity(count);
+    while values.len() < count {
+        if stop.load(Ordering::Relaxed) {
+            return Err(BuildError::Stopped);
+        }
+        let slice = (count - values.len()).min(1 << 24);
+        values.extend((0..slice).map(|_| AtomicU8::new(UNREACHED)));
+    }
+    let codes = StateCodes::new(space, stop).ok_or(BuildError::Stopped)?;
     let maps = OrderMaps::new(&regions, k, n);
+    if stop.load(Ordering::Relaxed) {
+        return Err(BuildError::Stopped);
+    }
 
     let goal = pattern.goal_placement();
     let (set, order, label) = regions.locate(&goal, pattern.goal().cell_of(n, 0) as u8);
@@ -517,9 +549,15 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
             .into_par_iter()
             .with_min_len(4)
             .map_init(Vec::new, |frontier, set| {
+                if stop.load(Ordering::Relaxed) {
+                    return (0, 0);
+                }
                 expansion.expand_set(set, frontier)
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        if stop.load(Ordering::Relaxed) {
+            return Err(BuildError::Stopped);
+        }
         successors += generated;
         if reached == 0 {
             break;
@@ -535,6 +573,9 @@ pub fn build(pattern: &Pattern, on_level: impl Fn(&Level) + Sync) -> Result<Buil
         });
     }
     drop(codes);
+    if stop.load(Ordering::Relaxed) {
+        return Err(BuildError::Stopped);
+    }
     let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
     let values = match pattern.index_scheme() {
         IndexScheme::Placement => by_rank(pattern, &regions, 1, |pairs, table| {

@@ -53,6 +53,8 @@ mod table;
 pub mod testing;
 
 #[cfg(feature = "generate")]
+use std::sync::atomic::AtomicBool;
+#[cfg(feature = "generate")]
 use std::time::Instant;
 
 pub use error::{normalize, OpenError, Problem};
@@ -78,8 +80,20 @@ pub fn build_file(
     threads: u32,
     on_level: impl Fn(&generate::Level) + Sync,
 ) -> Result<Vec<u8>, generate::BuildError> {
+    build_file_until(pattern, threads, on_level, &AtomicBool::new(false))
+}
+
+/// [`build_file`] that stops soon after `stop` is set
+/// ([`generate::build_until`]).
+#[cfg(feature = "generate")]
+pub fn build_file_until(
+    pattern: &Pattern,
+    threads: u32,
+    on_level: impl Fn(&generate::Level) + Sync,
+    stop: &AtomicBool,
+) -> Result<Vec<u8>, generate::BuildError> {
     let started = Instant::now();
-    let built = generate::build(pattern, on_level)?;
+    let built = generate::build_until(pattern, on_level, stop)?;
     let (encoding, table) = format::encode_table(pattern, built.values);
     let header = Header {
         version: match pattern.index_scheme() {

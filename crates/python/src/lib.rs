@@ -551,7 +551,8 @@ impl Solver {
 }
 
 /// Builds the tables of `partition` into `pdb_dir` (kept when intact),
-/// after checking that memory and disk suffice.
+/// after checking that memory and disk suffice. Ctrl-C stops it within a
+/// fraction of a second (`KeyboardInterrupt`); tables finished stay.
 #[pyfunction]
 #[pyo3(signature = (pdb_dir, partition=None, size=4, goal="blank-last", threads=0))]
 fn build_tables(
@@ -566,17 +567,41 @@ fn build_tables(
     let name = partition.unwrap_or_else(|| Partition::default_name(size));
     let partition =
         Partition::parse(name, size, goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let stop = Arc::new(AtomicBool::new(false));
     let options = npuzzle::BuildOptions {
         threads: if threads == 0 {
             npuzzle::cores()
         } else {
             threads
         },
+        stop: Some(Arc::clone(&stop)),
         ..npuzzle::BuildOptions::default()
     };
-    py.detach(|| npuzzle::build_tables_with(&pdb_dir, &partition, &options, &mut |_| {}))
-        .map(|_| ())
-        .map_err(to_py)
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let built = npuzzle::build_tables_with(&pdb_dir, &partition, &options, &mut |_| {});
+        let _ = tx.send(built.map(|_| ()));
+    });
+    let mut rx = rx;
+    loop {
+        let (waited, back) = py.detach(move || (rx.recv_timeout(SIGNAL_CHECK), rx));
+        rx = back;
+        match waited {
+            Ok(result) => return result.map_err(to_py),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(interrupt) = py.check_signals() {
+                    stop.store(true, Ordering::Relaxed);
+                    // The build ends within a fraction of a second; wait
+                    // so that no thread writes on after Python goes on.
+                    let _ = py.detach(move || rx.recv());
+                    return Err(interrupt);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(to_py(Error::Internal("the build thread ended".to_string())))
+            }
+        }
+    }
 }
 
 /// A uniformly random board of side `size` that can reach `goal`, as a

@@ -20,15 +20,6 @@ GOAL_4 = tuple(list(range(1, 16)) + [0])
 
 
 @pytest.fixture(scope="session")
-def pdb_dir(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("pdb")
-    npuzzle.build_tables(directory, "5-5-5")
-    npuzzle.build_tables(directory, "6-6-3")
-    npuzzle.build_tables(directory, "8", size=3)
-    return directory
-
-
-@pytest.fixture(scope="session")
 def solver(pdb_dir):
     return npuzzle.Solver(pdb_dir, partition="5-5-5")
 
@@ -266,7 +257,7 @@ INTERRUPTED = r'''
 import sys, time, npuzzle
 solver = npuzzle.Solver(sys.argv[1], partition="5-5-5", jobs=1)
 hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # minutes over 5-5-5
-for call in ("solve", "solve_many", "distances"):
+for call in ("solve", "solve_many", "distances", "build_tables"):
     started = time.monotonic()
     print("start", call, flush=True)
     try:
@@ -274,6 +265,9 @@ for call in ("solve", "solve_many", "distances"):
             solver.solve(hard)
         elif call == "solve_many":
             solver.solve_many([hard, hard], jobs=2)
+        elif call == "build_tables":
+            # 8 tiles: half a minute or more.
+            npuzzle.build_tables(sys.argv[2], "1,2,3,4,5,6,7,8", threads=1)
         else:
             solver.distances([[int(t) for t in hard.split()]] * 2, jobs=2)
         print("finished", call, flush=True)
@@ -285,16 +279,19 @@ print("done", flush=True)
 '''
 
 
-def test_ctrl_c_stops_every_search_call(pdb_dir):
-    """A real SIGINT during solve, solve_many and distances raises
-    KeyboardInterrupt at once (the searches check a stop flag), and the
-    solver goes on working."""
+def test_ctrl_c_stops_every_search_call(pdb_dir, tmp_path):
+    """A real SIGINT during solve, solve_many, distances and build_tables
+    raises KeyboardInterrupt at once (the searches and the generator check
+    a stop flag), the solver goes on working, and the stopped build leaves
+    no table under a real name."""
     import signal
     import sys
     import time
 
+    building = tmp_path / "interrupted-build"
+    building.mkdir()
     child = subprocess.Popen(
-        [sys.executable, "-c", INTERRUPTED, str(pdb_dir)],
+        [sys.executable, "-c", INTERRUPTED, str(pdb_dir), str(building)],
         stdout=subprocess.PIPE, text=True,
     )
     # A search that ignores the signal would run for minutes: the timer
@@ -303,7 +300,7 @@ def test_ctrl_c_stops_every_search_call(pdb_dir):
     killer.start()
     latencies = []
     try:
-        for _ in range(3):
+        for _ in range(4):
             line = child.stdout.readline()
             assert line.startswith("start"), line
             time.sleep(1.0)
@@ -317,6 +314,7 @@ def test_ctrl_c_stops_every_search_call(pdb_dir):
     finally:
         killer.cancel()
         child.kill()
+    assert not list(building.glob("*.pdb.zst")), list(building.iterdir())
     print(f"Ctrl-C answered after {', '.join(f'{s * 1000:.0f} ms' for s in latencies)}")
 
 

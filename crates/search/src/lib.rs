@@ -190,8 +190,14 @@ pub fn solve_with<H: Heuristic>(
     let found = match request.algorithm {
         Algorithm::Bfs => classic::bfs(grid, position, limit, stop),
         Algorithm::AStar => classic::astar(grid, heuristic, position, limit, stop),
-        Algorithm::IdaStar if request.parallel && rayon::current_num_threads() > 1 => {
-            let workers = rayon::current_num_threads();
+        Algorithm::IdaStar if request.parallel => {
+            // The pool's threads when called in one; else this thread alone
+            // (the same moves either way).
+            let workers = if rayon::current_thread_index().is_some() {
+                rayon::current_num_threads()
+            } else {
+                1
+            };
             ida::split_ida_star(grid, heuristic, position, limit, stop, workers)
         }
         Algorithm::IdaStar => ida::ida_star(grid, heuristic, position, limit, stop),

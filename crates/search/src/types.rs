@@ -91,7 +91,10 @@ pub struct Request {
     pub heuristic: HeuristicKind,
     /// BFS and A*: most boards kept in memory; IDA*: most nodes expanded.
     pub max_nodes: Option<u64>,
-    /// IDA*: split each iteration across the current rayon pool.
+    /// IDA*: split each iteration into subtrees searched most promising
+    /// first, across the current rayon pool (or on this thread outside
+    /// one); the moves are the same for any number of threads. Without it,
+    /// a plain depth-first IDA* on this thread.
     pub parallel: bool,
     /// Set from another thread to stop the search: it ends within a few
     /// milliseconds with [`SearchError::Stopped`].

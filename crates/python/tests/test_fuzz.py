@@ -1,0 +1,183 @@
+"""Fuzzes the Python API: random calls with random types and values. Every
+call either answers correctly (solutions replay to the goal, 3x3 lengths
+are the breadth-first distances, helpers agree with each other) or raises
+one of the documented exceptions; nothing else escapes, nothing hangs, the
+interpreter never aborts. `cargo xtask fuzz` runs 100,000 cases
+(NPUZZLE_FUZZ_PY_CASES; NPUZZLE_FUZZ_SEED)."""
+
+import collections
+import os
+import random
+
+import numpy as np
+import pytest
+
+import npuzzle
+
+DOCUMENTED = (
+    TypeError,
+    ValueError,
+    OverflowError,
+    npuzzle.TablesError,
+    npuzzle.NodeLimitError,
+    MemoryError,
+    OSError,
+)
+GOAL_3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+
+
+@pytest.fixture(scope="module")
+def distances():
+    seen = {GOAL_3: 0}
+    queue = collections.deque([GOAL_3])
+    while queue:
+        board = queue.popleft()
+        blank = board.index(0)
+        row, col = divmod(blank, 3)
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            r, c = row + dr, col + dc
+            if 0 <= r < 3 and 0 <= c < 3:
+                after = list(board)
+                after[blank], after[r * 3 + c] = after[r * 3 + c], 0
+                after = tuple(after)
+                if after not in seen:
+                    seen[after] = seen[board] + 1
+                    queue.append(after)
+    return seen
+
+
+def junk(rng):
+    return rng.choice([
+        None, 42, -1, 2**70, 4.5, float("nan"), "", "x", "1 2 3", "1 2 3 0", b"1 2 3 0",
+        [], [1], [1, 2, 3, 0], [1.0, 2, 3, 0], [True, 2, 3, 0], ["1", 2, 3, 0], {"a": 1},
+        object(), [None] * 4, list(range(16)), [0] * 9, (3, 2, 1, 0), "0 1 2 3 4 5 6 7 8",
+        "3\n8 1 3\n4 0 2\n7 6 5", "1 2 3 / 4 5 6 / 7 8 0", np.array([1, 2, 3, 0]),
+        np.array([[1, 2], [3, 0]]), np.zeros(4, dtype=np.float32), "\x00", "9" * 400,
+    ])
+
+
+def board(rng):
+    """A valid board (list) of side 2 to 5: random for small sides, a
+    random walk from the goal for bigger ones."""
+    side = rng.choice([2, 3, 3, 4, 4, 5])
+    if side <= 3:
+        return npuzzle.random_board(side, seed=rng.getrandbits(64))
+    tiles = list(range(1, side * side)) + [0]
+    blank = side * side - 1
+    for _ in range(rng.randrange(30)):
+        row, col = divmod(blank, side)
+        dr, dc = rng.choice(((1, 0), (-1, 0), (0, 1), (0, -1)))
+        r, c = row + dr, col + dc
+        if 0 <= r < side and 0 <= c < side:
+            tiles[blank], tiles[r * side + c] = tiles[r * side + c], 0
+            blank = r * side + c
+    return tiles
+
+
+def check_solution(solution, tiles, goal, distances):
+    after = npuzzle.apply_moves(tiles, solution.moves)
+    n = int(len(tiles) ** 0.5)
+    want = list(range(1, n * n)) + [0] if goal == "blank-last" else list(range(n * n))
+    assert after == want, (tiles, solution)
+    assert solution.length == len(solution.moves)
+    if solution.optimal and n == 3 and goal == "blank-last":
+        assert solution.length == distances[tuple(tiles)], tiles
+
+
+def test_fuzz_the_python_api(pdb_dir, distances):
+    cases = int(os.environ.get("NPUZZLE_FUZZ_PY_CASES", "2000"))
+    rng = random.Random(int(os.environ.get("NPUZZLE_FUZZ_SEED", "1")))
+    solvers = [npuzzle.Solver(pdb_dir, partition="6-6-3", max_nodes=300000), npuzzle.Solver()]
+    raised = collections.Counter()
+    for case in range(cases):
+        kind = rng.randrange(10)
+        goal = rng.choice(["blank-last", "blank-last", "blank-first"])
+        try:
+            if kind == 0:
+                kwargs = {}
+                for name, values in [
+                    ("pdb_dir", [None, pdb_dir, str(pdb_dir), "/nonexistent", 3, b"x"]),
+                    ("partition", [None, "6-6-3", "5-5-5", "7-8", "junk", 5, ""]),
+                    ("size", [4, 3, 5, 0, -1, 2**40, "4"]),
+                    ("goal", ["blank-last", "blank-first", "up", None]),
+                    ("max_nodes", [None, 0, 1, 1000, -5, 2**70, "x"]),
+                    ("jobs", [0, 1, 2, 256, 257, -1, 10**9, 1.5]),
+                    ("algorithm", [None, "idastar", "astar", "bfs", "dfs", 3]),
+                    ("heuristic", [None, "pdb", "linear-conflict", "manhattan", "hamming", "?"]),
+                    ("fast", [False, True, "yes"]),
+                ]:
+                    if rng.randrange(3) == 0:
+                        kwargs[name] = rng.choice(values)
+                if kwargs.get("algorithm") or kwargs.get("heuristic"):
+                    kwargs["max_nodes"] = 20000
+                solver = npuzzle.Solver(**kwargs)
+                repr(solver)
+                tiles = board(rng)
+                try:
+                    solution = solver.solve(tiles)
+                except npuzzle.UnsolvableError:
+                    assert not npuzzle.is_solvable(tiles, goal=solver.goal)
+                else:
+                    check_solution(solution, tiles, solver.goal, distances)
+            elif kind in (1, 2, 3):
+                solver = rng.choice(solvers)
+                tiles = board(rng) if rng.randrange(4) else junk(rng)
+                try:
+                    solution = solver.solve(tiles)
+                except npuzzle.UnsolvableError:
+                    assert not npuzzle.is_solvable(tiles)
+                else:
+                    check_solution(solution, list(npuzzle.apply_moves(tiles, "")), "blank-last",
+                                   distances)
+            elif kind == 4:
+                solver = rng.choice(solvers)
+                boards = [board(rng) if rng.randrange(5) else junk(rng)
+                          for _ in range(rng.randrange(5))]
+                answers = solver.solve_many(boards, jobs=rng.choice([0, 1, 2, 300]))
+                assert len(answers) == len(boards)
+                for tiles, solution in zip(boards, answers):
+                    if solution is None:
+                        assert not npuzzle.is_solvable(tiles)
+                    else:
+                        check_solution(solution, list(npuzzle.apply_moves(tiles, "")),
+                                       "blank-last", distances)
+            elif kind == 5:
+                side = rng.choice([2, 3])
+                rows = [npuzzle.random_board(side, seed=rng.getrandbits(32))
+                        for _ in range(rng.randrange(4))]
+                data = rng.choice([rows, np.array(rows, dtype=rng.choice(
+                    [np.int64, np.uint8, np.int8, np.float64])) if rows else rows, junk(rng)])
+                lengths = solvers[1].distances(data)
+                for row, length in zip(rows, lengths):
+                    if side == 3 and isinstance(data, list):
+                        assert length == distances[tuple(row)]
+            elif kind == 6:
+                size = rng.choice([2, 3, 4, 16, 127, 1, 128, -3, 2**65, "4", None])
+                tiles = npuzzle.random_board(size, seed=rng.choice([None, 0, 2**64 - 1, -1]),
+                                             goal=goal)
+                assert npuzzle.is_solvable(tiles, goal=goal)
+            elif kind == 7:
+                tiles = board(rng) if rng.randrange(3) else junk(rng)
+                moves = "".join(rng.choice("UDLR") for _ in range(rng.randrange(6)))
+                moves = rng.choice([moves, moves, "X", "", 5, None, "u d"])
+                after = npuzzle.apply_moves(tiles, moves, notation=rng.choice(
+                    ["tile", "tile", "blank", "sideways"]))
+                assert sorted(after) == sorted(npuzzle.apply_moves(tiles, ""))
+            elif kind == 8:
+                tables = npuzzle.Tables(rng.choice([pdb_dir, "/nonexistent"]),
+                                        partition=rng.choice(["6-6-3", "5-5-5", "7-8", "x"]),
+                                        size=rng.choice([4, 3, 0]), goal=goal)
+                value = tables.lookup(board(rng) if rng.randrange(3) else junk(rng))
+                assert 0 <= value < 200
+            else:
+                npuzzle.build_tables(rng.choice([pdb_dir, "/nonexistent/x", "/proc"]),
+                                     rng.choice(["6-6-3", "junk", "1,2,3,4,5,6,7,8,9,10,11,12",
+                                                 "", "3"]),
+                                     size=rng.choice([4, 2, 0, 200]),
+                                     goal=goal, threads=rng.choice([0, 1, 300, -1]))
+        except npuzzle.UnsolvableError:
+            raised["UnsolvableError"] += 1
+        except DOCUMENTED as e:
+            raised[type(e).__name__] += 1
+            assert str(e), f"case {case}: an empty {type(e).__name__}"
+    print(f"{cases} cases; exceptions: {dict(raised)}")
