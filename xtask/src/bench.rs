@@ -437,12 +437,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `npuzzle serve` under ten minutes of mixed traffic (the suite's soak
-/// test, pointed at data/): resident memory and the hints' p99 per minute.
-fn soak_section(report: &mut String) -> Result<(), String> {
+/// Runs the integration tests matching `filter` (release build, output
+/// shown) with `envs`; returns what they printed on stderr.
+fn integration_test(filter: &str, envs: &[(&str, &std::ffi::OsStr)]) -> Result<String, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    eprintln!("bench: serve soak, 10 minutes");
-    let output = Command::new(cargo)
+    let mut command = Command::new(cargo);
+    command
         .args([
             "test",
             "--release",
@@ -451,19 +451,39 @@ fn soak_section(report: &mut String) -> Result<(), String> {
             "npuzzle-cli",
             "--test",
             "integration",
-            "serve::serve_under_mixed_traffic_stays_flat",
+            filter,
             "--",
             "--nocapture",
         ])
-        .env("NPUZZLE_LOAD_PDB_DIR", root().join("data"))
-        .env("NPUZZLE_SOAK_SECONDS", "600")
-        .current_dir(root())
+        .current_dir(root());
+    for (name, value) in envs {
+        command.env(name, value);
+    }
+    let output = command
         .output()
         .map_err(|e| format!("cannot run cargo test: {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     if !output.status.success() {
-        return Err(format!("the serve soak failed:\n{stderr}"));
+        return Err(format!(
+            "the tests {filter} failed:\n{}{stderr}",
+            String::from_utf8_lossy(&output.stdout)
+        ));
     }
+    Ok(stderr)
+}
+
+/// `npuzzle serve` under ten minutes of mixed traffic (the suite's soak
+/// test, pointed at data/): resident memory and the hints' p99 per minute.
+fn soak_section(report: &mut String) -> Result<(), String> {
+    eprintln!("bench: serve soak, 10 minutes");
+    let data = root().join("data");
+    let stderr = integration_test(
+        "serve::serve_under_mixed_traffic_stays_flat",
+        &[
+            ("NPUZZLE_LOAD_PDB_DIR", data.as_os_str()),
+            ("NPUZZLE_SOAK_SECONDS", "600".as_ref()),
+        ],
+    )?;
     let _ = writeln!(
         report,
         "## `npuzzle serve` soak: 10 minutes of mixed traffic (7-8 tables)\n\n\
@@ -482,32 +502,11 @@ fn soak_section(report: &mut String) -> Result<(), String> {
 /// Runs the docs' shell blocks with the real tables, those marked for the
 /// bench too (the 7-8 build and solve of the README's quick start).
 fn docs_section(report: &mut String) -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let started = Instant::now();
-    let output = Command::new(cargo)
-        .args([
-            "test",
-            "--release",
-            "--quiet",
-            "--package",
-            "npuzzle-cli",
-            "--test",
-            "integration",
-            "docs::every_shell_block",
-            "--",
-            "--nocapture",
-        ])
-        .env("NPUZZLE_DOCS_FULL", "1")
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    let printed = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
-        return Err(format!(
-            "the docs' examples failed with the full tables:\n{}{printed}",
-            String::from_utf8_lossy(&output.stdout)
-        ));
-    }
+    let printed = integration_test(
+        "docs::every_shell_block",
+        &[("NPUZZLE_DOCS_FULL", "1".as_ref())],
+    )?;
     let ran = printed
         .lines()
         .find_map(|line| line.strip_prefix("docs: "))
@@ -975,30 +974,15 @@ impl Bench {
 
     /// The game's server under load: the test suite's load test, pointed at data/.
     fn serve_load(&self, report: &mut String) -> Result<(), String> {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let output = Command::new(cargo)
-            .args([
-                "test",
-                "--release",
-                "--quiet",
-                "--package",
-                "npuzzle-cli",
-                "--test",
-                "integration",
-                // The load test and the flood of idle connections.
-                "serve::",
-                "--",
-                "--nocapture",
-            ])
-            .env("NPUZZLE_LOAD_PDB_DIR", root().join("data"))
-            .env("NPUZZLE_FLOOD_CONNECTIONS", "10000")
-            .current_dir(root())
-            .output()
-            .map_err(|e| format!("cannot run cargo test: {e}"))?;
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if !output.status.success() {
-            return Err(format!("the serve load test failed:\n{stderr}"));
-        }
+        let data = root().join("data");
+        // The load test and the flood of idle connections.
+        let stderr = integration_test(
+            "serve::",
+            &[
+                ("NPUZZLE_LOAD_PDB_DIR", data.as_os_str()),
+                ("NPUZZLE_FLOOD_CONNECTIONS", "10000".as_ref()),
+            ],
+        )?;
         let _ = writeln!(
             report,
             "## `npuzzle serve` under load (7-8 tables)\n\n\

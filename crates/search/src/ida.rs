@@ -248,10 +248,9 @@ struct Subtree<S> {
     state: S,
 }
 
-/// The nodes at `depth` below the root with f within `bound`, in the order
-/// a depth-first search enters them (children by f, the earlier generated
-/// first among equals), the least f cut off above them, and the nodes
-/// expanded and generated on the way.
+/// The nodes at `depth` below the root with f within `bound`, level by
+/// level in move order, the least f cut off above them,
+/// and the nodes expanded and generated on the way.
 fn frontier<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
@@ -259,26 +258,21 @@ fn frontier<H: Heuristic>(
     depth: u32,
     bound: u32,
 ) -> (Vec<Subtree<H::State>>, u32, Stats) {
-    struct Walk<'a, H: Heuristic> {
-        grid: &'a Grid,
-        heuristic: &'a H,
-        depth: u32,
-        bound: u32,
-        least_cut: u32,
-        stats: Stats,
-        leaves: Vec<Subtree<H::State>>,
-    }
-    impl<H: Heuristic> Walk<'_, H> {
-        fn visit(&mut self, node: Subtree<H::State>, g: u32) {
-            if g == self.depth {
-                self.leaves.push(node);
-                return;
-            }
-            self.stats.expanded += 1;
+    let mut least_cut = u32::MAX;
+    let mut stats = Stats::default();
+    let mut level = vec![Subtree {
+        position: root.position.clone(),
+        moves: Vec::new(),
+        parent_blank: None,
+        history: START,
+        state: root.state,
+    }];
+    for g in 0..depth {
+        let mut next = Vec::with_capacity(level.len() * 3);
+        stats.expanded += level.len() as u64;
+        for node in &level {
             let blank = node.position.blank();
-            let mut children = Vec::with_capacity(4);
-            let mut f_of = [0u32; 4];
-            for &(from, mv) in self.grid.neighbors(blank) {
+            for &(from, mv) in grid.neighbors(blank) {
                 if Some(from) == node.parent_blank {
                     continue;
                 }
@@ -287,53 +281,27 @@ fn frontier<H: Heuristic>(
                 };
                 let mut position = node.position.clone();
                 let tile = position.slide(from);
-                let state = self
-                    .heuristic
-                    .update(&node.state, &position, tile, from, blank);
-                self.stats.generated += 1;
-                let f = g + 1 + self.heuristic.value(&state);
-                if f > self.bound {
-                    self.least_cut = self.least_cut.min(f);
+                let state = heuristic.update(&node.state, &position, tile, from, blank);
+                stats.generated += 1;
+                let f = g + 1 + heuristic.value(&state);
+                if f > bound {
+                    least_cut = least_cut.min(f);
                 } else {
                     let mut moves = node.moves.clone();
                     moves.push(mv);
-                    f_of[children.len()] = f;
-                    children.push(Some(Subtree {
+                    next.push(Subtree {
                         position,
                         moves,
                         parent_blank: Some(blank),
                         history,
                         state,
-                    }));
-                }
-            }
-            for c in children_in_order(f_of, children.len()) {
-                if let Some(child) = children[c].take() {
-                    self.visit(child, g + 1);
+                    });
                 }
             }
         }
+        level = next;
     }
-    let mut walk = Walk {
-        grid,
-        heuristic,
-        depth,
-        bound,
-        least_cut: u32::MAX,
-        stats: Stats::default(),
-        leaves: Vec::new(),
-    };
-    walk.visit(
-        Subtree {
-            position: root.position.clone(),
-            moves: Vec::new(),
-            parent_blank: None,
-            history: START,
-            state: root.state,
-        },
-        0,
-    );
-    (walk.leaves, walk.least_cut, walk.stats)
+    (level, least_cut, stats)
 }
 
 /// IDA* with each iteration split into the subtrees below a fixed depth,
@@ -381,7 +349,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         // whichever thread is free, so that the threads work where a
         // solution is likeliest and the last iteration ends soonest (on
         // 24-puzzles about half the nodes of the depth-first order). The
-        // sort is stable: ties keep the depth-first order.
+        // sort is stable: ties keep the frontier's level order.
         let mut subtrees = subtrees;
         subtrees.sort_by_key(|t| heuristic.value(&t.state));
         let next_subtree = AtomicUsize::new(0);
