@@ -151,15 +151,16 @@ fn c_abi(program: &Path, case: &Case) -> Result<Sample, String> {
     }
 }
 
-/// The test venv's python when the package is installed in it.
+/// The test venv's python with the package built from this checkout (a
+/// package installed earlier may be of other code).
 fn python() -> Option<PathBuf> {
-    let python = target_dir().join("python-venv").join("bin").join("python");
-    let works = Command::new(&python)
-        .args(["-c", "import npuzzle"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    works.then_some(python)
+    match crate::python_package() {
+        Ok(python) => Some(python),
+        Err(e) => {
+            eprintln!("bench: the Python door is left out: {e}");
+            None
+        }
+    }
 }
 
 fn python_door(python: &Path, case: &Case) -> Result<Sample, String> {

@@ -304,7 +304,7 @@ fn python_tests() -> Result<(), String> {
 
 /// Builds the Python package with maturin and installs it into the test
 /// environment under target/; returns its python.
-fn python_package() -> Result<PathBuf, String> {
+pub fn python_package() -> Result<PathBuf, String> {
     let root = root();
     let target = target_dir();
     let python = python_venv(&["maturin>=1.9,<2", "pytest", "numpy"])?;
