@@ -107,8 +107,14 @@ fn solve_and_solve_many_agree_with_an_independent_search_on_4x4() {
         assert_eq!(solution.length(), reference.moves.len(), "{board}");
         let one = solver.solve(board).unwrap();
         assert_eq!(one.length(), solution.length());
-        // One thread either way: the same search.
-        assert_eq!(one.stats, solution.stats, "{board}");
+        // A batch searches each board depth-first on one thread, as
+        // solve_here does: the same search.
+        let here = solver.solve_here(board, None).unwrap();
+        assert_eq!(here.stats, solution.stats, "{board}");
+        // A single board's split search gives the same moves on any
+        // number of threads.
+        let two = solver.with_threads(2).unwrap().solve(board).unwrap();
+        assert_eq!(one.moves, two.moves, "{board}");
         // The heuristic is the search's starting estimate, and a lower bound.
         let h = solver.tables(4).unwrap().heuristic(board).unwrap();
         assert_eq!(Some(h), solution.initial_estimate, "{board}");
