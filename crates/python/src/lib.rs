@@ -400,28 +400,7 @@ impl Solver {
         std::thread::spawn(move || {
             let _ = tx.send(solver.solve_until(&board, solver.max_nodes(), &flag));
         });
-        // A receiver is not shared between threads: it goes to the wait
-        // without the GIL and comes back.
-        let mut rx = rx;
-        let answer = loop {
-            let (waited, back) = py.detach(move || (rx.recv_timeout(SIGNAL_CHECK), rx));
-            rx = back;
-            match waited {
-                Ok(answer) => break answer,
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(interrupt) = py.check_signals() {
-                        stop.store(true, Ordering::Relaxed);
-                        // The search ends within milliseconds; wait for it
-                        // so that the solver is idle when Python goes on.
-                        let _ = py.detach(move || rx.recv());
-                        return Err(interrupt);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    break Err(Error::Internal("the search thread ended".to_string()))
-                }
-            }
-        };
+        let answer = wait_stoppably(py, rx, &stop, "search")?;
         warn_notes(py, &self.inner)?;
         answer.map(Solution::from).map_err(to_py)
     }
@@ -582,23 +561,36 @@ fn build_tables(
         let built = npuzzle::build_tables_with(&pdb_dir, &partition, &options, &mut |_| {});
         let _ = tx.send(built.map(|_| ()));
     });
+    wait_stoppably(py, rx, &stop, "build")?.map_err(to_py)
+}
+
+/// Waits for the answer of work running on another thread, without the
+/// GIL, looking for Ctrl-C every few milliseconds: on one, sets `stop`,
+/// waits for the work to end (within a fraction of a second, so that no
+/// thread goes on working after Python does) and raises the interrupt.
+fn wait_stoppably<T: Send>(
+    py: Python<'_>,
+    rx: std::sync::mpsc::Receiver<Result<T, Error>>,
+    stop: &AtomicBool,
+    what: &str,
+) -> PyResult<Result<T, Error>> {
+    // A receiver is not shared between threads: it goes to the wait
+    // without the GIL and comes back.
     let mut rx = rx;
     loop {
         let (waited, back) = py.detach(move || (rx.recv_timeout(SIGNAL_CHECK), rx));
         rx = back;
         match waited {
-            Ok(result) => return result.map_err(to_py),
+            Ok(answer) => return Ok(answer),
             Err(RecvTimeoutError::Timeout) => {
                 if let Err(interrupt) = py.check_signals() {
                     stop.store(true, Ordering::Relaxed);
-                    // The build ends within a fraction of a second; wait
-                    // so that no thread writes on after Python goes on.
                     let _ = py.detach(move || rx.recv());
                     return Err(interrupt);
                 }
             }
             Err(RecvTimeoutError::Disconnected) => {
-                return Err(to_py(Error::Internal("the build thread ended".to_string())))
+                return Ok(Err(Error::Internal(format!("the {what} thread ended"))))
             }
         }
     }
