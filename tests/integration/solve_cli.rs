@@ -545,3 +545,34 @@ fn same_moves_whatever_the_thread_count() {
         }
     }
 }
+
+/// A board typed without `solve` gets the command that solves it; what is
+/// not a board gets clap's message. `check` reads files, line by line, and
+/// an empty one is bad input.
+#[test]
+fn a_bare_board_suggests_solve_and_check_reads_files() {
+    let run = npuzzle(&["8", "1", "3", "4", "0", "2", "7", "6", "5"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("npuzzle solve 8 1 3 4 0 2 7 6 5"),
+        "{}",
+        run.stderr
+    );
+    let empty = npuzzle(&[""]);
+    assert_eq!(empty.status, 2);
+    assert!(!empty.stderr.contains("npuzzle solve"), "{}", empty.stderr);
+    let dir = scratch();
+    std::fs::write(dir.path().join("b.txt"), "8 1 3 4 0 2 7 6 5\n1 2 x 0\n").unwrap();
+    std::fs::write(dir.path().join("empty.txt"), "").unwrap();
+    let checked = npuzzle_in(dir.path(), &["check", "b.txt"], "");
+    assert_eq!(checked.status, 2, "{}", checked.stdout);
+    assert!(checked
+        .stdout
+        .contains("b.txt line 1: valid 3x3 board, solvable"));
+    assert!(checked
+        .stdout
+        .contains("b.txt line 2: invalid: 'x' is not a tile number"));
+    let none = npuzzle_in(dir.path(), &["check", "empty.txt"], "");
+    assert_eq!(none.status, 2);
+    assert!(none.stderr.contains("no boards"), "{}", none.stderr);
+}

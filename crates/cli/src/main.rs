@@ -377,9 +377,10 @@ fn usage_error(e: clap::Error) -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let board_typed = e.kind() == clap::error::ErrorKind::InvalidSubcommand
         && args.first().is_some_and(|first| {
-            first
-                .chars()
-                .all(|c| c.is_ascii_digit() || c.is_whitespace() || ",/".contains(c))
+            first.chars().any(|c| c.is_ascii_digit())
+                && first
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c.is_whitespace() || ",/".contains(c))
         });
     if !board_typed {
         e.exit();
@@ -416,7 +417,9 @@ fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<u8> {
     };
     let from_files = !matches!(&sources[..], [input::Source::Arguments(_)]);
     let mut status = EXIT_OK;
+    let mut boards = 0;
     for item in input::Inputs::new(sources, false) {
+        boards += 1;
         let input = match item {
             Ok(input) => input,
             Err(message) => {
@@ -470,6 +473,10 @@ fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<u8> {
         if status == EXIT_OK {
             status = EXIT_FAILED;
         }
+    }
+    if boards == 0 {
+        eprintln!("npuzzle: no boards in the input");
+        return Ok(EXIT_BAD_INPUT);
     }
     Ok(status)
 }

@@ -1,5 +1,7 @@
 """Fixtures shared by the package's tests."""
 
+import collections
+
 import pytest
 
 import npuzzle
@@ -13,3 +15,25 @@ def pdb_dir(tmp_path_factory):
     npuzzle.build_tables(directory, "6-6-3")
     npuzzle.build_tables(directory, "8", size=3)
     return directory
+
+
+@pytest.fixture(scope="session")
+def distances():
+    """Every solvable 3x3 board's distance to 1 2 ... 8 0, by breadth-first
+    search: the independent truth for optimal lengths."""
+    start = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    distance = {start: 0}
+    queue = collections.deque([start])
+    while queue:
+        board = queue.popleft()
+        blank = board.index(0)
+        for source in (blank - 3, blank + 3, blank - 1, blank + 1):
+            if not 0 <= source < 9 or (abs(source - blank) == 1 and source // 3 != blank // 3):
+                continue
+            tiles = list(board)
+            tiles[blank], tiles[source] = tiles[source], 0
+            after = tuple(tiles)
+            if after not in distance:
+                distance[after] = distance[board] + 1
+                queue.append(after)
+    return distance

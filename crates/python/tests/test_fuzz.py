@@ -23,27 +23,6 @@ DOCUMENTED = (
     MemoryError,
     OSError,
 )
-GOAL_3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
-
-
-@pytest.fixture(scope="module")
-def distances():
-    seen = {GOAL_3: 0}
-    queue = collections.deque([GOAL_3])
-    while queue:
-        board = queue.popleft()
-        blank = board.index(0)
-        row, col = divmod(blank, 3)
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            r, c = row + dr, col + dc
-            if 0 <= r < 3 and 0 <= c < 3:
-                after = list(board)
-                after[blank], after[r * 3 + c] = after[r * 3 + c], 0
-                after = tuple(after)
-                if after not in seen:
-                    seen[after] = seen[board] + 1
-                    queue.append(after)
-    return seen
 
 
 def junk(rng):

@@ -56,27 +56,8 @@ def random_walk(n, steps, rng):
     return tiles
 
 
-def bfs_distances_3x3():
-    start = goal(3)
-    distance = {start: 0}
-    queue = collections.deque([start])
-    while queue:
-        board = queue.popleft()
-        blank = board.index(0)
-        for source in (blank - 3, blank + 3, blank - 1, blank + 1):
-            if not 0 <= source < 9 or (abs(source - blank) == 1 and source // 3 != blank // 3):
-                continue
-            tiles = list(board)
-            tiles[blank], tiles[source] = tiles[source], 0
-            nxt = tuple(tiles)
-            if nxt not in distance:
-                distance[nxt] = distance[board] + 1
-                queue.append(nxt)
-    return distance
-
-
-def test_3x3_solutions_are_optimal_against_breadth_first_search(pdb_dir):
-    truth = bfs_distances_3x3()
+def test_3x3_solutions_are_optimal_against_breadth_first_search(pdb_dir, distances):
+    truth = distances
     assert len(truth) == 181440
     solver = npuzzle.Solver(pdb_dir, partition="8", size=3)
     boards = random.Random(1).sample(sorted(truth), 400)
