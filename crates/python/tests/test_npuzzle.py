@@ -3,7 +3,6 @@ solutions checked against breadth-first truth and known optimal lengths,
 every solution replayed, NumPy batches, errors, the GIL and the stubs."""
 
 import ast
-import collections
 import os
 import pathlib
 import random
