@@ -98,6 +98,7 @@ fn zero_aware_tables_and_catalogues_give_the_known_optimal_lengths() {
         max_nodes: None,
         parallel: false,
         stop: None,
+        within: 0,
     };
     for (length, board) in &boards {
         let common =
@@ -285,4 +286,59 @@ fn five_by_five_boards_are_solved_optimally_over_tables() {
             Goal::BlankLast,
         );
     }
+}
+
+/// `--within` keeps its guarantee against Korf's published lengths over
+/// tables, says so in its records (optimal false, the guarantee, a lower
+/// bound no longer than the optimal length), and needs fewer nodes than
+/// the optimal search.
+#[test]
+fn within_stays_within_its_bound_of_the_known_lengths() {
+    let boards = some_korf_boards(12);
+    let input: String = boards.iter().map(|(_, b)| format!("{b}\n")).collect();
+    let dir = dir_arg(tables());
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", "--json", "--partition", "6-6-3", "--pdb-dir", &dir];
+        args.extend_from_slice(extra);
+        let run = npuzzle_in(tables(), &args, &input);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        run.json_records()
+    };
+    let optimal = solve(&[]);
+    let (mut nodes_optimal, mut nodes_weighted, mut longer) = (0, 0, 0);
+    for record in &optimal[..boards.len()] {
+        nodes_optimal += record["nodes"].as_u64().unwrap();
+    }
+    let weighted = solve(&["--within", "20"]);
+    for ((length, board), record) in boards.iter().zip(&weighted) {
+        let found = record["length"].as_u64().unwrap();
+        assert!(
+            found * 100 <= u64::from(*length) * 120,
+            "{board}: {found} vs {length}"
+        );
+        assert_replays(
+            board,
+            record["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+        nodes_weighted += record["nodes"].as_u64().unwrap();
+        if found > u64::from(*length) {
+            longer += 1;
+            assert_eq!(record["optimal"], false, "{record}");
+            assert_eq!(record["within"], 20, "{record}");
+            let bound = record["lower_bound"].as_u64().unwrap();
+            assert!(
+                bound <= u64::from(*length) && bound % 2 == found % 2,
+                "{record}"
+            );
+        } else {
+            assert_eq!(record["optimal"], found == record["h0"].as_u64().unwrap());
+        }
+    }
+    assert!(longer > 0, "no answer was longer than optimal");
+    assert!(
+        nodes_weighted * 2 < nodes_optimal,
+        "{nodes_weighted} nodes within 20%, {nodes_optimal} optimal"
+    );
 }

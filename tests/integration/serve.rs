@@ -132,6 +132,7 @@ fn bfs_length(board: &Board) -> usize {
         max_nodes: None,
         parallel: false,
         stop: None,
+        within: 0,
     };
     npuzzle_search::solve(board, &request).unwrap().moves.len()
 }

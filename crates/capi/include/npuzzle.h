@@ -75,6 +75,9 @@ typedef struct {
   // fail if they are missing; else a side without its default tables is
   // solved another way (not optimal past a node budget).
   int32_t require_tables;
+  // Accept solutions up to this many percent longer than optimal, found
+  // far sooner (weighted IDA*; guaranteed); 0 (default): optimal.
+  uint32_t within;
 } npuzzle_options;
 
 // What a solution is, beside its moves (`npuzzle_solve_with`).
@@ -96,6 +99,9 @@ typedef struct {
   // Why the solution is not optimal (a NUL-terminated sentence), or
   // NULL when it is. Valid until the next call on this thread.
   const char *note;
+  // For a solution that is not optimal: at most this many percent over
+  // optimal (0: no guarantee, or optimal).
+  uint32_t within;
 } npuzzle_info;
 
 #ifdef __cplusplus

@@ -82,6 +82,9 @@ pub struct npuzzle_options {
     /// fail if they are missing; else a side without its default tables is
     /// solved another way (not optimal past a node budget).
     pub require_tables: i32,
+    /// Accept solutions up to this many percent longer than optimal, found
+    /// far sooner (weighted IDA*; guaranteed); 0 (default): optimal.
+    pub within: u32,
 }
 
 /// What a solution is, beside its moves (`npuzzle_solve_with`).
@@ -104,6 +107,9 @@ pub struct npuzzle_info {
     /// Why the solution is not optimal (a NUL-terminated sentence), or
     /// NULL when it is. Valid until the next call on this thread.
     pub note: *const c_char,
+    /// For a solution that is not optimal: at most this many percent over
+    /// optimal (0: no guarantee, or optimal).
+    pub within: u32,
 }
 
 /// A solver. Opaque: create with `npuzzle_open` or `npuzzle_open_with`,
@@ -407,6 +413,7 @@ pub unsafe extern "C" fn npuzzle_options_init(options: *mut npuzzle_options) {
             max_nodes: NPUZZLE_NO_LIMIT,
             threads: 0,
             require_tables: 0,
+            within: 0,
         })
     };
 }
@@ -442,6 +449,7 @@ pub unsafe extern "C" fn npuzzle_open_with(
                 .goal(goal)
                 .reflection(o.reflection != 0)
                 .fast(o.fast != 0)
+                .within(o.within)
                 .max_nodes((o.max_nodes != NPUZZLE_NO_LIMIT).then_some(o.max_nodes));
             if o.threads > 0 {
                 builder = builder.threads(o.threads as usize);
@@ -676,6 +684,7 @@ pub unsafe extern "C" fn npuzzle_solve_with(
                 lower_bound,
                 seconds: solution.elapsed.as_secs_f64(),
                 note,
+                within: solution.within.unwrap_or(0),
             })
         };
         if text.len() >= capacity {

@@ -82,6 +82,12 @@ struct SearchArgs {
     /// by column to a 3x3 core, solved optimally.
     #[arg(long)]
     fast: bool,
+    /// Accept a solution up to PCT percent longer than optimal, found far
+    /// sooner: weighted IDA* (over the tables where built), whose answer is
+    /// guaranteed at most 1 + PCT/100 times the optimal length [default: 0,
+    /// optimal].
+    #[arg(long, value_name = "PCT", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    within: Option<u32>,
     /// The heuristic guiding A* and IDA* [default: pdb for 4x4 and 5x5 when
     /// their tables are built, linear-conflict otherwise].
     #[arg(long = "heuristic", value_enum)]

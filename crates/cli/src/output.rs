@@ -138,6 +138,9 @@ struct SolutionRecord<'a> {
     generated: Option<u64>,
     h0: Option<u32>,
     lower_bound: Option<u64>,
+    /// For answers that are not optimal: at most this many percent over
+    /// optimal (null: no guarantee, or optimal).
+    within: Option<u32>,
     note: Option<&'a str>,
     /// With --set: whether the length equals the known one.
     agrees: Option<bool>,
@@ -344,12 +347,21 @@ impl<'a> Printer<'a> {
                 )?;
             }
             Answer::Solved(s) => {
-                writeln!(
-                    out,
-                    "Number of moves = {} (not optimal: solved by reduction; {})",
-                    s.moves.len(),
-                    s.note.as_deref().unwrap_or("asked for")
-                )?;
+                match s.within {
+                    Some(percent) => writeln!(
+                        out,
+                        "Number of moves = {} (within {percent}% of optimal: at most {:.2} \
+                         times the minimum)",
+                        s.moves.len(),
+                        1.0 + f64::from(percent) / 100.0
+                    )?,
+                    None => writeln!(
+                        out,
+                        "Number of moves = {} (not optimal: solved by reduction; {})",
+                        s.moves.len(),
+                        s.note.as_deref().unwrap_or("asked for")
+                    )?,
+                }
                 self.print_moves(out, board, &s.moves)?;
                 let bound = s.lower_bound.unwrap_or(0);
                 let ratio = if bound > 0 {
@@ -360,9 +372,13 @@ impl<'a> Printer<'a> {
                 } else {
                     String::new()
                 };
+                let nodes = s
+                    .stats
+                    .map(|stats| format!("{} nodes expanded, ", stats.expanded))
+                    .unwrap_or_default();
                 writeln!(
                     out,
-                    "Lower bound {bound}{ratio}; {}",
+                    "Lower bound {bound}{ratio}; {nodes}{}",
                     duration_text(s.elapsed.as_secs_f64())
                 )?;
             }
@@ -550,6 +566,7 @@ pub fn json_record(
             generated: s.stats.map(|s| s.generated),
             h0: s.initial_estimate,
             lower_bound: s.lower_bound,
+            within: s.within,
             note: s.note.as_deref(),
             agrees,
             seconds: s.elapsed.as_secs_f64(),

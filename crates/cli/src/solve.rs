@@ -25,6 +25,7 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
     let mut builder = Solver::builder()
         .goal(args.goal.goal())
         .fast(args.fast)
+        .within(args.within.unwrap_or(0))
         .reflection(!args.no_reflection)
         .max_nodes(args.max_nodes)
         .threads(jobs)

@@ -43,7 +43,7 @@ pub use npuzzle_board::{
 };
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
 pub use npuzzle_search::{Algorithm, HeuristicKind, Stats, MAX_SEARCH_SIZE};
-pub use solver::{Note, Solution, Solver, SolverBuilder, OPTIMAL_ATTEMPT_NODES};
+pub use solver::{Note, Solution, Solver, SolverBuilder, MAX_WITHIN, OPTIMAL_ATTEMPT_NODES};
 pub use stream::{Answered, Answers, Waited};
 pub use tables::{default_build_dir, find_dir, search_dirs, Tables};
 

@@ -29,6 +29,9 @@ use crate::tables::{tables_error, Tables};
 /// before it gives way to the reduction (a second or two on one core).
 pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
 
+/// The largest `within` percentage a solver takes (at most 11 times optimal).
+pub const MAX_WITHIN: u32 = 1000;
+
 /// A solution and the figures of the search that found it.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -51,6 +54,9 @@ pub struct Solution {
     pub initial_estimate: Option<u32>,
     /// For solutions that are not optimal: a lower bound on the optimal length.
     pub lower_bound: Option<u64>,
+    /// For solutions that are not optimal: the guarantee, in percent (at
+    /// most `1 + within / 100` times optimal); None when there is none.
+    pub within: Option<u32>,
     /// For solutions that are not optimal: why.
     pub note: Option<String>,
     /// Time spent on this board (opening the tables of its side, once, is
@@ -97,6 +103,7 @@ impl Solution {
             stats: None,
             initial_estimate: None,
             lower_bound: None,
+            within: None,
             note: None,
             elapsed: Duration::ZERO,
         }
@@ -202,6 +209,7 @@ struct Config {
     algorithm: Option<Algorithm>,
     heuristic: Option<HeuristicKind>,
     fast: bool,
+    within: u32,
     reflection: bool,
     max_nodes: Option<u64>,
     threads: usize,
@@ -267,6 +275,17 @@ impl SolverBuilder {
         self
     }
 
+    /// Accept solutions up to `percent` percent longer than optimal
+    /// (0, the default: optimal only). The search is weighted IDA*, over
+    /// the tables where they are built, and the bound is guaranteed: a
+    /// solution is at most `1 + percent / 100` times the optimal length.
+    /// Past the board sizes search can take, the reduction answers as
+    /// before, with no guarantee. At most [`MAX_WITHIN`].
+    pub fn within(mut self, percent: u32) -> Self {
+        self.config.within = percent;
+        self
+    }
+
     /// Whether table searches also look the reflected board up (default:
     /// yes; without, more nodes).
     pub fn reflection(mut self, reflection: bool) -> Self {
@@ -321,6 +340,12 @@ impl SolverBuilder {
             open_now,
         } = self;
         check_threads("threads", config.threads)?;
+        if config.within > MAX_WITHIN {
+            return Err(Error::InvalidArgument(format!(
+                "within {} is out of range: give 0 (optimal) to {MAX_WITHIN} percent",
+                config.within
+            )));
+        }
         if let (Some(name), Some(size)) = (&config.partition, config.partition_size) {
             Partition::parse(name, size, config.goal)?;
         }
@@ -434,6 +459,7 @@ impl Solver {
                 algorithm: None,
                 heuristic: None,
                 fast: false,
+                within: 0,
                 reflection: true,
                 max_nodes: None,
                 threads: cores().min(crate::build::MAX_THREADS),
@@ -851,6 +877,7 @@ impl Solver {
             max_nodes: fallback_after.or(max_nodes),
             parallel,
             stop,
+            within: self.config.within,
         };
         let mut solution = Solution {
             heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
@@ -871,6 +898,26 @@ impl Solver {
             npuzzle_search::solve(board, &request)
         };
         match result {
+            Ok(found) if request.within > 0 => {
+                // The search's own estimate is a lower bound; a solution
+                // that long is optimal after all.
+                let estimate = u64::from(found.initial_estimate).max(self.lower_bound(board));
+                // Every solution of a board has the same parity.
+                let lower_bound = estimate + ((found.moves.len() as u64 + estimate) & 1);
+                let optimal = found.moves.len() as u64 == lower_bound;
+                Ok(Solution {
+                    optimal,
+                    within: (!optimal).then_some(request.within),
+                    lower_bound: (!optimal).then_some(lower_bound),
+                    note: (!optimal)
+                        .then(|| format!("within {}% of optimal asked for", request.within)),
+                    moves: found.moves,
+                    stats: Some(found.stats),
+                    initial_estimate: Some(found.initial_estimate),
+                    elapsed: started.elapsed(),
+                    ..solution
+                })
+            }
             Ok(found) => Ok(Solution {
                 moves: found.moves,
                 stats: Some(found.stats),

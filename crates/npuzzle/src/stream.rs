@@ -112,6 +112,7 @@ impl<T: Send + 'static> Answers<T> {
 
 /// What [`Answers::next_within`] found.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // one per answer, moved once: not worth a box
 pub enum Waited<T> {
     /// The next answer.
     Ready(Answered<T>),

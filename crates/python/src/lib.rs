@@ -191,6 +191,10 @@ struct Solution {
     /// For solutions that are not optimal: a lower bound on the optimal length.
     #[pyo3(get)]
     lower_bound: Option<u64>,
+    /// For solutions that are not optimal: at most this many percent over
+    /// optimal (None: no guarantee, or optimal).
+    #[pyo3(get)]
+    within: Option<u32>,
     /// For solutions that are not optimal: why.
     #[pyo3(get)]
     note: Option<String>,
@@ -212,6 +216,7 @@ impl From<npuzzle::Solution> for Solution {
             generated: s.stats.map(|st| st.generated),
             initial_estimate: s.initial_estimate,
             lower_bound: s.lower_bound,
+            within: s.within,
             note: s.note.clone(),
             seconds: s.elapsed.as_secs_f64(),
         }
@@ -344,7 +349,7 @@ impl Solver {
 impl Solver {
     #[new]
     #[pyo3(signature = (pdb_dir=None, partition=None, size=4, goal="blank-last", max_nodes=None,
-        reflection=true, jobs=0, algorithm=None, heuristic=None, fast=false))]
+        reflection=true, jobs=0, algorithm=None, heuristic=None, fast=false, within=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         pdb_dir: Option<PathBuf>,
@@ -357,13 +362,15 @@ impl Solver {
         algorithm: Option<&str>,
         heuristic: Option<&str>,
         fast: bool,
+        within: u32,
     ) -> PyResult<Solver> {
         let goal = goal_arg(goal)?;
         let mut builder = npuzzle::Solver::builder()
             .goal(goal)
             .max_nodes(max_nodes)
             .reflection(reflection)
-            .fast(fast);
+            .fast(fast)
+            .within(within);
         if jobs > 0 {
             builder = builder.threads(jobs);
         }

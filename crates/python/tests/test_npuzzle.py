@@ -83,6 +83,24 @@ def test_4x4_known_optimal_lengths(solver):
     assert one.length == easiest[0][0]
 
 
+def test_within_keeps_its_guarantee_on_3x3_boards(pdb_dir, distances):
+    solver = npuzzle.Solver(pdb_dir, partition="8", size=3, within=50)
+    assert "within=50" in repr(solver)
+    boards = random.Random(2).sample(sorted(distances), 300)
+    longer = 0
+    for board, solution in zip(boards, solver.solve_many(boards, jobs=2)):
+        optimal = distances[board]
+        assert solution.length * 100 <= optimal * 150
+        assert replay(board, solution.moves) == goal(3)
+        if solution.length > optimal:
+            longer += 1
+            assert not solution.optimal and solution.within == 50
+            assert solution.lower_bound <= optimal
+    assert longer > 0
+    with pytest.raises(ValueError, match="within 1001 is out of range"):
+        npuzzle.Solver(pdb_dir, partition="8", size=3, within=1001)
+
+
 def test_lookup_equals_the_cli(pdb_dir, solver):
     binary = os.environ.get("NPUZZLE_BIN", str(REPO / "target" / "release" / "npuzzle"))
     assert pathlib.Path(binary).is_file(), f"{binary}: build it with cargo build --release"

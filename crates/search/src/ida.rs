@@ -248,16 +248,27 @@ struct Subtree<S> {
     state: S,
 }
 
-/// The nodes at `depth` below the root with f within `bound`, level by
-/// level in move order, the least f cut off above them,
-/// and the nodes expanded and generated on the way.
+/// What the levels above the split depth hold.
+struct Frontier<S> {
+    /// The nodes at the split depth with f within the bound, level by level
+    /// in move order.
+    nodes: Vec<Subtree<S>>,
+    /// The least f cut off above them.
+    least_cut: u32,
+    /// A goal above the split depth (weighted estimates can put the bound
+    /// past a shallow goal), the first in level order.
+    goal: Option<Vec<Move>>,
+    stats: Stats,
+}
+
+/// The levels from the root down to `depth`, cut at `bound`.
 fn frontier<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     root: &Subtree<H::State>,
     depth: u32,
     bound: u32,
-) -> (Vec<Subtree<H::State>>, u32, Stats) {
+) -> Frontier<H::State> {
     let mut least_cut = u32::MAX;
     let mut stats = Stats::default();
     let mut level = vec![Subtree {
@@ -283,12 +294,21 @@ fn frontier<H: Heuristic>(
                 let tile = position.slide(from);
                 let state = heuristic.update(&node.state, &position, tile, from, blank);
                 stats.generated += 1;
-                let f = g + 1 + heuristic.value(&state);
+                let h = heuristic.value(&state);
+                let f = g + 1 + h;
                 if f > bound {
                     least_cut = least_cut.min(f);
                 } else {
                     let mut moves = node.moves.clone();
                     moves.push(mv);
+                    if h == 0 && position.is_goal(grid) {
+                        return Frontier {
+                            nodes: Vec::new(),
+                            least_cut,
+                            goal: Some(moves),
+                            stats,
+                        };
+                    }
                     next.push(Subtree {
                         position,
                         moves,
@@ -301,7 +321,12 @@ fn frontier<H: Heuristic>(
         }
         level = next;
     }
-    (level, least_cut, stats)
+    Frontier {
+        nodes: level,
+        least_cut,
+        goal: None,
+        stats,
+    }
 }
 
 /// IDA* with each iteration split into the subtrees below a fixed depth,
@@ -339,9 +364,13 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     loop {
         stats.iterations += 1;
         // The nodes above the split depth, once per iteration.
-        let (subtrees, least_cut, above) = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound);
-        stats.expanded += above.expanded;
-        stats.generated += above.generated;
+        let above = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound);
+        stats.expanded += above.stats.expanded;
+        stats.generated += above.stats.generated;
+        if let Some(moves) = above.goal {
+            return Some((moves, stats));
+        }
+        let (subtrees, least_cut) = (above.nodes, above.least_cut);
         let first_found = AtomicUsize::new(usize::MAX);
         let stopped = AtomicBool::new(false);
         let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);

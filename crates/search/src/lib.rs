@@ -13,6 +13,7 @@ mod pruning;
 mod reduction;
 mod two_tables;
 mod types;
+mod weighted;
 
 use std::time::Instant;
 
@@ -170,16 +171,31 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
     }
 }
 
-/// Solves a solvable `board` of `grid`'s size with any heuristic.
+/// Solves a solvable `board` of `grid`'s size with any heuristic, weighted
+/// when `request.within` says so.
 pub fn solve_with<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     board: &Board,
     request: &Request,
 ) -> Result<Solution, SearchError> {
-    let started = Instant::now();
     let position = Position::new(board);
     let initial_estimate = heuristic.value(&heuristic.init(&position));
+    if request.within > 0 && request.algorithm != Algorithm::Bfs {
+        let weighted = weighted::Weighted::new(heuristic, request.within);
+        return search(grid, &weighted, position, initial_estimate, request);
+    }
+    search(grid, heuristic, position, initial_estimate, request)
+}
+
+fn search<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    position: Position,
+    initial_estimate: u32,
+    request: &Request,
+) -> Result<Solution, SearchError> {
+    let started = Instant::now();
     let limit = match request.algorithm {
         Algorithm::IdaStar => request.max_nodes.unwrap_or(u64::MAX),
         _ => request

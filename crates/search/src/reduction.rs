@@ -9,6 +9,8 @@ use std::collections::VecDeque;
 
 use npuzzle_board::{Board, Goal, Move};
 
+use crate::grid::{Grid, Position, MAX_SEARCH_SIZE};
+use crate::heuristic::{Heuristic, LinearConflict};
 use crate::solve;
 use crate::types::{Algorithm, HeuristicKind, Request, SearchError};
 
@@ -343,38 +345,97 @@ impl Reducer {
         self.place_pair(columns, line, first, second)
     }
 
-    /// Solves the 3x3 core in the bottom-right corner optimally.
-    fn finish_core(&mut self) -> Result<(), SearchError> {
+    /// The k x k core in the bottom-right corner as a board of its own.
+    fn core(&self, k: usize) -> Board {
         let n = self.n;
-        let base = n - 3;
-        let mut core = vec![0u16; 9];
-        for i in 0..3 {
-            for j in 0..3 {
+        let base = n - k;
+        let mut core = vec![0u16; k * k];
+        for i in 0..k {
+            for j in 0..k {
                 let tile = self.tiles[(base + i) * n + base + j];
-                core[i * 3 + j] = if tile == 0 {
+                core[i * k + j] = if tile == 0 {
                     0
                 } else {
                     let home = Goal::BlankLast.cell_of(n, tile as u16);
-                    ((home / n - base) * 3 + (home % n - base) + 1) as u16
+                    ((home / n - base) * k + (home % n - base) + 1) as u16
                 };
             }
         }
-        let board = Board::new(3, core).expect("the core holds its own tiles");
-        let solution = solve(&board, &small_board_request(Goal::BlankLast))?;
-        self.moves.extend(solution.moves);
-        Ok(())
+        Board::new(k, core).expect("the core holds its own tiles")
+    }
+
+    /// Tries to finish the k x k core by search: optimal within a small
+    /// budget, then weighted (at most 25 % and 100 % over optimal) within
+    /// larger ones. Cores of 5x5 and less are always tried; larger ones
+    /// only when close to solved, where search beats placing line by line.
+    fn finish_core(&mut self, k: usize) -> Result<bool, SearchError> {
+        const ATTEMPTS: [(u32, u64); 4] = [
+            (0, 100_000),
+            (25, 300_000),
+            (100, 1_000_000),
+            (200, 1_000_000),
+        ];
+        const NEAR: u32 = 60;
+        if k > MAX_SEARCH_SIZE {
+            return Ok(false);
+        }
+        let core = self.core(k);
+        if k > 6 {
+            let heuristic = LinearConflict::new(&Grid::new(k, Goal::BlankLast));
+            if heuristic.value(&heuristic.init(&Position::new(&core))) > NEAR {
+                return Ok(false);
+            }
+        }
+        for (within, budget) in ATTEMPTS {
+            let request = Request {
+                max_nodes: Some(budget),
+                within,
+                ..core_request()
+            };
+            match solve(&core, &request) {
+                Ok(solution) => {
+                    self.moves.extend(solution.moves);
+                    return Ok(true);
+                }
+                Err(SearchError::NodeLimit { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if k <= 3 {
+            // Never reached: a 3x3 board takes a few thousand nodes.
+            return Err(SearchError::Stuck);
+        }
+        Ok(false)
+    }
+
+    /// Locks the line's cells from `start` on if they hold their own
+    /// tiles; whether they did.
+    fn keep_if_in_place(&mut self, columns: bool, line: usize, start: usize) -> bool {
+        let cells: Vec<usize> = (start..self.n)
+            .map(|along| self.cell(columns, line, along))
+            .collect();
+        let in_place = cells
+            .iter()
+            .all(|&cell| self.tiles[cell] as u16 == Goal::BlankLast.tile_at(self.n, cell));
+        if in_place {
+            for cell in cells {
+                self.locked[cell] = true;
+            }
+        }
+        in_place
     }
 }
 
-/// Optimal search for boards of at most 3x3: instant with linear conflict.
-fn small_board_request(goal: Goal) -> Request {
+/// Linear conflict, IDA* on this thread: the core's searches.
+fn core_request() -> Request {
     Request {
-        goal,
+        goal: Goal::BlankLast,
         algorithm: Algorithm::IdaStar,
         heuristic: HeuristicKind::LinearConflict,
         max_nodes: None,
         parallel: false,
         stop: None,
+        within: 0,
     }
 }
 
@@ -402,21 +463,25 @@ pub fn solve_by_reduction(board: &Board, goal: Goal) -> Result<Vec<Move>, Search
         return Ok(moves.into_iter().map(Move::opposite).collect());
     }
     let n = board.size();
-    if n <= 3 {
-        return Ok(solve(board, &small_board_request(goal))?.moves);
-    }
     let mut reducer = Reducer::new(board);
     let (mut top, mut left) = (0, 0);
-    while n - top > 3 || n - left > 3 {
+    loop {
+        if top == left && reducer.finish_core(n - top)? {
+            break;
+        }
+        // A line already in place is kept as it is.
         if n - top >= n - left {
-            reducer.fill(false, top, left)?;
+            if !reducer.keep_if_in_place(false, top, left) {
+                reducer.fill(false, top, left)?;
+            }
             top += 1;
         } else {
-            reducer.fill(true, left, top)?;
+            if !reducer.keep_if_in_place(true, left, top) {
+                reducer.fill(true, left, top)?;
+            }
             left += 1;
         }
     }
-    reducer.finish_core()?;
     Ok(cancel_pairs(reducer.moves))
 }
 

@@ -34,6 +34,7 @@ fn request(algorithm: Algorithm, heuristic: HeuristicKind, goal: Goal) -> Reques
         max_nodes: None,
         parallel: false,
         stop: None,
+        within: 0,
     }
 }
 
@@ -533,12 +534,77 @@ fn pdb_search_agrees_with_linear_conflict_search() {
             max_nodes: None,
             parallel: false,
             stop: None,
+            within: 0,
         };
         let truth = solve(&board, &request).unwrap();
         for reflect in [false, true] {
             let s = solve_additive(&board, &request, &pdbs, reflect).unwrap();
             assert_eq!(s.moves.len(), truth.moves.len(), "{board}");
             assert!(board.solves(&s.moves, Goal::BlankLast));
+        }
+    }
+}
+
+/// Weighted search keeps its promise on 3x3 boards against breadth-first
+/// truth: at most `1 + within / 100` times optimal, for every search that
+/// takes a weight (a sample of every board, both goals, split and not),
+/// and often longer than optimal (so the weight is really applied).
+#[test]
+fn weighted_search_stays_within_its_bound_of_optimal() {
+    for goal in Goal::ALL {
+        let distances = all_distances(3, goal);
+        let mut longer = 0;
+        for within in [10, 50, 200] {
+            for (index, (tiles, &d)) in distances.iter().enumerate() {
+                if index % 97 != 0 {
+                    continue;
+                }
+                let board = Board::new(3, tiles.clone()).unwrap();
+                for (algorithm, heuristic, parallel) in [
+                    (Algorithm::IdaStar, HeuristicKind::LinearConflict, false),
+                    (Algorithm::IdaStar, HeuristicKind::Manhattan, true),
+                    (Algorithm::AStar, HeuristicKind::Manhattan, false),
+                ] {
+                    let request = Request {
+                        within,
+                        parallel,
+                        ..request(algorithm, heuristic, goal)
+                    };
+                    let solution = solve(&board, &request).unwrap();
+                    let length = solution.moves.len() as u64;
+                    assert!(board.solves(&solution.moves, goal), "{board}");
+                    assert!(
+                        length * 100 <= u64::from(d) * u64::from(100 + within),
+                        "{board}: {length} moves, optimal {d}, within {within}%, {algorithm:?} {heuristic:?} {parallel}"
+                    );
+                    longer += usize::from(length > u64::from(d));
+                }
+            }
+        }
+        assert!(longer > 100, "only {longer} answers longer than optimal");
+    }
+}
+
+/// The reduction keeps lines already in place, and hands near-solved
+/// boards to search: a board d random moves from solved gets at most d
+/// moves for small d, and a solved board none, at every size.
+#[test]
+fn the_reduction_answers_near_solved_boards_briefly() {
+    let mut rng = SplitMix64::new(33);
+    for n in [4, 7, 12, 40] {
+        for goal in Goal::ALL {
+            assert!(solve_by_reduction(&goal.board(n), goal).unwrap().is_empty());
+            for d in [1, 5, 10, 30] {
+                let board = random_walk(n, goal, d, &mut rng);
+                let moves = solve_by_reduction(&board, goal).unwrap();
+                assert!(board.solves(&moves, goal), "{board}");
+                let most = if d <= 10 { d } else { 2 * d };
+                assert!(
+                    moves.len() <= most,
+                    "{n}x{n} {d} moves off: {}",
+                    moves.len()
+                );
+            }
         }
     }
 }

@@ -544,6 +544,7 @@ mod tests {
             max_nodes: None,
             parallel: false,
             stop: None,
+            within: 0,
         };
         for (size, name) in SETS {
             for goal in Goal::ALL {

@@ -99,6 +99,10 @@ pub struct Request {
     /// Set from another thread to stop the search: it ends within a few
     /// milliseconds with [`SearchError::Stopped`].
     pub stop: Option<Arc<AtomicBool>>,
+    /// 0: optimal. Otherwise the solution may be up to `within` percent
+    /// longer than optimal (weighted search: IDA* or A* over
+    /// `(1 + within / 100) * h`), and is usually found far sooner.
+    pub within: u32,
 }
 
 /// The memory BFS and A* may fill by default.
@@ -141,6 +145,7 @@ impl Default for Request {
             max_nodes: None,
             parallel: false,
             stop: None,
+            within: 0,
         }
     }
 }

@@ -67,7 +67,9 @@ class Solver:
     (0: one per core); ``algorithm`` (``"idastar"``, ``"astar"``,
     ``"bfs"``) and ``heuristic`` (``"pdb"``, ``"linear-conflict"``,
     ``"manhattan"``, ``"hamming"``) run exactly that search; ``fast``
-    answers by reduction, not optimally.
+    answers by reduction, not optimally; ``within`` (a percentage) accepts
+    solutions up to that much longer than optimal, found far sooner, with
+    the bound guaranteed (``Solution.within``).
     """
 
     def __init__(
@@ -82,9 +84,20 @@ class Solver:
         algorithm: Optional[str] = None,
         heuristic: Optional[str] = None,
         fast: bool = False,
+        within: int = 0,
     ) -> None:
         self._native = _Solver(
-            pdb_dir, partition, size, goal, max_nodes, reflection, jobs, algorithm, heuristic, fast
+            pdb_dir,
+            partition,
+            size,
+            goal,
+            max_nodes,
+            reflection,
+            jobs,
+            algorithm,
+            heuristic,
+            fast,
+            within,
         )
         self._options = {
             "max_nodes": (max_nodes, None),
@@ -92,6 +105,7 @@ class Solver:
             "algorithm": (algorithm, None),
             "heuristic": (heuristic, None),
             "fast": (fast, False),
+            "within": (within, 0),
         }
         self._pdb_dir = None if pdb_dir is None else os.fspath(pdb_dir)
 
