@@ -341,4 +341,35 @@ fn within_stays_within_its_bound_of_the_known_lengths() {
         nodes_weighted * 2 < nodes_optimal,
         "{nodes_weighted} nodes within 20%, {nodes_optimal} optimal"
     );
+    // Under a node budget too small for 1 %, the last stage that finished
+    // answers, and its record gives that stage's guarantee, which holds.
+    let budgeted = solve(&["--within", "1", "--max-nodes", "3000"]);
+    let mut coarser = 0;
+    for ((length, board), record) in boards.iter().zip(&budgeted) {
+        assert_eq!(record["type"], "solution", "{record}");
+        let found = record["length"].as_u64().unwrap();
+        assert_replays(
+            board,
+            record["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankLast,
+        );
+        if record["optimal"] == true {
+            assert_eq!(found, u64::from(*length), "{record}");
+            continue;
+        }
+        let promised = record["within"].as_u64().unwrap();
+        assert!(
+            found * 100 <= u64::from(*length) * (100 + promised),
+            "{record}"
+        );
+        if promised > 1 {
+            coarser += 1;
+            assert!(
+                record["note"].as_str().unwrap().contains("node budget"),
+                "{record}"
+            );
+        }
+    }
+    assert!(coarser > 0, "the budget never ran out");
 }

@@ -883,34 +883,51 @@ impl Solver {
             heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
             ..Solution::by(algorithm.name(), Vec::new())
         };
-        let result = if heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs {
+        let tables = if heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs {
             let tables = self.tables(board.size())?;
             solution.partition = Some(tables.partition().name().to_string());
             solution.reflection = Some(self.config.reflection);
-            npuzzle_search::solve_catalogue(
+            Some(tables)
+        } else {
+            None
+        };
+        let search = |request: &Request| match &tables {
+            Some(tables) => npuzzle_search::solve_catalogue(
                 board,
-                &request,
+                request,
                 tables.tables(),
                 tables.partition().groups(),
                 self.config.reflection,
-            )
+            ),
+            None => npuzzle_search::solve(board, request),
+        };
+        let result = if request.within > 0 && request.max_nodes.is_some() {
+            weighted_ladder(&search, &request)
         } else {
-            npuzzle_search::solve(board, &request)
+            search(&request).map(|found| (found, request.within))
         };
         match result {
-            Ok(found) if request.within > 0 => {
+            Ok((found, within)) if within > 0 => {
                 // The search's own estimate is a lower bound; a solution
                 // that long is optimal after all.
                 let estimate = u64::from(found.initial_estimate).max(self.lower_bound(board));
                 // Every solution of a board has the same parity.
                 let lower_bound = estimate + ((found.moves.len() as u64 + estimate) & 1);
                 let optimal = found.moves.len() as u64 == lower_bound;
+                let note = if within > request.within {
+                    format!(
+                        "within {}% of optimal asked for; the node budget ran out first, \
+                         so this answer is within {within}%",
+                        request.within
+                    )
+                } else {
+                    format!("within {within}% of optimal asked for")
+                };
                 Ok(Solution {
                     optimal,
-                    within: (!optimal).then_some(request.within),
+                    within: (!optimal).then_some(within),
                     lower_bound: (!optimal).then_some(lower_bound),
-                    note: (!optimal)
-                        .then(|| format!("within {}% of optimal asked for", request.within)),
+                    note: (!optimal).then_some(note),
                     moves: found.moves,
                     stats: Some(found.stats),
                     initial_estimate: Some(found.initial_estimate),
@@ -918,7 +935,7 @@ impl Solver {
                     ..solution
                 })
             }
-            Ok(found) => Ok(Solution {
+            Ok((found, _)) => Ok(Solution {
                 moves: found.moves,
                 stats: Some(found.stats),
                 initial_estimate: Some(found.initial_estimate),
@@ -959,6 +976,53 @@ impl Solver {
             ..Solution::by("reduction", moves)
         })
     }
+}
+
+/// Weighted search from coarse to the bound asked for, within one node
+/// budget: each stage is cheap next to the next, so when the budget runs
+/// out the answer of the last stage that finished stands, with its own
+/// guarantee, instead of none. Stops early at a solution whose length
+/// meets the search's lower bound.
+fn weighted_ladder(
+    search: &dyn Fn(&Request) -> Result<npuzzle_search::Solution, SearchError>,
+    request: &Request,
+) -> Result<(npuzzle_search::Solution, u32), SearchError> {
+    const STAGES: [u32; 11] = [100, 50, 35, 30, 25, 20, 15, 10, 7, 5, 2];
+    let budget = request.max_nodes.unwrap_or(u64::MAX);
+    let mut stats = Stats::default();
+    let mut best: Option<(npuzzle_search::Solution, u32)> = None;
+    let stages = STAGES
+        .into_iter()
+        .filter(|&w| w > request.within)
+        .chain([request.within]);
+    for within in stages {
+        let stage = Request {
+            within,
+            max_nodes: Some(budget.saturating_sub(stats.expanded).max(1)),
+            ..request.clone()
+        };
+        match search(&stage) {
+            Ok(found) => {
+                stats += found.stats;
+                let length = found.moves.len() as u64;
+                let estimate = u64::from(found.initial_estimate);
+                let done = length <= estimate + ((length + estimate) & 1);
+                best = Some((npuzzle_search::Solution { stats, ..found }, within));
+                if done {
+                    break;
+                }
+            }
+            Err(SearchError::NodeLimit { .. }) if best.is_some() => {
+                // The stage that ran out spent the rest of the budget.
+                if let Some((found, _)) = &mut best {
+                    found.stats.expanded = budget;
+                }
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(best.expect("the last stage answered or returned"))
 }
 
 /// Runs `body`, turning a panic into [`Error::Internal`].
