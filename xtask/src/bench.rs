@@ -763,24 +763,9 @@ fn within_section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
             "--within",
             &within_text,
         ];
-        let child = Command::new(npuzzle)
-            .args(["solve", "--json", "--no-moves"])
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| e.to_string())?;
-        let output = feed_and_wait(child, boards.clone().into_bytes())?;
-        let records: Vec<Value> = String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .filter(|r: &Value| r["type"] != "summary")
-            .collect();
+        let batch = solve_batch(npuzzle, &boards, &args)?;
         let (mut ratios, mut expanded, mut seconds, mut met) = (Vec::new(), 0u64, Vec::new(), 0);
-        for (instance, record) in set.iter().zip(&records) {
-            if record["type"] != "solution" {
-                return Err(format!("--within {within}: no answer: {record}"));
-            }
+        for (instance, (_, _, _, record)) in set.iter().zip(&batch.answers) {
             seconds.push(record["seconds"].as_f64().unwrap_or(0.0));
             let length = record["length"].as_u64().unwrap_or(0);
             let promised = record["within"].as_u64().unwrap_or(0);

@@ -322,7 +322,8 @@ async function coach() {
 function showBound(lower, known) {
   game.distance = { exact: false, value: lower };
   const n = game.size;
-  showCoach(`At least ${lower} moves from solved`, "bound",
+  showCoach(known ? `About ${known} moves from solved (at least ${lower})`
+    : `At least ${lower} moves from solved`, "bound",
     `The shortest solution of a ${n}x${n} board can take too long to find, so the coach ` +
     `gives a lower bound: no solution has fewer than ${lower} moves` +
     (known ? `. The best solution found has ${known} moves; Hint and Solve follow it.` : "."));
