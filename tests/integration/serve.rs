@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use npuzzle_board::{random_walk, Board, Goal, SplitMix64};
+use npuzzle_board::{random_walk, Board, Goal, Move, Notation, SplitMix64};
 use npuzzle_search::{Algorithm, HeuristicKind, Request};
 
 use crate::harness::*;
@@ -1143,4 +1143,34 @@ fn serve_under_mixed_traffic_stays_flat() {
         "resident memory grew from {settled:.1} to {most:.1} MB"
     );
     server.alive_ref();
+}
+
+/// Past 4x4 with no tables, a hint follows the best solution known: the
+/// board after its first move gets the rest of the same solution, kept
+/// (not searched again), still marked not optimal with a lower bound.
+#[test]
+fn hints_past_4x4_follow_one_plan() {
+    let server = Server::start(&[]);
+    let mut rng = SplitMix64::new(66);
+    let board = npuzzle_board::random_board(6, Goal::BlankLast, &mut rng);
+    let body = |b: &Board| format!("{{\"board\": {:?}}}", b.tiles());
+    let (status, first) = server.post("/api/hint", &body(&board));
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["optimal"], false, "{first}");
+    let moves = first["moves"].as_str().unwrap().to_string();
+    assert_replays(&board, &moves, Notation::Tile, Goal::BlankLast);
+    let mut next = board.clone();
+    next.apply(Move::parse_sequence(&moves[..1], Notation::Tile).unwrap()[0]);
+    let (status, second) = server.post("/api/hint", &body(&next));
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(second["moves"].as_str().unwrap(), &moves[1..], "{second}");
+    assert_eq!(second["optimal"], false);
+    assert_eq!(second["note"], "the best solution known");
+    assert!(second["lower_bound"].as_u64().unwrap() > 0);
+    // /api/check agrees: the kept solution is the upper bound.
+    let (_, check) = server.post("/api/check", &body(&next));
+    assert_eq!(
+        check["upper_bound"].as_u64().unwrap() as usize,
+        moves.len() - 1
+    );
 }

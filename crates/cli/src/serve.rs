@@ -55,7 +55,13 @@ const STYLE_CSS: &str = include_str!("../assets/style.css");
 const PICTURE_SVG: &str = include_str!("../assets/picture.svg");
 
 /// Optimal solutions by (goal, tiles).
-type SolutionCache = HashMap<(Goal, Vec<u16>), Arc<[Move]>>;
+/// A position's solution, and whether it is optimal (else the best one
+/// known: the reduction's).
+type SolutionCache = HashMap<(Goal, Vec<u16>), (Arc<[Move]>, bool)>;
+
+/// Solutions longer than this are not kept: each position along one keeps
+/// its own tail.
+const LONGEST_KEPT: usize = 2_000;
 
 /// What every handler shares.
 struct Server {
@@ -275,8 +281,7 @@ impl Server {
         if !task.board.is_solvable(task.goal) {
             return Ok(Answer::Unsolvable);
         }
-        if let Some(moves) = self.cached(task.goal, &task.board) {
-            let mut known = npuzzle::Solution::known_optimal(moves.to_vec());
+        if let Some(mut known) = self.cached(task.goal, &task.board) {
             known.elapsed = started.elapsed();
             return Ok(Answer::Solved(known));
         }
@@ -286,7 +291,12 @@ impl Server {
                 "the server is busy: its queue of searches is full; try again in a moment",
             )
         })?;
-        let quick_nodes = QUICK_NODES.min(task.max_nodes);
+        // Boards of 5x5 and up without tables open: a random one is out of
+        // reach of optimal search anyway, so the attempt before the
+        // reduction is kept short (near-solved boards still get theirs).
+        let size = task.board.size();
+        let untabled = size >= 5 && self.solver(task.goal).opened_tables(size).is_none();
+        let quick_nodes = if untabled { CHECK_NODES } else { QUICK_NODES }.min(task.max_nodes);
         let (board, goal) = (task.board.clone(), task.goal);
         let first = self
             .run(false, move |server| {
@@ -323,33 +333,47 @@ impl Server {
                 seconds,
             },
             Answer::Solved(solved) => {
-                if solved.optimal {
-                    self.remember(task.goal, &task.board, &solved.moves);
-                }
+                self.remember(task.goal, &task.board, &solved);
                 Answer::Solved(solved)
             }
             other => other,
         })
     }
 
-    fn cached(&self, goal: Goal, board: &Board) -> Option<Arc<[Move]>> {
-        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        cache.get(&(goal, board.tiles().to_vec())).cloned()
+    /// The solution kept for a position, if any.
+    fn cached(&self, goal: Goal, board: &Board) -> Option<npuzzle::Solution> {
+        let (moves, optimal) = {
+            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            cache.get(&(goal, board.tiles().to_vec())).cloned()?
+        };
+        let mut known = npuzzle::Solution::known_optimal(moves.to_vec());
+        if !optimal {
+            known.optimal = false;
+            known.algorithm = "reduction";
+            known.lower_bound = Some(self.solver(goal).lower_bound(board));
+            known.note = Some("the best solution known".to_string());
+        }
+        Some(known)
     }
 
-    /// Keeps an optimal solution and, for free, those of the positions along
-    /// it: a player who follows the hints asks for them next.
-    fn remember(&self, goal: Goal, board: &Board, moves: &[Move]) {
+    /// Keeps a solution and, for free, those of the positions along it: a
+    /// player who follows the hints asks for them next, and gets the same
+    /// plan. A non-optimal one never replaces an optimal one.
+    fn remember(&self, goal: Goal, board: &Board, solution: &npuzzle::Solution) {
+        let (moves, optimal) = (&solution.moves, solution.optimal);
+        if !optimal && moves.len() > LONGEST_KEPT {
+            return;
+        }
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() + moves.len() > CACHE_ENTRIES {
             cache.clear();
         }
         let mut walk = board.walk(moves);
         for step in 0..moves.len() {
-            cache.insert(
-                (goal, walk.board().tiles().to_vec()),
-                Arc::from(&moves[step..]),
-            );
+            let key = (goal, walk.board().tiles().to_vec());
+            if optimal || !cache.get(&key).is_some_and(|(_, kept)| *kept) {
+                cache.insert(key, (Arc::from(&moves[step..]), optimal));
+            }
             if walk.advance().is_err() {
                 break;
             }
@@ -431,7 +455,7 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
         let bound = server.solver(goal).lower_bound(board);
         record.lower_bound = Some(bound);
         let answer = match server.cached(goal, board) {
-            Some(moves) => Answer::Solved(npuzzle::Solution::known_optimal(moves.to_vec())),
+            Some(known) => Answer::Solved(known),
             None => {
                 let Ok(_permit) = Arc::clone(&server.queue).try_acquire_owned() else {
                     return error_reply(
@@ -441,10 +465,15 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
                 };
                 let budget = CHECK_NODES.min(task.max_nodes);
                 let board = board.clone();
+                let searched = board.clone();
                 match server
-                    .run(false, move |server| server.search(goal, &board, budget))
+                    .run(false, move |server| server.search(goal, &searched, budget))
                     .await
                 {
+                    Ok(Answer::Solved(solved)) => {
+                        server.remember(goal, &board, &solved);
+                        Answer::Solved(solved)
+                    }
                     Ok(answer) => answer,
                     Err(reply) => return reply,
                 }
