@@ -307,7 +307,13 @@ fn python_tests() -> Result<(), String> {
 pub fn python_package() -> Result<PathBuf, String> {
     let root = root();
     let target = target_dir();
-    let python = python_venv(&["maturin>=1.9,<2", "pytest", "numpy"])?;
+    let python = python_venv(&[
+        "maturin>=1.9,<2",
+        "pytest",
+        "numpy",
+        "dask[distributed]",
+        "pyarrow",
+    ])?;
     let wheels = target.join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
     run(

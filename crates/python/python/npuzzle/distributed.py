@@ -1,0 +1,250 @@
+"""Label many boards with their optimal lengths on a Dask cluster.
+
+``label(source, dest, ...)`` reads boards from a Parquet, CSV or NumPy file,
+splits them into chunks, solves each chunk as one Dask task, and writes one
+Parquet part per chunk into ``dest`` (``part-00000.parquet``, ...) with the
+columns ``board`` (the tiles, row by row), ``length`` (the optimal length,
+-1 for an unsolvable board) and, when asked, ``moves``.
+
+Each worker process opens the tables once and keeps them (they are
+memory-mapped, so the processes of one machine share them). A part is
+written under a temporary name and renamed, so a worker killed mid-task
+leaves nothing half-written, and the task Dask retries elsewhere writes the
+same part: no row is lost or written twice. A rerun skips the parts already
+there. See docs/distributed.md.
+
+Dask rather than Ray: it is pure Python (``pip install npuzzle[dask]``), a
+local cluster starts in about a second, and its scheduler retries the tasks
+of a lost worker by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import sys
+import uuid
+from typing import Any, Optional, Union
+
+import numpy as np
+
+import npuzzle
+
+PathLike = Union[str, os.PathLike]
+
+# A worker process's solvers, by their options: opened once per process.
+_SOLVERS: dict = {}
+
+
+def read_boards(source: PathLike) -> np.ndarray:
+    """The boards of a file as a (count, cells) array of integers.
+
+    Parquet: a column ``board`` of integer lists, or one integer column per
+    cell. CSV: one board per line, tiles separated by commas (a header line
+    is skipped). NumPy (``.npy``): a 2-D integer array.
+    """
+    path = pathlib.Path(source)
+    suffix = path.suffix.lower()
+    if suffix == ".npy":
+        boards = np.load(path, mmap_mode="r")
+    elif suffix in (".parquet", ".pq"):
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(path)
+        if "board" in table.column_names:
+            boards = np.array(table.column("board").to_pylist())
+        else:
+            boards = np.column_stack([table.column(c).to_numpy() for c in table.column_names])
+    elif suffix == ".csv":
+        with open(path) as f:
+            first = f.readline()
+        header = any(ch.isalpha() for ch in first)
+        boards = np.loadtxt(path, delimiter=",", dtype=np.int64, ndmin=2, skiprows=int(header))
+    else:
+        raise ValueError(f"{path}: not a board file npuzzle can read: use .parquet, .csv or .npy")
+    boards = np.asarray(boards)
+    if boards.ndim != 2:
+        raise ValueError(f"{path}: expected one board per row, got an array of shape {boards.shape}")
+    return boards
+
+
+def _solver(options: dict) -> npuzzle.Solver:
+    key = tuple(sorted(options.items()))
+    solver = _SOLVERS.get(key)
+    if solver is None:
+        solver = npuzzle.Solver(**options)
+        _SOLVERS[key] = solver
+    return solver
+
+
+def _part_path(dest: pathlib.Path, index: int) -> pathlib.Path:
+    return dest / f"part-{index:05d}.parquet"
+
+
+def _label_chunk(boards: np.ndarray, part: str, options: dict, moves: bool, jobs: int) -> int:
+    """Solves one chunk and writes its part; the number of rows written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = pathlib.Path(part)
+    if path.exists():
+        return 0
+    solver = _solver(options)
+    columns: dict[str, Any] = {"board": pa.array(boards.tolist(), type=pa.list_(pa.int16()))}
+    if moves:
+        solutions = solver.solve_many(boards.tolist(), jobs=jobs)
+        columns["length"] = pa.array([-1 if s is None else s.length for s in solutions], type=pa.int32())
+        columns["moves"] = pa.array([None if s is None else s.moves for s in solutions], type=pa.string())
+    else:
+        columns["length"] = pa.array(solver.distances(boards, jobs=jobs), type=pa.int32())
+    temporary = path.with_name(f".{path.name}.tmp-{uuid.uuid4().hex}")
+    pq.write_table(pa.table(columns), temporary)
+    os.replace(temporary, path)
+    return len(boards)
+
+
+def label(
+    source: PathLike,
+    dest: PathLike,
+    pdb_dir: Optional[PathLike] = None,
+    size: int = 4,
+    goal: str = "blank-last",
+    partition: Optional[str] = None,
+    chunk_rows: int = 10_000,
+    moves: bool = False,
+    client: Any = None,
+    jobs: int = 1,
+    progress: bool = True,
+) -> int:
+    """Labels the boards of ``source`` into Parquet parts in ``dest``.
+
+    ``client`` is a ``distributed.Client``; None uses the current one, or
+    starts a local cluster with a worker process per core. ``jobs`` is the
+    threads per task (1 suits a worker per core). Parts already in
+    ``dest`` are skipped. Returns the number of rows written by this call.
+    """
+    from distributed import Client, LocalCluster, as_completed, get_client
+
+    if chunk_rows < 1:
+        raise ValueError(f"chunk_rows {chunk_rows} is out of range: give 1 or more")
+    boards = read_boards(source)
+    if boards.shape[1] != size * size:
+        raise ValueError(
+            f"{source}: rows have {boards.shape[1]} tiles, a {size}x{size} board has {size * size}"
+        )
+    dest = pathlib.Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    options = {"size": size, "goal": goal, "jobs": max(jobs, 1)}
+    if pdb_dir is not None:
+        options["pdb_dir"] = os.fspath(pdb_dir)
+    if partition is not None:
+        options["partition"] = partition
+    # The options are checked here, where an error reaches the caller at once.
+    _solver(options)
+    own = None
+    if client is None:
+        try:
+            client = get_client()
+        except ValueError:
+            own = LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None)
+            client = Client(own)
+    try:
+        futures = []
+        for index, start in enumerate(range(0, len(boards), chunk_rows)):
+            part = _part_path(dest, index)
+            if part.exists():
+                continue
+            chunk = np.ascontiguousarray(boards[start : start + chunk_rows])
+            futures.append(
+                client.submit(
+                    _label_chunk, chunk, os.fspath(part), options, moves, jobs, pure=False, retries=3
+                )
+            )
+        written = 0
+        bar = _progress_bar(len(futures), progress)
+        for future in as_completed(futures):
+            written += future.result()
+            bar(1)
+        bar(0, done=True)
+        return written
+    finally:
+        if own is not None:
+            client.close()
+            own.close()
+
+
+def _progress_bar(total: int, shown: bool):
+    """A progress bar on stderr: tqdm when installed, else a counter line."""
+    if not shown or total == 0:
+        return lambda step, done=False: None
+    try:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="part", file=sys.stderr)
+
+        def tick(step: int, done: bool = False) -> None:
+            bar.update(step)
+            if done:
+                bar.close()
+
+        return tick
+    except ImportError:
+        count = [0]
+
+        def tick(step: int, done: bool = False) -> None:
+            count[0] += step
+            end = "\n" if done else ""
+            print(f"\rlabelled {count[0]}/{total} parts", end=end, file=sys.stderr, flush=True)
+
+        return tick
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m npuzzle.distributed",
+        description="Label boards with their optimal lengths on a Dask cluster.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("label", help="label a file of boards into Parquet parts")
+    run.add_argument("source", help="boards: .parquet, .csv or .npy")
+    run.add_argument("dest", help="directory for the Parquet parts")
+    run.add_argument("--pdb-dir", help="the tables' directory, the same path on every worker")
+    run.add_argument("--size", type=int, default=4)
+    run.add_argument("--goal", default="blank-last", choices=["blank-last", "blank-first"])
+    run.add_argument("--partition")
+    run.add_argument("--chunk-rows", type=int, default=10_000)
+    run.add_argument("--moves", action="store_true", help="also write each board's moves")
+    run.add_argument("--scheduler", help="a Dask scheduler's address (default: a local cluster)")
+    args = parser.parse_args(argv)
+    client = None
+    if args.scheduler:
+        from distributed import Client
+
+        client = Client(args.scheduler)
+    # Run as `python -m`, this file is `__main__`, whose functions Dask
+    # would pickle by value (with this process's open solvers): the tasks
+    # must name the importable module's.
+    from npuzzle import distributed
+
+    try:
+        written = distributed.label(
+            args.source,
+            args.dest,
+            pdb_dir=args.pdb_dir,
+            size=args.size,
+            goal=args.goal,
+            partition=args.partition,
+            chunk_rows=args.chunk_rows,
+            moves=args.moves,
+            client=client,
+        )
+    except (ValueError, OSError, npuzzle.TablesError) as e:
+        print(f"npuzzle.distributed: {e}", file=sys.stderr)
+        return 1
+    print(f"{written} boards labelled into {args.dest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Labelling on a local Dask cluster: the labels equal solve_many's and
+breadth-first truth, every row is written exactly once even when a worker
+is killed mid-job, reruns skip finished parts, and bad input is refused."""
+
+import os
+import pathlib
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from distributed import Client, LocalCluster
+
+import npuzzle
+from npuzzle import distributed as nd
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+def parts_of(dest):
+    tables = [pq.read_table(p) for p in sorted(pathlib.Path(dest).glob("part-*.parquet"))]
+    return pa.concat_tables(tables) if tables else None
+
+
+def random_boards(count, seed, size=3):
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        tiles = list(range(size * size))
+        rng.shuffle(tiles)
+        boards.append(tiles)
+    return np.array(boards)
+
+
+def test_labels_equal_breadth_first_truth_and_solve_many(client, pdb_dir, distances, tmp_path):
+    # 3x3 boards, solvable or not, from a Parquet file with a board column.
+    boards = random_boards(300, seed=1)
+    source = tmp_path / "boards.parquet"
+    pq.write_table(pa.table({"board": pa.array(boards.tolist())}), source)
+    written = nd.label(source, tmp_path / "out", pdb_dir=pdb_dir, size=3, partition="8", chunk_rows=64, client=client, progress=False)
+    assert written == 300
+    table = parts_of(tmp_path / "out")
+    assert len(list((tmp_path / "out").glob("part-*.parquet"))) == 5
+    labelled = table.column("board").to_pylist()
+    assert sorted(map(tuple, labelled)) == sorted(map(tuple, boards.tolist()))
+    lengths = dict(zip(map(tuple, labelled), table.column("length").to_pylist()))
+    for board in boards.tolist():
+        assert lengths[tuple(board)] == distances.get(tuple(board), -1)
+    # The same through solve_many on 4x4 boards, with moves, from CSV.
+    solver = npuzzle.Solver(pdb_dir, partition="5-5-5")
+    four = [npuzzle.random_board(4, seed=s) for s in range(12)]
+    csv = tmp_path / "four.csv"
+    csv.write_text("tiles\n" + "".join(",".join(map(str, b)) + "\n" for b in four))
+    nd.label(csv, tmp_path / "four", pdb_dir=pdb_dir, partition="5-5-5", chunk_rows=5, moves=True, client=client, progress=False)
+    table = parts_of(tmp_path / "four")
+    expected = solver.solve_many(four)
+    assert table.column("length").to_pylist() == [s.length for s in expected]
+    assert table.column("moves").to_pylist() == [s.moves for s in expected]
+
+
+def test_a_killed_worker_loses_no_row_and_duplicates_none(client, pdb_dir, tmp_path):
+    boards = np.array([npuzzle.random_board(4, seed=100 + s) for s in range(120)])
+    source = tmp_path / "boards.npy"
+    np.save(source, boards)
+    dest = tmp_path / "out"
+    result = {}
+
+    def run():
+        result["written"] = nd.label(source, dest, pdb_dir=pdb_dir, partition="5-5-5", chunk_rows=4, client=client, progress=False)
+
+    job = threading.Thread(target=run)
+    job.start()
+    # Kill one worker process once the job is under way.
+    deadline = time.time() + 60
+    while not list(dest.glob("part-*.parquet")) and time.time() < deadline:
+        time.sleep(0.05)
+    pids = client.run(os.getpid)
+    victim = sorted(pids.values())[0]
+    os.kill(victim, signal.SIGKILL)
+    job.join(timeout=120)
+    assert not job.is_alive()
+    assert result["written"] == 120
+    table = parts_of(dest)
+    assert table.num_rows == 120
+    labelled = [tuple(b) for b in table.column("board").to_pylist()]
+    assert sorted(labelled) == sorted(map(tuple, boards.tolist()))
+    solver = npuzzle.Solver(pdb_dir, partition="5-5-5")
+    truth = solver.distances(boards)
+    lengths = dict(zip(labelled, table.column("length").to_pylist()))
+    assert [lengths[tuple(b)] for b in boards.tolist()] == truth.tolist()
+    assert not list(dest.glob(".*tmp*")), "a temporary part was left behind"
+    # A rerun finds every part written and does nothing.
+    assert nd.label(source, dest, pdb_dir=pdb_dir, partition="5-5-5", chunk_rows=4, client=client, progress=False) == 0
+
+
+def test_bad_input_is_refused_before_any_task(client, pdb_dir, tmp_path):
+    wrong = tmp_path / "wrong.npy"
+    np.save(wrong, np.zeros((3, 10), dtype=np.int64))
+    with pytest.raises(ValueError, match="rows have 10 tiles, a 4x4 board has 16"):
+        nd.label(wrong, tmp_path / "out", pdb_dir=pdb_dir, partition="5-5-5", client=client)
+    with pytest.raises(ValueError, match="not a board file"):
+        nd.label(tmp_path / "boards.txt", tmp_path / "out", client=client)
+    three = tmp_path / "three.npy"
+    np.save(three, random_boards(4, seed=5))
+    with pytest.raises(npuzzle.TablesError):
+        nd.label(three, tmp_path / "out", pdb_dir=tmp_path, size=3, partition="8", client=client)
+    assert not list((tmp_path / "out").glob("part-*"))
+
+
+def test_the_command_line_labels_a_file(pdb_dir, tmp_path):
+    boards = random_boards(40, seed=3)
+    np.save(tmp_path / "boards.npy", boards)
+    run = subprocess.run(
+        [sys.executable, "-m", "npuzzle.distributed", "label", str(tmp_path / "boards.npy"), str(tmp_path / "out"),
+         "--pdb-dir", str(pdb_dir), "--size", "3", "--partition", "8", "--chunk-rows", "16"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "40 boards labelled" in run.stdout
+    assert parts_of(tmp_path / "out").num_rows == 40
