@@ -628,35 +628,8 @@ fn manhattan(tiles: &[u64], blank_first: bool) -> u64 {
 /// A board `steps` random moves (never straight back) from blank-last
 /// solved, from a fixed generator, as text.
 fn walked_board(n: usize, steps: usize, seed: u64) -> String {
-    let mut tiles: Vec<usize> = (1..n * n).chain([0]).collect();
-    let mut blank = n * n - 1;
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut previous = usize::MAX;
-    for _ in 0..steps {
-        let (r, c) = (blank / n, blank % n);
-        let options: Vec<usize> = [
-            (r > 0).then(|| blank - n),
-            (r + 1 < n).then(|| blank + n),
-            (c > 0).then(|| blank - 1),
-            (c + 1 < n).then(|| blank + 1),
-        ]
-        .into_iter()
-        .flatten()
-        .filter(|&cell| cell != previous)
-        .collect();
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let next = options[(state % options.len() as u64) as usize];
-        tiles.swap(blank, next);
-        previous = blank;
-        blank = next;
-    }
-    tiles
-        .iter()
-        .map(|t| t.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    use npuzzle_board::{random_walk, Goal, SplitMix64};
+    random_walk(n, Goal::BlankLast, steps, &mut SplitMix64::new(seed)).to_line()
 }
 
 /// What `npuzzle solve --json` gave for some boards: per board (length,
