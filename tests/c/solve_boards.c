@@ -158,6 +158,22 @@ int main(int argc, char **argv) {
     status = npuzzle_solve_with(zero, apart, 9, moves, sizeof moves, &info);
     check(status == NPUZZLE_NODE_LIMIT, "max_nodes 0 is zero nodes, as in Python");
     npuzzle_close(zero);
+    /* Within a bound of optimal: a 3x3 board of 30 moves at most 100 %
+       over, and the guarantee in the answer when it is not optimal. */
+    npuzzle_options_init(&options);
+    options.pdb_dir = "/nonexistent-npuzzle-dir";
+    options.within = 100;
+    npuzzle_solver *weighted = NULL;
+    check(npuzzle_open_with(&options, &weighted) == NPUZZLE_OK, "open_with within");
+    uint16_t far[9] = {8, 6, 7, 2, 5, 4, 3, 0, 1};
+    status = npuzzle_solve_with(weighted, far, 9, moves, sizeof moves, &info);
+    check(status == NPUZZLE_OK, "within: solved");
+    check(info.length <= 62 && strlen(moves) == info.length, "within: at most twice the 31 moves");
+    check(info.optimal == 1 || (info.within == 100 && info.lower_bound <= 31),
+          "within: the guarantee and a lower bound");
+    npuzzle_close(weighted);
+    options.within = 1001;
+    check(npuzzle_open_with(&options, &weighted) == NPUZZLE_INVALID_ARGUMENT, "within 1001 refused");
     npuzzle_close(engine);
 
     /* Missing tables: a status and a message naming the file. */
