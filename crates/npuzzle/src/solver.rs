@@ -624,6 +624,67 @@ impl Solver {
         }
     }
 
+    /// The subtrees one IDA* iteration over the side's tables splits into
+    /// at `depth` below `board`, for `bound` (None: the board's estimate):
+    /// the units of a search spread over machines (see [`Solver::pass`]).
+    pub fn frontier(
+        &self,
+        board: &Board,
+        depth: u32,
+        bound: Option<u32>,
+    ) -> Result<npuzzle_search::Frontier, Error> {
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let tables = self.tables(board.size())?;
+        npuzzle_search::frontier_catalogue(
+            board,
+            goal,
+            tables.tables(),
+            tables.partition().groups(),
+            self.config.reflection,
+            depth,
+            bound,
+        )
+        .map_err(Error::Search)
+    }
+
+    /// One pass of IDA* over the side's tables, bounded by `bound`, below
+    /// the node `prefix` leads to from `board` (a node of
+    /// [`Solver::frontier`]), within `max_nodes` expanded nodes.
+    pub fn pass(
+        &self,
+        board: &Board,
+        prefix: &[Move],
+        bound: u32,
+        max_nodes: Option<u64>,
+    ) -> Result<npuzzle_search::PassOutcome, Error> {
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let tables = self.tables(board.size())?;
+        let request = Request {
+            goal,
+            max_nodes,
+            ..Request::default()
+        };
+        npuzzle_search::pass_catalogue(
+            board,
+            &request,
+            tables.tables(),
+            tables.partition().groups(),
+            self.config.reflection,
+            prefix,
+            bound,
+        )
+        .map_err(|e| match e {
+            SearchError::NodeLimit { limit, .. } => Error::NodeLimit { limit },
+            e => Error::Search(e),
+        })
+    }
+
     /// The best lower bound on the board's distance available without a
     /// search: the tables' value when the side's tables are open and fit,
     /// else linear conflict (boards up to 15x15), else Manhattan.

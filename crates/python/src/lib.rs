@@ -504,6 +504,64 @@ impl Solver {
         value.map(|lookup| lookup.value).map_err(to_py)
     }
 
+    /// The subtrees of one IDA* iteration at `depth` below `board` for
+    /// `bound` (None: the board's estimate), over the side's tables:
+    /// (nodes as (moves, estimate) most promising first, least f cut above
+    /// them, a solution above the depth or None, the board's estimate,
+    /// nodes expanded). For `npuzzle.distributed.solve`.
+    #[pyo3(signature = (board, depth, bound=None))]
+    #[allow(clippy::type_complexity)]
+    fn frontier(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        depth: u32,
+        bound: Option<u32>,
+    ) -> PyResult<(Vec<(String, u32)>, u32, Option<String>, u32, u64)> {
+        let board = board_arg(board)?;
+        let frontier = py
+            .detach(|| self.inner.frontier(&board, depth, bound))
+            .map_err(to_py)?;
+        let text = |moves: &[npuzzle::Move]| {
+            npuzzle::Move::format_sequence(moves, npuzzle::Notation::Tile)
+        };
+        Ok((
+            frontier.nodes.iter().map(|(m, h)| (text(m), *h)).collect(),
+            frontier.least_cut,
+            frontier.goal.as_deref().map(text),
+            frontier.root_estimate,
+            frontier.expanded,
+        ))
+    }
+
+    /// One IDA* pass bounded by `bound` below the node the moves `prefix`
+    /// lead to from `board`: (moves from that node to the goal or None, the
+    /// least f above the bound, nodes expanded).
+    #[pyo3(signature = (board, prefix, bound, max_nodes=None))]
+    fn search_pass(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        prefix: &str,
+        bound: u32,
+        max_nodes: Option<u64>,
+    ) -> PyResult<(Option<String>, u32, u64)> {
+        let board = board_arg(board)?;
+        let prefix = npuzzle::Move::parse_sequence(prefix, npuzzle::Notation::Tile)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let outcome = py
+            .detach(|| self.inner.pass(&board, &prefix, bound, max_nodes))
+            .map_err(to_py)?;
+        Ok((
+            outcome
+                .moves
+                .as_deref()
+                .map(|m| npuzzle::Move::format_sequence(m, npuzzle::Notation::Tile)),
+            outcome.next_bound,
+            outcome.expanded,
+        ))
+    }
+
     /// The best lower bound on a board's distance without a search.
     fn lower_bound(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<u64> {
         let board = board_arg(board)?;

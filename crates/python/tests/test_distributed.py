@@ -1,6 +1,7 @@
 """Labelling on a local Dask cluster: the labels equal solve_many's and
 breadth-first truth, every row is written exactly once even when a worker
-is killed mid-job, reruns skip finished parts, and bad input is refused."""
+is killed mid-job, reruns skip finished parts, and bad input is refused.
+The split search gives Korf's optimal lengths."""
 
 import os
 import pathlib
@@ -130,3 +131,63 @@ def test_the_command_line_labels_a_file(pdb_dir, tmp_path):
     assert run.returncode == 0, run.stderr
     assert "40 boards labelled" in run.stdout
     assert parts_of(tmp_path / "out").num_rows == 40
+
+
+def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):
+    lines = (pathlib.Path(__file__).resolve().parents[3] / "bench" / "korf100_goal_blank_last.txt").read_text().splitlines()
+    entries = sorted(
+        ((int(f[1]), [int(t) for t in f[2:]]) for f in (l.split() for l in lines) if f and not f[0].startswith("#")),
+        key=lambda e: e[0],
+    )[:4]
+    local = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=1)
+    for length, board in entries:
+        split = nd.solve(board, pdb_dir=pdb_dir, partition="5-5-5", client=client)
+        assert split.length == length
+        assert replay_ok(board, split.moves, 4)
+        alone = local.solve(board)
+        # Tasks finish their passes until they see another's solution, so
+        # the last iteration costs more than alone; the earlier ones the same.
+        assert alone.expanded <= split.expanded <= alone.expanded * 4 + 100_000, (split, alone.expanded)
+    # A board shallower than the split depth is answered from the frontier.
+    near = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]
+    assert nd.solve(near, pdb_dir=pdb_dir, partition="5-5-5", client=client).length == 1
+
+
+def replay_ok(board, moves, n):
+    tiles = list(board)
+    blank = tiles.index(0)
+    step = {"U": n, "D": -n, "L": 1, "R": -1}
+    for move in moves:
+        source = blank + step[move]
+        tiles[blank], tiles[source] = tiles[source], 0
+        blank = source
+    return tiles == list(range(1, n * n)) + [0]
+
+
+def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
+    # The units the split search hands out, run one after another in the
+    # frontier's order, expand exactly the local search's nodes.
+    solver = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=1)
+    board = [npuzzle.random_board(4, seed=7)][0]
+    bound, total = None, 0
+    while True:
+        nodes, cut, shallow, estimate, above = solver.frontier(board, 12, bound)
+        bound = estimate if bound is None else bound
+        total += above
+        assert shallow is None
+        found, next_bound = None, cut
+        for prefix, h in nodes:
+            moves, below, expanded = solver.search_pass(board, prefix, bound)
+            total += expanded
+            if moves is not None:
+                found = prefix + moves
+                break
+            next_bound = min(next_bound, below)
+        if found:
+            break
+        bound = next_bound
+    alone = solver.solve(board)
+    assert (len(found), total) == (alone.length, alone.expanded)
+    assert replay_ok(board, found, 4)
+    with pytest.raises(ValueError):
+        solver.search_pass(board, "UXD", bound)

@@ -239,6 +239,83 @@ pub(crate) fn ida_star<H: Heuristic>(
     }
 }
 
+/// The split search's frontier from `position` for `bound`: each node's
+/// moves from the root and estimate (most promising first, ties in level
+/// order), the least f cut above them, a goal above the depth if one is
+/// within the bound, and the nodes expanded on the way.
+#[allow(clippy::type_complexity)]
+pub(crate) fn frontier_moves<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    position: Position,
+    depth: u32,
+    bound: u32,
+) -> (Vec<(Vec<Move>, u32)>, u32, Option<Vec<Move>>, u64) {
+    let state = heuristic.init(&position);
+    let root = Subtree {
+        position,
+        moves: Vec::new(),
+        parent_blank: None,
+        history: START,
+        state,
+    };
+    let above = frontier(grid, heuristic, &root, depth, bound);
+    let mut nodes: Vec<(Vec<Move>, u32)> = above
+        .nodes
+        .into_iter()
+        .map(|t| (t.moves, heuristic.value(&t.state)))
+        .collect();
+    nodes.sort_by_key(|(_, h)| *h);
+    (nodes, above.least_cut, above.goal, above.stats.expanded)
+}
+
+/// One pass below the node `prefix` leads to from `position`, bounded by
+/// `bound`: the moves from that node if a solution is within the bound,
+/// else the least f above it; and the nodes expanded. None when the node
+/// limit or the stop flag ended it, or the prefix is not a move sequence
+/// the search makes (off the board, undoing a move, or a duplicate the
+/// pruning automaton skips: Some((None, u32::MAX, 0)) then).
+#[allow(clippy::type_complexity)]
+pub(crate) fn pass_below<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    mut position: Position,
+    prefix: &[Move],
+    bound: u32,
+    node_limit: u64,
+    stop: Option<&AtomicBool>,
+) -> Option<(Option<Vec<Move>>, u32, u64)> {
+    let n = grid.n;
+    let mut history = START;
+    let mut parent_blank = None;
+    for &m in prefix {
+        let blank = position.blank();
+        let Some(from) = m.blank_target(n, blank as usize) else {
+            return Some((None, u32::MAX, 0));
+        };
+        if parent_blank == Some(from as u8) {
+            return Some((None, u32::MAX, 0));
+        }
+        let Some(next) = pruning().step(history, m) else {
+            return Some((None, u32::MAX, 0));
+        };
+        history = next;
+        position.slide(from as u8);
+        parent_blank = Some(blank);
+    }
+    let state = heuristic.init(&position);
+    let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
+    match dfs.run(bound, prefix.len() as u32, parent_blank, history, &state) {
+        Flow::Found => Some((
+            Some(std::mem::take(&mut dfs.path)),
+            bound,
+            dfs.stats.expanded,
+        )),
+        Flow::Exhausted => Some((None, dfs.next_bound, dfs.stats.expanded)),
+        Flow::Stopped => None,
+    }
+}
+
 /// A node below the root where a parallel task starts.
 struct Subtree<S> {
     position: Position,

@@ -17,7 +17,7 @@ mod weighted;
 
 use std::time::Instant;
 
-use npuzzle_board::Board;
+use npuzzle_board::{Board, Move};
 
 use additive::AdditiveError;
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
@@ -128,6 +128,50 @@ impl Capacity {
     }
 }
 
+/// Something to run with whichever heuristic a catalogue's counts call
+/// for (generic in the heuristic, which a closure cannot be).
+trait WithHeuristic {
+    type Output;
+    fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output;
+}
+
+/// Runs `job` with the heuristic of [`Capacity`] the catalogue calls for.
+fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
+    grid: &Grid,
+    tables: &[npuzzle_pdb::Pdb<D>],
+    groups: &[usize],
+    reflect: bool,
+    job: W,
+) -> Result<W::Output, SearchError> {
+    use additive::{Additive, Compact, Large, Pair};
+    let capacity = Capacity::for_tables(tables, groups).map_err(SearchError::Tables)?;
+    Ok(match capacity {
+        Capacity::Pair => {
+            if let Some(heuristic) = two_tables::TwoTables::new(grid, tables, reflect) {
+                return Ok(job.run(grid, &heuristic));
+            }
+            let heuristic =
+                Pair::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
+            job.run(grid, &heuristic)
+        }
+        Capacity::Compact => {
+            let heuristic = Compact::with_capacity(grid, tables, groups, reflect)
+                .map_err(SearchError::Tables)?;
+            job.run(grid, &heuristic)
+        }
+        Capacity::Common => {
+            let heuristic = Additive::with_groups(grid, tables, groups, reflect)
+                .map_err(SearchError::Tables)?;
+            job.run(grid, &heuristic)
+        }
+        Capacity::Large => {
+            let heuristic =
+                Large::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
+            job.run(grid, &heuristic)
+        }
+    })
+}
+
 /// Solves `board` optimally over a catalogue: `groups[i]` tables of
 /// partition i in a row, the heuristic the largest partition sum, of the
 /// [`Capacity`] the counts call for.
@@ -138,37 +182,138 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
     groups: &[usize],
     reflect: bool,
 ) -> Result<Solution, SearchError> {
-    use additive::{Additive, Compact, Large, Pair};
+    struct Solve<'a>(&'a Board, &'a Request);
+    impl WithHeuristic for Solve<'_> {
+        type Output = Result<Solution, SearchError>;
+        fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
+            solve_with(grid, heuristic, self.0, self.1)
+        }
+    }
     if !board.is_solvable(request.goal) {
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    let capacity = Capacity::for_tables(tables, groups).map_err(SearchError::Tables)?;
-    match capacity {
-        Capacity::Pair => {
-            if let Some(heuristic) = two_tables::TwoTables::new(&grid, tables, reflect) {
-                return solve_with(&grid, &heuristic, board, request);
+    with_catalogue(&grid, tables, groups, reflect, Solve(board, request))?
+}
+
+/// The subtrees one IDA* iteration splits into, for a search spread over
+/// machines ([`frontier_catalogue`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frontier {
+    /// Each node's moves from the root and its estimate, most promising
+    /// first (ties in level order, as the local split search takes them).
+    pub nodes: Vec<(Vec<Move>, u32)>,
+    /// The least f cut off above the nodes (a candidate next bound).
+    pub least_cut: u32,
+    /// A solution shallower than the split depth, within the bound.
+    pub goal: Option<Vec<Move>>,
+    /// The root's estimate (the first bound).
+    pub root_estimate: u32,
+    /// Nodes expanded above the split depth.
+    pub expanded: u64,
+}
+
+/// What one pass below a frontier node found ([`pass_catalogue`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassOutcome {
+    /// The moves from the node to the goal, if a solution is within the bound.
+    pub moves: Option<Vec<Move>>,
+    /// The least f above the bound met below the node (the next bound).
+    pub next_bound: u32,
+    /// Nodes expanded.
+    pub expanded: u64,
+}
+
+/// The frontier at `depth` below `board` for `bound` (None: the root's
+/// estimate), over a catalogue as [`solve_catalogue`].
+pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
+    board: &Board,
+    goal: npuzzle_board::Goal,
+    tables: &[npuzzle_pdb::Pdb<D>],
+    groups: &[usize],
+    reflect: bool,
+    depth: u32,
+    bound: Option<u32>,
+) -> Result<Frontier, SearchError> {
+    struct Run<'a>(&'a Board, u32, Option<u32>);
+    impl WithHeuristic for Run<'_> {
+        type Output = Frontier;
+        fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Frontier {
+            let position = Position::new(self.0);
+            let root_estimate = heuristic.value(&heuristic.init(&position));
+            let bound = self.2.unwrap_or(root_estimate);
+            let (nodes, least_cut, goal, expanded) =
+                ida::frontier_moves(grid, heuristic, position, self.1, bound);
+            Frontier {
+                nodes,
+                least_cut,
+                goal,
+                root_estimate,
+                expanded,
             }
-            let heuristic =
-                Pair::with_capacity(&grid, tables, groups, reflect).map_err(SearchError::Tables)?;
-            solve_with(&grid, &heuristic, board, request)
-        }
-        Capacity::Compact => {
-            let heuristic = Compact::with_capacity(&grid, tables, groups, reflect)
-                .map_err(SearchError::Tables)?;
-            solve_with(&grid, &heuristic, board, request)
-        }
-        Capacity::Common => {
-            let heuristic = Additive::with_groups(&grid, tables, groups, reflect)
-                .map_err(SearchError::Tables)?;
-            solve_with(&grid, &heuristic, board, request)
-        }
-        Capacity::Large => {
-            let heuristic = Large::with_capacity(&grid, tables, groups, reflect)
-                .map_err(SearchError::Tables)?;
-            solve_with(&grid, &heuristic, board, request)
         }
     }
+    if !board.is_solvable(goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    let grid = Grid::new(board.size(), goal);
+    with_catalogue(&grid, tables, groups, reflect, Run(board, depth, bound))
+}
+
+/// One IDA* pass bounded by `bound` below the node `prefix` leads to from
+/// `board`, over a catalogue; `request.max_nodes` and `request.stop` bound
+/// it (the error says which ended it).
+pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
+    board: &Board,
+    request: &Request,
+    tables: &[npuzzle_pdb::Pdb<D>],
+    groups: &[usize],
+    reflect: bool,
+    prefix: &[Move],
+    bound: u32,
+) -> Result<PassOutcome, SearchError> {
+    struct Run<'a>(&'a Board, &'a Request, &'a [Move], u32);
+    impl WithHeuristic for Run<'_> {
+        type Output = Result<PassOutcome, SearchError>;
+        fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
+            let Run(board, request, prefix, bound) = self;
+            let limit = request.max_nodes.unwrap_or(u64::MAX);
+            let stop = request.stop.as_deref();
+            match ida::pass_below(
+                grid,
+                heuristic,
+                Position::new(board),
+                prefix,
+                bound,
+                limit,
+                stop,
+            ) {
+                Some((moves, next_bound, expanded)) => Ok(PassOutcome {
+                    moves,
+                    next_bound,
+                    expanded,
+                }),
+                None if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) => {
+                    Err(SearchError::Stopped)
+                }
+                None => Err(SearchError::NodeLimit {
+                    algorithm: Algorithm::IdaStar,
+                    limit,
+                }),
+            }
+        }
+    }
+    if !board.is_solvable(request.goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    let grid = Grid::new(board.size(), request.goal);
+    with_catalogue(
+        &grid,
+        tables,
+        groups,
+        reflect,
+        Run(board, request, prefix, bound),
+    )?
 }
 
 /// Solves a solvable `board` of `grid`'s size with any heuristic, weighted

@@ -189,6 +189,20 @@ class Solver:
         """The best lower bound on the board's distance without a search."""
         return self._native.lower_bound(board)
 
+    def frontier(self, board: Board, depth: int, bound: Optional[int] = None) -> tuple:
+        """The subtrees one IDA* iteration over the tables splits into at
+        ``depth`` below ``board`` for ``bound`` (None: the board's estimate):
+        ``(nodes, least_cut, goal, estimate, expanded)``, ``nodes`` a list of
+        (moves from the board, estimate), most promising first. The units of
+        :func:`npuzzle.distributed.solve`."""
+        return self._native.frontier(board, depth, bound)
+
+    def search_pass(self, board: Board, prefix: str, bound: int, max_nodes: Optional[int] = None) -> tuple:
+        """One IDA* pass bounded by ``bound`` below the node the moves
+        ``prefix`` lead to from ``board``: ``(moves, next_bound, expanded)``,
+        ``moves`` the rest of a solution or None."""
+        return self._native.search_pass(board, prefix, bound, max_nodes)
+
     @property
     def size(self) -> int:
         """The side of the boards the named tables are for."""

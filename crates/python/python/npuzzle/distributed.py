@@ -1,4 +1,5 @@
-"""Label many boards with their optimal lengths on a Dask cluster.
+"""Label many boards with their optimal lengths on a Dask cluster, and
+split one hard search over it.
 
 ``label(source, dest, ...)`` reads boards from a Parquet, CSV or NumPy file,
 splits them into chunks, solves each chunk as one Dask task, and writes one
@@ -172,6 +173,117 @@ def label(
         if own is not None:
             client.close()
             own.close()
+
+
+# How often a task looks whether another one has found a solution.
+_STOP_CHECK_SECONDS = 0.02
+
+
+def _passes(board: list, prefixes: list, bound: int, options: dict, found_event: str) -> tuple:
+    """One task of a split search: passes below `prefixes` in order until a
+    solution or the end (or another task's solution): (index or None,
+    moves or None, least f above the bound, nodes expanded)."""
+    import time
+
+    from distributed import Event
+
+    solver = _solver(options)
+    event = Event(found_event)
+    next_bound, expanded, checked = 2**32 - 1, 0, time.monotonic()
+    for index, prefix in enumerate(prefixes):
+        if time.monotonic() - checked > _STOP_CHECK_SECONDS:
+            checked = time.monotonic()
+            if event.is_set():
+                break
+        moves, below, nodes = solver.search_pass(board, prefix, bound)
+        expanded += nodes
+        if moves is not None:
+            event.set()
+            return index, prefix + moves, bound, expanded
+        next_bound = min(next_bound, below)
+    return None, None, next_bound, expanded
+
+
+class SplitSolution:
+    """What :func:`solve` found: the moves (tile directions), their count,
+    nodes expanded in all and the iterations."""
+
+    def __init__(self, moves: str, expanded: int, iterations: int):
+        self.moves = moves
+        self.length = len(moves)
+        self.expanded = expanded
+        self.iterations = iterations
+
+    def __repr__(self) -> str:
+        return f"SplitSolution(length={self.length}, expanded={self.expanded}, iterations={self.iterations})"
+
+
+def solve(
+    board: Any,
+    pdb_dir: Optional[PathLike] = None,
+    size: Optional[int] = None,
+    goal: str = "blank-last",
+    partition: Optional[str] = None,
+    client: Any = None,
+    depth: int = 12,
+    tasks_per_worker: int = 16,
+) -> SplitSolution:
+    """Solves one board optimally with IDA* whose iterations are split into
+    the subtrees at ``depth`` below the board, searched as Dask tasks
+    (most promising first) under the iteration's bound; the first solution
+    found stops the others, and the next bound is the least of the tasks'
+    reports. The driver needs the tables too (it computes the frontier).
+    """
+    from distributed import Event, get_client
+
+    tiles = _tiles(board)
+    size = size or int(round(len(tiles) ** 0.5))
+    options = {"size": size, "goal": goal, "jobs": 1}
+    if pdb_dir is not None:
+        options["pdb_dir"] = os.fspath(pdb_dir)
+    if partition is not None:
+        options["partition"] = partition
+    solver = _solver(options)
+    client = client or get_client()
+    workers = max(len(client.scheduler_info().get("workers", {})), 1)
+    bound, expanded, iterations = None, 0, 0
+    while True:
+        iterations += 1
+        nodes, least_cut, shallow, estimate, above = solver.frontier(tiles, depth, bound)
+        bound = estimate if bound is None else bound
+        expanded += above
+        if shallow is not None:
+            return SplitSolution(shallow, expanded, iterations)
+        prefixes = [moves for moves, _ in nodes]
+        per_task = max(1, -(-len(prefixes) // (workers * tasks_per_worker)))
+        event_name = f"npuzzle-split-{uuid.uuid4().hex}"
+        # Most promising first: earlier tasks get a higher priority.
+        futures = [
+            client.submit(
+                _passes, tiles, prefixes[i : i + per_task], bound, options, event_name, pure=False, priority=-i
+            )
+            for i in range(0, len(prefixes), per_task)
+        ]
+        results = client.gather(futures)
+        Event(event_name).clear()
+        next_bound = least_cut
+        found = None
+        for index, moves, below, nodes_expanded in results:
+            expanded += nodes_expanded
+            next_bound = min(next_bound, below)
+            if moves is not None and found is None:
+                found = moves
+        if found is not None:
+            return SplitSolution(found, expanded, iterations)
+        if next_bound >= 2**32 - 1:
+            raise RuntimeError("the split search ran out of nodes without a solution: a bug, please report the board")
+        bound = next_bound
+
+
+def _tiles(board: Any) -> list:
+    if isinstance(board, str):
+        return [int(t) for t in board.replace("/", " ").split()]
+    return [int(t) for t in board]
 
 
 def _progress_bar(total: int, shown: bool):
