@@ -252,13 +252,7 @@ pub(crate) fn frontier_moves<H: Heuristic>(
     bound: u32,
 ) -> (Vec<(Vec<Move>, u32)>, u32, Option<Vec<Move>>, u64) {
     let state = heuristic.init(&position);
-    let root = Subtree {
-        position,
-        moves: Vec::new(),
-        parent_blank: None,
-        history: START,
-        state,
-    };
+    let root = Subtree::root(position, state);
     let above = frontier(grid, heuristic, &root, depth, bound);
     let mut nodes: Vec<(Vec<Move>, u32)> = above
         .nodes
@@ -323,6 +317,19 @@ struct Subtree<S> {
     parent_blank: Option<u8>,
     history: PruneState,
     state: S,
+}
+
+impl<S> Subtree<S> {
+    /// The search's start.
+    fn root(position: Position, state: S) -> Subtree<S> {
+        Subtree {
+            position,
+            moves: Vec::new(),
+            parent_blank: None,
+            history: START,
+            state,
+        }
+    }
 }
 
 /// What the levels above the split depth hold.
@@ -430,13 +437,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     if bound <= SPLIT_DEPTH + 2 {
         return ida_star(grid, heuristic, position, node_limit, stop);
     }
-    let root = Subtree {
-        position,
-        moves: Vec::new(),
-        parent_blank: None,
-        history: START,
-        state,
-    };
+    let root = Subtree::root(position, state);
     let mut stats = Stats::default();
     loop {
         stats.iterations += 1;
