@@ -145,9 +145,10 @@ def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):
         assert split.length == length
         assert replay_ok(board, split.moves, 4)
         alone = local.solve(board)
-        # Tasks finish their passes until they see another's solution, so
-        # the last iteration costs more than alone; the earlier ones the same.
-        assert alone.expanded <= split.expanded <= alone.expanded * 4 + 100_000, (split, alone.expanded)
+        # The iterations before the last expand the same nodes as alone; in
+        # the last, tasks beside the one that finds go on for up to 20 ms
+        # (or find another solution first).
+        assert alone.expanded // 2 <= split.expanded <= alone.expanded * 1.5 + 100_000, (split, alone.expanded)
     # A board shallower than the split depth is answered from the frontier.
     near = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]
     assert nd.solve(near, pdb_dir=pdb_dir, partition="5-5-5", client=client).length == 1

@@ -123,7 +123,8 @@ def label(
     ``client`` is a ``distributed.Client``; None uses the current one, or
     starts a local cluster with a worker process per core. ``jobs`` is the
     threads per task (1 suits a worker per core). Parts already in
-    ``dest`` are skipped. Returns the number of rows written by this call.
+    ``dest`` are skipped. Returns the number of rows in the parts this
+    call wrote.
     """
     from distributed import Client, LocalCluster, as_completed, get_client
 
@@ -152,23 +153,27 @@ def label(
             client = Client(own)
     try:
         futures = []
+        # The rows of the parts missing at the start: when every task is
+        # done, each of those parts exists (a task rerun after its worker
+        # died may find its part already written and report nothing).
+        missing_rows = 0
         for index, start in enumerate(range(0, len(boards), chunk_rows)):
             part = _part_path(dest, index)
             if part.exists():
                 continue
             chunk = np.ascontiguousarray(boards[start : start + chunk_rows])
+            missing_rows += len(chunk)
             futures.append(
                 client.submit(
                     _label_chunk, chunk, os.fspath(part), options, moves, jobs, pure=False, retries=3
                 )
             )
-        written = 0
         bar = _progress_bar(len(futures), progress)
         for future in as_completed(futures):
-            written += future.result()
+            future.result()
             bar(1)
         bar(0, done=True)
-        return written
+        return missing_rows
     finally:
         if own is not None:
             client.close()
@@ -190,6 +195,8 @@ def _passes(board: list, prefixes: list, bound: int, options: dict, found_event:
     solver = _solver(options)
     event = Event(found_event)
     next_bound, expanded, checked = 2**32 - 1, 0, time.monotonic()
+    if event.is_set():
+        return None, None, next_bound, 0
     for index, prefix in enumerate(prefixes):
         if time.monotonic() - checked > _STOP_CHECK_SECONDS:
             checked = time.monotonic()
@@ -264,15 +271,16 @@ def solve(
             )
             for i in range(0, len(prefixes), per_task)
         ]
-        results = client.gather(futures)
-        Event(event_name).clear()
         next_bound = least_cut
         found = None
-        for index, moves, below, nodes_expanded in results:
+        # Every task reports (those started after a solution return at once,
+        # having seen the event), so the node count is the work done.
+        for index, moves, below, nodes_expanded in client.gather(futures):
             expanded += nodes_expanded
             next_bound = min(next_bound, below)
             if moves is not None and found is None:
                 found = moves
+        Event(event_name).clear()
         if found is not None:
             return SplitSolution(found, expanded, iterations)
         if next_bound >= 2**32 - 1:
