@@ -652,13 +652,15 @@ impl Solver {
 
     /// One pass of IDA* over the side's tables, bounded by `bound`, below
     /// the node `prefix` leads to from `board` (a node of
-    /// [`Solver::frontier`]), within `max_nodes` expanded nodes.
+    /// [`Solver::frontier`]), within `max_nodes` expanded nodes; setting
+    /// `stop` ends it within milliseconds (`stopped` in the outcome).
     pub fn pass(
         &self,
         board: &Board,
         prefix: &[Move],
         bound: u32,
         max_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
     ) -> Result<npuzzle_search::PassOutcome, Error> {
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
@@ -668,6 +670,7 @@ impl Solver {
         let request = Request {
             goal,
             max_nodes,
+            stop,
             ..Request::default()
         };
         npuzzle_search::pass_catalogue(

@@ -345,6 +345,33 @@ impl Solver {
     }
 }
 
+/// A flag another thread sets to end a running `Solver.search_pass`
+/// within milliseconds.
+#[pyclass(module = "npuzzle")]
+struct StopFlag {
+    inner: Arc<AtomicBool>,
+}
+
+#[pymethods]
+impl StopFlag {
+    #[new]
+    fn new() -> StopFlag {
+        StopFlag {
+            inner: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Ends the passes that use this flag.
+    fn set(&self) {
+        self.inner.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether it is set.
+    fn is_set(&self) -> bool {
+        self.inner.load(Ordering::Relaxed)
+    }
+}
+
 #[pymethods]
 impl Solver {
     #[new]
@@ -536,8 +563,8 @@ impl Solver {
 
     /// One IDA* pass bounded by `bound` below the node the moves `prefix`
     /// lead to from `board`: (moves from that node to the goal or None, the
-    /// least f above the bound, nodes expanded).
-    #[pyo3(signature = (board, prefix, bound, max_nodes=None))]
+    /// least f above the bound, nodes expanded, whether `stop` ended it).
+    #[pyo3(signature = (board, prefix, bound, max_nodes=None, stop=None))]
     fn search_pass(
         &self,
         py: Python<'_>,
@@ -545,12 +572,14 @@ impl Solver {
         prefix: &str,
         bound: u32,
         max_nodes: Option<u64>,
-    ) -> PyResult<(Option<String>, u32, u64)> {
+        stop: Option<PyRef<'_, StopFlag>>,
+    ) -> PyResult<(Option<String>, u32, u64, bool)> {
         let board = board_arg(board)?;
         let prefix = npuzzle::Move::parse_sequence(prefix, npuzzle::Notation::Tile)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let stop = stop.map(|flag| Arc::clone(&flag.inner));
         let outcome = py
-            .detach(|| self.inner.pass(&board, &prefix, bound, max_nodes))
+            .detach(|| self.inner.pass(&board, &prefix, bound, max_nodes, stop))
             .map_err(to_py)?;
         Ok((
             outcome
@@ -559,6 +588,7 @@ impl Solver {
                 .map(|m| npuzzle::Move::format_sequence(m, npuzzle::Notation::Tile)),
             outcome.next_bound,
             outcome.expanded,
+            outcome.stopped,
         ))
     }
 
@@ -728,6 +758,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution>()?;
     m.add_class::<Tables>()?;
     m.add_class::<Solver>()?;
+    m.add_class::<StopFlag>()?;
     m.add_function(wrap_pyfunction!(build_tables, m)?)?;
     m.add("TablesError", m.py().get_type::<TablesError>())?;
     m.add("UnsolvableError", m.py().get_type::<UnsolvableError>())?;

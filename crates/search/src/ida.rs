@@ -265,10 +265,11 @@ pub(crate) fn frontier_moves<H: Heuristic>(
 
 /// One pass below the node `prefix` leads to from `position`, bounded by
 /// `bound`: the moves from that node if a solution is within the bound,
-/// else the least f above it; and the nodes expanded. None when the node
-/// limit or the stop flag ended it, or the prefix is not a move sequence
-/// the search makes (off the board, undoing a move, or a duplicate the
-/// pruning automaton skips: Some((None, u32::MAX, 0)) then).
+/// else the least f above it; the nodes expanded; and whether the pass
+/// ran to its end (false: the node limit or the stop flag ended it). A
+/// prefix that is not a move sequence the search makes (off the board,
+/// undoing a move, or a duplicate the pruning automaton skips) has no
+/// nodes: (None, u32::MAX, 0, true).
 #[allow(clippy::type_complexity)]
 pub(crate) fn pass_below<H: Heuristic>(
     grid: &Grid,
@@ -278,20 +279,20 @@ pub(crate) fn pass_below<H: Heuristic>(
     bound: u32,
     node_limit: u64,
     stop: Option<&AtomicBool>,
-) -> Option<(Option<Vec<Move>>, u32, u64)> {
+) -> (Option<Vec<Move>>, u32, u64, bool) {
     let n = grid.n;
     let mut history = START;
     let mut parent_blank = None;
     for &m in prefix {
         let blank = position.blank();
         let Some(from) = m.blank_target(n, blank as usize) else {
-            return Some((None, u32::MAX, 0));
+            return (None, u32::MAX, 0, true);
         };
         if parent_blank == Some(from as u8) {
-            return Some((None, u32::MAX, 0));
+            return (None, u32::MAX, 0, true);
         }
         let Some(next) = pruning().step(history, m) else {
-            return Some((None, u32::MAX, 0));
+            return (None, u32::MAX, 0, true);
         };
         history = next;
         position.slide(from as u8);
@@ -300,13 +301,14 @@ pub(crate) fn pass_below<H: Heuristic>(
     let state = heuristic.init(&position);
     let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
     match dfs.run(bound, prefix.len() as u32, parent_blank, history, &state) {
-        Flow::Found => Some((
+        Flow::Found => (
             Some(std::mem::take(&mut dfs.path)),
             bound,
             dfs.stats.expanded,
-        )),
-        Flow::Exhausted => Some((None, dfs.next_bound, dfs.stats.expanded)),
-        Flow::Stopped => None,
+            true,
+        ),
+        Flow::Exhausted => (None, dfs.next_bound, dfs.stats.expanded, true),
+        Flow::Stopped => (None, u32::MAX, dfs.stats.expanded, false),
     }
 }
 

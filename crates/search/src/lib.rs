@@ -222,6 +222,9 @@ pub struct PassOutcome {
     pub next_bound: u32,
     /// Nodes expanded.
     pub expanded: u64,
+    /// Whether the caller's stop flag ended the pass early (nothing found,
+    /// and `next_bound` means nothing).
+    pub stopped: bool,
 }
 
 /// The frontier at `depth` below `board` for `bound` (None: the root's
@@ -279,7 +282,7 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
             let Run(board, request, prefix, bound) = self;
             let limit = request.max_nodes.unwrap_or(u64::MAX);
             let stop = request.stop.as_deref();
-            match ida::pass_below(
+            let (moves, next_bound, expanded, complete) = ida::pass_below(
                 grid,
                 heuristic,
                 Position::new(board),
@@ -287,19 +290,20 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
                 bound,
                 limit,
                 stop,
-            ) {
-                Some((moves, next_bound, expanded)) => Ok(PassOutcome {
+            );
+            let stopped = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+            if complete || stopped {
+                Ok(PassOutcome {
                     moves,
                     next_bound,
                     expanded,
-                }),
-                None if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) => {
-                    Err(SearchError::Stopped)
-                }
-                None => Err(SearchError::NodeLimit {
+                    stopped: !complete,
+                })
+            } else {
+                Err(SearchError::NodeLimit {
                     algorithm: Algorithm::IdaStar,
                     limit,
-                }),
+                })
             }
         }
     }

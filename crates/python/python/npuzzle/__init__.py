@@ -23,6 +23,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from ._npuzzle import (
     NodeLimitError,
     Solution,
+    StopFlag,
     Tables,
     TablesError,
     UnsolvableError,
@@ -38,6 +39,7 @@ __all__ = [
     "NodeLimitError",
     "Solution",
     "Solver",
+    "StopFlag",
     "Tables",
     "TablesError",
     "UnsolvableError",
@@ -197,11 +199,19 @@ class Solver:
         :func:`npuzzle.distributed.solve`."""
         return self._native.frontier(board, depth, bound)
 
-    def search_pass(self, board: Board, prefix: str, bound: int, max_nodes: Optional[int] = None) -> tuple:
+    def search_pass(
+        self,
+        board: Board,
+        prefix: str,
+        bound: int,
+        max_nodes: Optional[int] = None,
+        stop: Optional[StopFlag] = None,
+    ) -> tuple:
         """One IDA* pass bounded by ``bound`` below the node the moves
-        ``prefix`` lead to from ``board``: ``(moves, next_bound, expanded)``,
-        ``moves`` the rest of a solution or None."""
-        return self._native.search_pass(board, prefix, bound, max_nodes)
+        ``prefix`` lead to from ``board``: ``(moves, next_bound, expanded,
+        stopped)``, ``moves`` the rest of a solution or None; setting
+        ``stop`` from another thread ends the pass within milliseconds."""
+        return self._native.search_pass(board, prefix, bound, max_nodes, stop)
 
     @property
     def size(self) -> int:

@@ -180,35 +180,48 @@ def label(
             own.close()
 
 
-# How often a task looks whether another one has found a solution.
-_STOP_CHECK_SECONDS = 0.02
+# How long a task's watcher waits for another task's solution at a time.
+_WATCH_SECONDS = 0.1
 
 
 def _passes(board: list, prefixes: list, bound: int, options: dict, found_event: str) -> tuple:
     """One task of a split search: passes below `prefixes` in order until a
-    solution or the end (or another task's solution): (index or None,
-    moves or None, least f above the bound, nodes expanded)."""
-    import time
+    solution or the end, or until another task's solution (a watcher ends
+    the running pass through a stop flag): (index or None, moves or None,
+    least f above the bound, nodes expanded)."""
+    import threading
 
     from distributed import Event
 
     solver = _solver(options)
     event = Event(found_event)
-    next_bound, expanded, checked = 2**32 - 1, 0, time.monotonic()
     if event.is_set():
-        return None, None, next_bound, 0
-    for index, prefix in enumerate(prefixes):
-        if time.monotonic() - checked > _STOP_CHECK_SECONDS:
-            checked = time.monotonic()
-            if event.is_set():
+        return None, None, 2**32 - 1, 0
+    stop = npuzzle.StopFlag()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if event.wait(timeout=_WATCH_SECONDS):
+                stop.set()
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    next_bound, expanded = 2**32 - 1, 0
+    try:
+        for index, prefix in enumerate(prefixes):
+            moves, below, nodes, stopped = solver.search_pass(board, prefix, bound, stop=stop)
+            expanded += nodes
+            if stopped:
                 break
-        moves, below, nodes = solver.search_pass(board, prefix, bound)
-        expanded += nodes
-        if moves is not None:
-            event.set()
-            return index, prefix + moves, bound, expanded
-        next_bound = min(next_bound, below)
-    return None, None, next_bound, expanded
+            if moves is not None:
+                event.set()
+                return index, prefix + moves, bound, expanded
+            next_bound = min(next_bound, below)
+        return None, None, next_bound, expanded
+    finally:
+        done.set()
 
 
 class SplitSolution:
@@ -264,7 +277,8 @@ def solve(
         prefixes = [moves for moves, _ in nodes]
         per_task = max(1, -(-len(prefixes) // (workers * tasks_per_worker)))
         event_name = f"npuzzle-split-{uuid.uuid4().hex}"
-        # Most promising first: earlier tasks get a higher priority.
+        # Runs of subtrees in the frontier's order, the earlier first: one
+        # worker expands exactly the local search's nodes.
         futures = [
             client.submit(
                 _passes, tiles, prefixes[i : i + per_task], bound, options, event_name, pure=False, priority=-i
