@@ -29,6 +29,14 @@ use crate::tables::{tables_error, Tables};
 /// before it gives way to the reduction (a second or two on one core).
 pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
 
+/// The deepest frontier [`Solver::frontier`] makes (the local split
+/// search's depth): it holds up to about 3^depth boards.
+pub const MAX_FRONTIER_DEPTH: u32 = 12;
+
+/// The largest bound [`Solver::pass`] takes: the search keeps a row of
+/// states per level down to the bound.
+pub const MAX_PASS_BOUND: u32 = 1_000;
+
 /// The largest `within` percentage a solver takes (at most 11 times optimal).
 pub const MAX_WITHIN: u32 = 1000;
 
@@ -633,6 +641,12 @@ impl Solver {
         depth: u32,
         bound: Option<u32>,
     ) -> Result<npuzzle_search::Frontier, Error> {
+        if !(1..=MAX_FRONTIER_DEPTH).contains(&depth) {
+            return Err(Error::InvalidArgument(format!(
+                "depth {depth} is out of range: give 1 to {MAX_FRONTIER_DEPTH} (the frontier \
+                 grows about threefold per level)"
+            )));
+        }
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
@@ -662,6 +676,12 @@ impl Solver {
         max_nodes: Option<u64>,
         stop: Option<Arc<AtomicBool>>,
     ) -> Result<npuzzle_search::PassOutcome, Error> {
+        if bound > MAX_PASS_BOUND {
+            return Err(Error::InvalidArgument(format!(
+                "bound {bound} is out of range: give at most {MAX_PASS_BOUND} (longer than any \
+                 solution a search over tables finds)"
+            )));
+        }
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });

@@ -111,6 +111,18 @@ def test_bad_input_is_refused_before_any_task(client, pdb_dir, tmp_path):
     np.save(wrong, np.zeros((3, 10), dtype=np.int64))
     with pytest.raises(ValueError, match="rows have 10 tiles, a 4x4 board has 16"):
         nd.label(wrong, tmp_path / "out", pdb_dir=pdb_dir, partition="5-5-5", client=client)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="no boards in it"):
+        nd.label(empty, tmp_path / "out", pdb_dir=pdb_dir, size=3, partition="8", client=client)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("1,2,3,4,5,6,7,8,0\n1,2,3,4,5,6,7,8,0\n1,2,3,4,5,6,7,8,8\n")
+    with pytest.raises(ValueError, match="row 2 is not a board"):
+        nd.label(bad, tmp_path / "out", pdb_dir=pdb_dir, size=3, partition="8", chunk_rows=1, client=client)
+    text = tmp_path / "text.csv"
+    text.write_text("1,2,3,4,5,6,7,8,0\n1,2,x,4,5,6,7,8,0\n")
+    with pytest.raises(ValueError, match="text.csv: could not convert"):
+        nd.label(text, tmp_path / "out", pdb_dir=pdb_dir, size=3, partition="8", client=client)
     with pytest.raises(ValueError, match="not a board file"):
         nd.label(tmp_path / "boards.txt", tmp_path / "out", client=client)
     three = tmp_path / "three.npy"
@@ -198,3 +210,8 @@ def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
     flag.set()
     moves, _, expanded, stopped = solver.search_pass(board, nodes[0][0], bound + 20, stop=flag)
     assert stopped and moves is None and expanded <= 1
+    # Units that would exhaust memory are refused, not attempted.
+    with pytest.raises(ValueError, match="bound 4294967295 is out of range"):
+        solver.search_pass(board, "", 2**32 - 1)
+    with pytest.raises(ValueError, match="depth 60 is out of range"):
+        solver.frontier(board, 60)

@@ -61,13 +61,31 @@ def read_boards(source: PathLike) -> np.ndarray:
         with open(path) as f:
             first = f.readline()
         header = any(ch.isalpha() for ch in first)
-        boards = np.loadtxt(path, delimiter=",", dtype=np.int64, ndmin=2, skiprows=int(header))
+        try:
+            boards = np.loadtxt(path, delimiter=",", dtype=np.int64, ndmin=2, skiprows=int(header))
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
     else:
         raise ValueError(f"{path}: not a board file npuzzle can read: use .parquet, .csv or .npy")
     boards = np.asarray(boards)
     if boards.ndim != 2:
         raise ValueError(f"{path}: expected one board per row, got an array of shape {boards.shape}")
+    if boards.size == 0:
+        raise ValueError(f"{path}: no boards in it")
     return boards
+
+
+def _check_tiles(boards: np.ndarray, source: PathLike) -> None:
+    """Refuses, naming the first bad row (0-based, in file order), rows that
+    are not a permutation of 0 .. n*n-1."""
+    cells = boards.shape[1]
+    bad = np.flatnonzero((np.sort(boards, axis=1) != np.arange(cells)).any(axis=1))
+    if len(bad):
+        row = int(bad[0])
+        raise ValueError(
+            f"{source}: row {row} is not a board: its tiles must be 0 to {cells - 1}, each once "
+            f"(got {boards[row].tolist()})"
+        )
 
 
 def _solver(options: dict) -> npuzzle.Solver:
@@ -135,6 +153,7 @@ def label(
         raise ValueError(
             f"{source}: rows have {boards.shape[1]} tiles, a {size}x{size} board has {size * size}"
         )
+    _check_tiles(boards, source)
     dest = pathlib.Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     options = {"size": size, "goal": goal, "jobs": max(jobs, 1)}
