@@ -735,6 +735,7 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         let mut builder = Solver::builder()
             .goal(goal)
             .threads(1)
+            .reduction_effort(npuzzle::Effort::Quick)
             .on_note(|note| eprintln!("npuzzle: {}", crate::remedy::note_message(note)));
         if let Some(dir) = &args.pdb_dir {
             builder = builder.pdb_dir(dir);

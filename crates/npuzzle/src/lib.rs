@@ -42,7 +42,7 @@ pub use npuzzle_board::{
     parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, MAX_SIZE, MIN_SIZE,
 };
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
-pub use npuzzle_search::{Algorithm, HeuristicKind, Stats, MAX_SEARCH_SIZE};
+pub use npuzzle_search::{Algorithm, Effort, HeuristicKind, Stats, MAX_SEARCH_SIZE};
 pub use solver::{Note, Solution, Solver, SolverBuilder, MAX_WITHIN, OPTIMAL_ATTEMPT_NODES};
 pub use stream::{Answered, Answers, Waited};
 pub use tables::{default_build_dir, find_dir, search_dirs, Tables};

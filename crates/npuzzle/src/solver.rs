@@ -16,7 +16,7 @@ use npuzzle_board::{Board, Goal, Move, Notation};
 use npuzzle_pdb::{Lookup, Partition};
 use npuzzle_search::heuristic::{Heuristic, LinearConflict};
 use npuzzle_search::{
-    Algorithm, Capacity, Grid, HeuristicKind, Position, Request, SearchError, Stats,
+    Algorithm, Capacity, Effort, Grid, HeuristicKind, Position, Request, SearchError, Stats,
     MAX_SEARCH_SIZE,
 };
 
@@ -217,6 +217,7 @@ struct Config {
     algorithm: Option<Algorithm>,
     heuristic: Option<HeuristicKind>,
     fast: bool,
+    effort: Effort,
     within: u32,
     reflection: bool,
     max_nodes: Option<u64>,
@@ -280,6 +281,14 @@ impl SolverBuilder {
     /// Solve fast but not optimally (the reduction), for any size.
     pub fn fast(mut self, fast: bool) -> Self {
         self.config.fast = fast;
+        self
+    }
+
+    /// How hard the reduction (past optimal search) works at the parts it
+    /// searches (default: [`Effort::Thorough`]; [`Effort::Quick`] for
+    /// answers within tens of milliseconds, as a game's coach wants).
+    pub fn reduction_effort(mut self, effort: Effort) -> Self {
+        self.config.effort = effort;
         self
     }
 
@@ -467,6 +476,7 @@ impl Solver {
                 algorithm: None,
                 heuristic: None,
                 fast: false,
+                effort: Effort::Thorough,
                 within: 0,
                 reflection: true,
                 max_nodes: None,
@@ -1051,7 +1061,8 @@ impl Solver {
 
     fn reduce(&self, board: &Board, why: String, started: Instant) -> Result<Solution, Error> {
         let moves =
-            npuzzle_search::solve_by_reduction(board, self.config.goal).map_err(Error::Search)?;
+            npuzzle_search::solve_by_reduction_with(board, self.config.goal, self.config.effort)
+                .map_err(Error::Search)?;
         Ok(Solution {
             optimal: false,
             lower_bound: Some(self.lower_bound(board)),

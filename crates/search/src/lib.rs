@@ -11,6 +11,7 @@ mod ida;
 mod prefetch;
 mod pruning;
 mod reduction;
+mod smooth;
 mod two_tables;
 mod types;
 mod weighted;
@@ -22,7 +23,7 @@ use npuzzle_board::{Board, Move};
 use additive::AdditiveError;
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
-pub use reduction::solve_by_reduction;
+pub use reduction::{solve_by_reduction, solve_by_reduction_with, Effort};
 pub use types::{
     default_max_nodes, Algorithm, HeuristicKind, Request, SearchError, Solution, Stats,
     DEFAULT_MEMORY_BYTES,
