@@ -36,6 +36,10 @@ const SWAY: u32 = 7;
 /// The side of the window at a line's end where its last two tiles are
 /// placed by exact search.
 const PAIR_WINDOW: usize = 5;
+/// More than the dearest step (`STEP + 2 * SWAY`): the ring of buckets of
+/// the cheapest-path search never wraps onto costs still queued.
+const BUCKETS: usize = 32;
+const _: () = assert!(BUCKETS as u32 > STEP + 2 * SWAY);
 /// How far the blank's cheapest path may stray outside the rectangle of
 /// its ends (before the whole board is searched).
 const DETOUR: usize = 4;
@@ -84,6 +88,8 @@ struct Reducer {
     seen: Vec<u32>,
     parent: Vec<usize>,
     cost: Vec<u32>,
+    /// The cheapest-path search's queue (see `blank_path`).
+    buckets: Vec<Vec<usize>>,
     stamp: u32,
     /// The lines being placed: the tiles of the next few matter most.
     top: usize,
@@ -126,6 +132,7 @@ impl Reducer {
             seen: vec![0; n * n],
             parent: vec![0; n * n],
             cost: vec![0; n * n],
+            buckets: vec![Vec::new(); BUCKETS],
             top: 0,
             left: 0,
             sway: SWAY,
@@ -187,26 +194,29 @@ impl Reducer {
     ) -> Option<Vec<usize>> {
         let n = self.n;
         let start = self.cells[0];
+        // Step costs are small integers: a ring of buckets, one per cost,
+        // is the priority queue.
+        let mut buckets = std::mem::take(&mut self.buckets);
+        let mut found = None;
         for (r0, r1, c0, c1) in [window, (0, n - 1, 0, n - 1)] {
             self.stamp += 1;
             let stamp = self.stamp;
             self.seen[start] = stamp;
             self.cost[start] = 0;
-            let mut queue = BinaryHeap::from([Reverse((0u32, start))]);
-            while let Some(Reverse((cost, cell))) = queue.pop() {
-                if cost > self.cost[cell] {
+            buckets[0].push(start);
+            let (mut cost, mut queued) = (0u32, 1usize);
+            while queued > 0 {
+                let Some(cell) = buckets[cost as usize % BUCKETS].pop() else {
+                    cost += 1;
+                    continue;
+                };
+                queued -= 1;
+                if self.cost[cell] < cost {
                     continue;
                 }
                 if cell == target {
-                    let mut path = vec![cell];
-                    let mut at = cell;
-                    while at != start {
-                        at = self.parent[at];
-                        path.push(at);
-                    }
-                    path.pop();
-                    path.reverse();
-                    return Some(path);
+                    found = Some(cell);
+                    break;
                 }
                 let (r, c) = (cell / n, cell % n);
                 let candidates = [
@@ -219,32 +229,37 @@ impl Reducer {
                     if self.locked[next] || avoid.contains(&next) {
                         continue;
                     }
-                    let tile = self.tiles[next];
-                    let step = if tile == 0 || next == target {
+                    let step = if next == target {
                         STEP
                     } else {
-                        let sway = if self.placed_soon(tile) {
-                            2 * self.sway
-                        } else {
-                            self.sway
-                        };
-                        if self.distance_home(tile, cell) < self.distance_home(tile, next) {
-                            STEP.saturating_sub(sway)
-                        } else {
-                            STEP + sway
-                        }
+                        self.step_cost(cell, next)
                     };
                     let reached = cost + step;
                     if self.seen[next] != stamp || reached < self.cost[next] {
                         self.seen[next] = stamp;
                         self.cost[next] = reached;
                         self.parent[next] = cell;
-                        queue.push(Reverse((reached, next)));
+                        buckets[reached as usize % BUCKETS].push(next);
+                        queued += 1;
                     }
                 }
             }
+            buckets.iter_mut().for_each(Vec::clear);
+            if found.is_some() {
+                break;
+            }
         }
-        None
+        self.buckets = buckets;
+        let cell = found?;
+        let mut path = vec![cell];
+        let mut at = cell;
+        while at != start {
+            at = self.parent[at];
+            path.push(at);
+        }
+        path.pop();
+        path.reverse();
+        Some(path)
     }
 
     /// Brings the blank to `target` without crossing `avoid`.
@@ -422,8 +437,11 @@ impl Reducer {
         let (mut l, mut a) = self.frame(columns, self.cells[tile as usize]);
         let mut last_along = false;
         while (l, a) != (line, along) {
+            let here = self.cells[tile as usize];
             let towards = if a < along { a + 1 } else { a.wrapping_sub(1) };
             let (dl, da) = (l.wrapping_sub(line + 1), a.abs_diff(along));
+            // The blank's way in front of the tile, when already found.
+            let mut planned = None;
             let step_along = if l == line {
                 l += 1;
                 false
@@ -433,24 +451,26 @@ impl Reducer {
             } else if dl > 0 && da > 0 {
                 // Either step makes progress: take the cheaper, counting
                 // the blank's way round and what is left of the staircase.
-                let here = self.cells[tile as usize];
                 let rest = |x: usize, y: usize| STEP * (3 * (x + y) + 2 * x.abs_diff(y)) as u32;
-                let along_cost = self
+                let along_way = self
                     .blank_route(self.cell(columns, l, towards), &[here])
-                    .map(|(_, c)| c + rest(dl, da - 1));
-                let across_cost = self
+                    .map(|(path, c)| (path, c + rest(dl, da - 1)));
+                let across_way = self
                     .blank_route(self.cell(columns, l - 1, a), &[here])
-                    .map(|(_, c)| c + rest(dl - 1, da));
-                match (along_cost, across_cost) {
-                    (Some(x), Some(y)) if x <= y => {
+                    .map(|(path, c)| (path, c + rest(dl - 1, da)));
+                match (along_way, across_way) {
+                    (Some((path, x)), Some((_, y))) if x <= y => {
+                        planned = Some(path);
                         a = towards;
                         true
                     }
-                    (Some(_), None) => {
+                    (Some((path, _)), None) => {
+                        planned = Some(path);
                         a = towards;
                         true
                     }
-                    _ => {
+                    (_, way) => {
+                        planned = way.map(|(path, _)| path);
                         l -= 1;
                         false
                     }
@@ -463,7 +483,15 @@ impl Reducer {
                 false
             };
             last_along = step_along;
-            self.step_tile(tile, self.cell(columns, l, a))?;
+            match planned {
+                Some(path) => {
+                    for cell in path {
+                        self.step_blank(cell);
+                    }
+                    self.step_blank(here);
+                }
+                None => self.step_tile(tile, self.cell(columns, l, a))?,
+            }
         }
         Ok(())
     }
