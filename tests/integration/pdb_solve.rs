@@ -373,3 +373,76 @@ fn within_stays_within_its_bound_of_the_known_lengths() {
     }
     assert!(coarser > 0, "the budget never ran out");
 }
+
+/// `--within` on 24-puzzles, against Korf & Felner's optimal lengths: the
+/// eight shortest of their 50 over six 4-tile tables (built here in a
+/// tenth of a second), within 50 % of optimal, each answer replayed.
+#[test]
+fn within_keeps_its_bound_on_the_easier_24_puzzles() {
+    const PARTITION: &str = "1,2,5,6;3,4,8,9;7,11,12,13;10,15,16,20;14,18,19,24;17,21,22,23";
+    let dir = scratch();
+    let build = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "5",
+            "--goal",
+            "blank-first",
+            "--partition",
+            PARTITION,
+            "--out",
+            ".",
+        ],
+        "",
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    let text = std::fs::read_to_string(repo_root().join("bench/korf24_50.txt")).unwrap();
+    let mut boards: Vec<(u64, Board)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<u16> = l.split_whitespace().map(|t| t.parse().unwrap()).collect();
+            (u64::from(v[1]), Board::from_tiles(v[2..].to_vec()).unwrap())
+        })
+        .collect();
+    boards.sort_by_key(|(length, _)| *length);
+    boards.truncate(8);
+    let input: String = boards.iter().map(|(_, b)| format!("{b}\n")).collect();
+    let run = npuzzle_in(
+        dir.path(),
+        &[
+            "solve",
+            "--json",
+            "--goal",
+            "blank-first",
+            "--partition",
+            PARTITION,
+            "--pdb-dir",
+            ".",
+            "--within",
+            "50",
+        ],
+        &input,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let records = run.json_records();
+    for ((optimal, board), record) in boards.iter().zip(&records) {
+        let found = record["length"].as_u64().unwrap();
+        assert!(
+            *optimal <= found && found * 100 <= optimal * 150,
+            "{board}: {found} moves, optimal {optimal}"
+        );
+        assert_replays(
+            board,
+            record["moves"].as_str().unwrap(),
+            Notation::Tile,
+            Goal::BlankFirst,
+        );
+        assert_eq!(record["within"], 50, "{record}");
+        assert_eq!(record["optimal"], false, "{record}");
+        let bound = record["lower_bound"].as_u64().unwrap();
+        assert!(bound <= *optimal && bound % 2 == found % 2, "{record}");
+    }
+}

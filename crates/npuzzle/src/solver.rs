@@ -129,8 +129,11 @@ pub enum Note {
     TablesMissing {
         /// Where the solver looked, and how to build them.
         error: TablesError,
-        /// The optimal attempt's budget.
+        /// The attempt's budget.
         attempt_nodes: u64,
+        /// The attempt's bound over optimal, in percent (`--within`; 0:
+        /// the attempt is optimal).
+        within: u32,
     },
     /// What happened to an unpacked table copy (a damaged one replaced, a
     /// cache directory that could not be written).
@@ -168,11 +171,18 @@ impl Note {
             Note::TablesMissing {
                 error,
                 attempt_nodes,
+                within,
             } => format!(
-                "{}\nmeanwhile {n}x{n} boards are solved with linear conflict, optimally \
-                 within {attempt_nodes} nodes, else by reduction (not optimal)",
+                "{}\nmeanwhile {n}x{n} boards are solved with linear conflict, {how} \
+                 within {attempt_nodes} nodes, else by reduction (not optimal{guarantee})",
                 tables(error),
-                n = error.size
+                n = error.size,
+                how = if *within == 0 {
+                    "optimally".to_string()
+                } else {
+                    format!("at most {within}% over optimal")
+                },
+                guarantee = if *within == 0 { "" } else { ", no guarantee" }
             ),
             Note::Cache(text) => text.clone(),
             Note::Unpacking {
@@ -937,6 +947,7 @@ impl Solver {
             self.note(Note::TablesMissing {
                 error,
                 attempt_nodes: max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES),
+                within: self.config.within,
             });
         }
     }

@@ -205,6 +205,26 @@ fn missing_tables_give_way_unless_asked_for() {
     let notes = solver.take_notes();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(matches!(&notes[0], Note::TablesMissing { error, .. } if error.size == 4));
+    assert!(
+        notes[0].to_string().contains("optimally within"),
+        "{}",
+        notes[0]
+    );
+    // With a bound, the note says what the attempt guarantees instead.
+    let within = Solver::builder()
+        .pdb_dir(empty.path())
+        .within(30)
+        .build()
+        .unwrap();
+    assert!(within.solve(&board).unwrap().length() <= reference.moves.len() * 13 / 10);
+    let notes = within.take_notes();
+    assert!(
+        notes[0]
+            .to_string()
+            .contains("at most 30% over optimal within"),
+        "{}",
+        notes[0]
+    );
     // A hard board past the attempt's budget: the reduction, not optimal.
     let hard = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
     let limited = Solver::builder()
