@@ -13,7 +13,7 @@ use crate::{release_npuzzle, root};
 
 const USAGE: &str = "\
 usage: cargo xtask bench [--quick] [--build] [--korf24] [--korf24-partition P] [--out FILE]
-       cargo xtask bench --doors | --soak | --near-optimal
+       cargo xtask bench --doors | --soak | --near-optimal | --distributed [BOARDS]
 
 Solves Korf's 100 and the 17 boards at distance 80 with the default tables
 (build them first: cargo xtask build-pdb), checks every length against the
@@ -32,6 +32,12 @@ FILE) and prints it.
                reduction by size, boards near solved, and (with the
                6z-6z-6z-6z tables built) --within on the 50 24-puzzles
                (printed, not written; --korf24 includes the last)
+  --distributed [BOARDS]
+               only the section on npuzzle.distributed (Dask): labelling
+               BOARDS random 15-puzzle boards (default 1,000,000; about
+               15 minutes on 2 cores) through a local cluster against
+               Solver.distances, and one search split over 1 and 2
+               workers (printed, not written)
   --build      also build the default 7-8 tables and the 24-puzzle's
                6z-6z-6z-6z afresh (into target/bench-build, removed after;
                about a minute and a half) and report the time and peak
@@ -361,6 +367,31 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 let mut report = String::new();
                 soak_section(&mut report)?;
                 print!("{report}");
+                return Ok(());
+            }
+            "--distributed" => {
+                let boards = match args.get(i + 1) {
+                    Some(n) if !n.starts_with("--") => n
+                        .replace(['_', ','], "")
+                        .parse::<u64>()
+                        .map_err(|_| format!("--distributed: '{n}' is not a count of boards"))?,
+                    _ => 1_000_000,
+                };
+                if !has_default_tables() {
+                    return Err(
+                        "no default tables in data/: run `cargo xtask build-pdb` first".to_string(),
+                    );
+                }
+                let python = crate::python_package()?;
+                println!("\n## `npuzzle.distributed` on a local Dask cluster\n");
+                crate::run(
+                    Command::new(python)
+                        .arg(root().join("bench/distributed_bench.py"))
+                        .arg(boards.to_string())
+                        .arg("4")
+                        .arg("--split"),
+                    "bench/distributed_bench.py",
+                )?;
                 return Ok(());
             }
             "--near-optimal" => {

@@ -173,7 +173,7 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn run(command: &mut Command, what: &str) -> Result<(), String> {
+pub fn run(command: &mut Command, what: &str) -> Result<(), String> {
     let status = command
         .status()
         .map_err(|e| format!("cannot run {what}: {e}"))?;

@@ -220,10 +220,15 @@ def _passes(board: list, prefixes: list, bound: int, options: dict, found_event:
     done = threading.Event()
 
     def watch() -> None:
-        while not done.is_set():
-            if event.wait(timeout=_WATCH_SECONDS):
-                stop.set()
-                return
+        try:
+            while not done.is_set():
+                if event.wait(timeout=_WATCH_SECONDS):
+                    stop.set()
+                    return
+        except Exception:
+            # The cluster is closing (its connections gone): the task has
+            # ended or is being cancelled; there is nothing left to stop.
+            return
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
