@@ -237,23 +237,8 @@ fn blank_first_tables_solve_korf_boards_as_published() {
 /// admissible, and solutions match linear-conflict IDA*.
 #[test]
 fn five_by_five_boards_are_solved_optimally_over_tables() {
-    let dir = scratch();
     let partition = "1,2,3;4,5,6;7,8,9;10,11,12";
-    let build = npuzzle_in(
-        dir.path(),
-        &[
-            "pdb",
-            "build",
-            "--size",
-            "5",
-            "--partition",
-            partition,
-            "--out",
-            ".",
-        ],
-        "",
-    );
-    assert_eq!(build.status, 0, "{}", build.stderr);
+    let dir = five_by_five_tables(partition, "blank-last");
     let mut rng = SplitMix64::new(25);
     let boards: Vec<Board> = (0..4)
         .map(|_| random_walk(5, Goal::BlankLast, 26, &mut rng))
@@ -380,24 +365,7 @@ fn within_stays_within_its_bound_of_the_known_lengths() {
 #[test]
 fn within_keeps_its_bound_on_the_easier_24_puzzles() {
     const PARTITION: &str = "1,2,5,6;3,4,8,9;7,11,12,13;10,15,16,20;14,18,19,24;17,21,22,23";
-    let dir = scratch();
-    let build = npuzzle_in(
-        dir.path(),
-        &[
-            "pdb",
-            "build",
-            "--size",
-            "5",
-            "--goal",
-            "blank-first",
-            "--partition",
-            PARTITION,
-            "--out",
-            ".",
-        ],
-        "",
-    );
-    assert_eq!(build.status, 0, "{}", build.stderr);
+    let dir = five_by_five_tables(PARTITION, "blank-first");
     let text = std::fs::read_to_string(repo_root().join("bench/korf24_50.txt")).unwrap();
     let mut boards: Vec<(u64, Board)> = text
         .lines()
@@ -445,4 +413,27 @@ fn within_keeps_its_bound_on_the_easier_24_puzzles() {
         let bound = record["lower_bound"].as_u64().unwrap();
         assert!(bound <= *optimal && bound % 2 == found % 2, "{record}");
     }
+}
+
+/// Small 5x5 tables of `partition`, built into a scratch directory.
+fn five_by_five_tables(partition: &str, goal: &str) -> tempfile::TempDir {
+    let dir = scratch();
+    let build = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "5",
+            "--goal",
+            goal,
+            "--partition",
+            partition,
+            "--out",
+            ".",
+        ],
+        "",
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    dir
 }

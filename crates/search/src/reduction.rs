@@ -103,7 +103,7 @@ struct Reducer {
 }
 
 /// The move that slides the tile on `to` into the blank on `from`.
-fn move_between(n: usize, from: usize, to: usize) -> Move {
+pub(crate) fn move_between(n: usize, from: usize, to: usize) -> Move {
     if to == from + n {
         Move::Up
     } else if to + n == from {

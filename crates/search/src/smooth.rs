@@ -7,6 +7,8 @@
 
 use npuzzle_board::Move;
 
+use crate::reduction::move_between;
+
 /// How far a stretch's rectangle is widened around the blank's cells, so
 /// that a shortcut may pass beside them.
 const MARGIN: usize = 1;
@@ -200,7 +202,7 @@ fn shortcut(walk: &Walk, moves: &[Move], budget: u64) -> Option<Vec<Move>> {
             let mut at = global(start_blank);
             for &next in &stretch.path {
                 let to = global(next);
-                moves.push(blank_move(n, at, to));
+                moves.push(move_between(n, at, to));
                 at = to;
             }
             return Some(moves);
@@ -208,19 +210,6 @@ fn shortcut(walk: &Walk, moves: &[Move], budget: u64) -> Option<Vec<Move>> {
         bound += 2;
     }
     None
-}
-
-/// The move that takes the blank from `from` to the adjacent `to`.
-fn blank_move(n: usize, from: usize, to: usize) -> Move {
-    if to == from + n {
-        Move::Up
-    } else if to + n == from {
-        Move::Down
-    } else if to == from + 1 {
-        Move::Left
-    } else {
-        Move::Right
-    }
 }
 
 /// `moves` solving the board `tiles` (side `n`), shortened stretch by
