@@ -102,6 +102,13 @@ struct Reducer {
     effort: Effort,
 }
 
+/// A `Reducer`'s position and move count, to go back to.
+struct Checkpoint {
+    tiles: Vec<u32>,
+    cells: Vec<usize>,
+    moves: usize,
+}
+
 /// The move that slides the tile on `to` into the blank on `from`.
 pub(crate) fn move_between(n: usize, from: usize, to: usize) -> Move {
     if to == from + n {
@@ -509,16 +516,30 @@ impl Reducer {
         first: u32,
         second: u32,
     ) -> Result<(), SearchError> {
-        let (tiles, cells, made) = (self.tiles.clone(), self.cells.clone(), self.moves.len());
+        let checkpoint = self.checkpoint();
         match self.pair_by_search(columns, line, [first, second], PAIR_WINDOW) {
             Err(SearchError::Stuck) => {
-                self.tiles = tiles;
-                self.cells = cells;
-                self.moves.truncate(made);
+                self.restore(checkpoint);
                 self.pair_by_search(columns, line, [first, second], 3)
             }
             done => done,
         }
+    }
+
+    /// The position and the count of moves, for `restore`.
+    fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            tiles: self.tiles.clone(),
+            cells: self.cells.clone(),
+            moves: self.moves.len(),
+        }
+    }
+
+    /// Takes back every move made since `checkpoint`.
+    fn restore(&mut self, checkpoint: Checkpoint) {
+        self.tiles = checkpoint.tiles;
+        self.cells = checkpoint.cells;
+        self.moves.truncate(checkpoint.moves);
     }
 
     /// `place_pair` in a `side` x `side` window; for a 3x3 window the tiles
@@ -666,7 +687,7 @@ impl Reducer {
             let target = self.cell(columns, line, along);
             let tile = Goal::BlankLast.tile_at(n, target) as u32;
             if n <= ROUTE_MAX_SIZE {
-                let snapshot = (self.tiles.clone(), self.cells.clone(), self.moves.len());
+                let checkpoint = self.checkpoint();
                 let routed = match self.route(tile, target) {
                     Some(cells) => cells
                         .into_iter()
@@ -674,8 +695,7 @@ impl Reducer {
                     None => Err(SearchError::Stuck),
                 };
                 if routed.is_err() {
-                    (self.tiles, self.cells) = (snapshot.0, snapshot.1);
-                    self.moves.truncate(snapshot.2);
+                    self.restore(checkpoint);
                     self.place(columns, tile, line, along)?;
                 }
             } else {
