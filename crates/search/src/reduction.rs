@@ -23,7 +23,7 @@ use crate::grid::{Grid, Position, MAX_SEARCH_SIZE};
 use crate::heuristic::{Heuristic, LinearConflict};
 use crate::smooth::shorten;
 use crate::solve;
-use crate::types::{Algorithm, HeuristicKind, Request, SearchError};
+use crate::types::{Algorithm, HeuristicKind, Request, SearchError, Solution};
 
 /// What a blank move costs, in the units of the cheapest-path search, when
 /// it pushes its tile neither way (the blank itself, or the tile it goes to
@@ -751,55 +751,30 @@ impl Reducer {
                 return Ok(false);
             }
         }
-        let optimal = Request {
-            max_nodes: Some(OPTIMAL_BUDGET),
-            ..core_request()
-        };
-        match solve(&core, &optimal) {
-            Ok(solution) => {
-                self.moves.extend(solution.moves);
-                return Ok(true);
-            }
-            Err(SearchError::NodeLimit { .. }) => {}
-            Err(e) => return Err(e),
+        if let Some(solution) = search_core(&core, 0, OPTIMAL_BUDGET)? {
+            self.moves.extend(solution.moves);
+            return Ok(true);
         }
         let mut best: Option<Vec<Move>> = None;
         if k > 5 {
             // A near-solved large core: the first answer within these budgets.
             for (within, budget) in NEAR_ATTEMPTS {
-                let request = Request {
-                    max_nodes: Some(budget),
-                    within,
-                    ..core_request()
-                };
-                match solve(&core, &request) {
-                    Ok(solution) => {
-                        best = Some(solution.moves);
-                        break;
-                    }
-                    Err(SearchError::NodeLimit { .. }) => {}
-                    Err(e) => return Err(e),
+                if let Some(solution) = search_core(&core, within, budget)? {
+                    best = Some(solution.moves);
+                    break;
                 }
             }
             self.near_failed = best.is_none();
         } else {
             let mut left = self.effort.core_budget();
             for within in BOUNDS {
-                let request = Request {
-                    max_nodes: Some(left),
-                    within,
-                    ..core_request()
+                // Until the budget is spent.
+                let Some(solution) = search_core(&core, within, left)? else {
+                    break;
                 };
-                match solve(&core, &request) {
-                    Ok(solution) => {
-                        left = left.saturating_sub(solution.stats.expanded);
-                        if best.as_ref().is_none_or(|b| solution.moves.len() < b.len()) {
-                            best = Some(solution.moves);
-                        }
-                    }
-                    // The budget is spent.
-                    Err(SearchError::NodeLimit { .. }) => break,
-                    Err(e) => return Err(e),
+                left = left.saturating_sub(solution.stats.expanded);
+                if best.as_ref().is_none_or(|b| solution.moves.len() < b.len()) {
+                    best = Some(solution.moves);
                 }
             }
         }
@@ -832,16 +807,22 @@ impl Reducer {
     }
 }
 
-/// Linear conflict, IDA* on this thread: the core's searches.
-fn core_request() -> Request {
-    Request {
+/// The core searched with linear conflict, IDA* on this thread, at most
+/// `within` % over optimal; `None` when `budget` nodes run out first.
+fn search_core(core: &Board, within: u32, budget: u64) -> Result<Option<Solution>, SearchError> {
+    let request = Request {
         goal: Goal::BlankLast,
         algorithm: Algorithm::IdaStar,
         heuristic: HeuristicKind::LinearConflict,
-        max_nodes: None,
+        max_nodes: Some(budget),
         parallel: false,
         stop: None,
-        within: 0,
+        within,
+    };
+    match solve(core, &request) {
+        Ok(solution) => Ok(Some(solution)),
+        Err(SearchError::NodeLimit { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
