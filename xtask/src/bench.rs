@@ -14,6 +14,7 @@ use crate::{release_npuzzle, root};
 const USAGE: &str = "\
 usage: cargo xtask bench [--quick] [--build] [--korf24] [--korf24-partition P] [--out FILE]
        cargo xtask bench --doors | --soak | --near-optimal | --distributed [BOARDS]
+       cargo xtask bench --korf24-only [--korf24-partition P]
 
 Solves Korf's 100 and the 17 boards at distance 80 with the default tables
 (build them first: cargo xtask build-pdb), checks every length against the
@@ -48,6 +49,9 @@ FILE) and prints it.
                Reinefeld, 10 minutes at most each; the tables are built
                first if missing (catalogue septet: 14 zero-aware 6-tile
                tables, 1.27 GB, about 2 minutes)
+  --korf24-only
+               only the 24-puzzle sections --korf24 adds (printed, not
+               written)
   --korf24-partition P
                the 24-puzzle tables to use, a partition or a catalogue;
                repeat it to compare several [default: septet, then
@@ -336,6 +340,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut quick = false;
     let mut build = false;
     let mut korf24 = false;
+    let mut korf24_only = false;
     let mut korf24_partitions: Vec<String> = Vec::new();
     let mut out: PathBuf = root().join("bench/report.md");
     let mut i = 0;
@@ -344,6 +349,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--quick" => quick = true,
             "--build" => build = true,
             "--korf24" => korf24 = true,
+            "--korf24-only" => korf24_only = true,
             "--korf24-partition" => {
                 i += 1;
                 korf24_partitions.push(
@@ -419,6 +425,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
             other => return Err(format!("unknown option '{other}'\n\n{USAGE}")),
         }
         i += 1;
+    }
+    if korf24_only {
+        let npuzzle = release_npuzzle()?;
+        let mut report = String::new();
+        if korf24_partitions.is_empty() {
+            korf24_partitions = KORF24_DEFAULT.iter().map(|p| p.to_string()).collect();
+        }
+        for partition in &korf24_partitions {
+            korf24_section(&npuzzle, partition, &mut report)?;
+        }
+        print!("{report}");
+        return Ok(());
     }
     if !has_default_tables() {
         return Err("no default tables in data/: run `cargo xtask build-pdb` first".to_string());
@@ -832,15 +850,21 @@ fn korf24_section(npuzzle: &Path, partition: &str, report: &mut String) -> Resul
     );
     let _ = writeln!(
         report,
-        "| # | optimal length | solved length | expanded | published expanded | ratio | seconds |"
+        "| # | optimal length | solved length | expanded | published expanded | ratio | seconds | M nodes/s |"
     );
-    let _ = writeln!(report, "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(
+        report,
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     let set = read_set("korf24_50.txt")?;
     let (mut ours, mut published_total, mut all_solved) = (0u64, 0u64, true);
     let mut total_seconds = 0.0;
+    let mut search_seconds = 0.0;
     for (number, published) in KORF24_TEN {
         let instance = &set[number - 1];
-        let (length, expanded, seconds) = solve_with_deadline(npuzzle, instance, partition, 600)?;
+        let run = solve_with_deadline(npuzzle, instance, partition, None, 600)?;
+        let (length, expanded, seconds) = (run.length, run.expanded, run.seconds);
+        search_seconds += run.search_seconds;
         let solved = length == Some(instance.length);
         if length.is_some() && !solved {
             return Err(format!(
@@ -853,7 +877,7 @@ fn korf24_section(npuzzle: &Path, partition: &str, report: &mut String) -> Resul
         ours += expanded.unwrap_or(0);
         published_total += published;
         let row = format!(
-            "| {number} | {} | {} | {} | {published} | {} | {seconds:.1} |",
+            "| {number} | {} | {} | {} | {published} | {} | {seconds:.1} | {} |",
             instance.length,
             length.map_or("not within 600 s".to_string(), |l| l.to_string()),
             expanded.map_or(String::new(), |e| e.to_string()),
@@ -861,36 +885,123 @@ fn korf24_section(npuzzle: &Path, partition: &str, report: &mut String) -> Resul
                 "{:.2}",
                 e as f64 / published as f64
             )),
+            expanded.map_or(String::new(), |e| format!(
+                "{:.2}",
+                e as f64 / run.search_seconds / 1e6
+            )),
         );
         let _ = writeln!(report, "{row}");
         eprintln!("bench: 24-puzzle {row}");
     }
     let _ = writeln!(
         report,
-        "| all | | {} | {ours} | {published_total} | {:.2} | {total_seconds:.0} |",
+        "| all | | {} | {ours} | {published_total} | {:.2} | {total_seconds:.0} | {:.2} |\n\n\
+         Seconds are the process's, start and table mapping included; M nodes/s is \
+         expanded nodes over the search's own time, on every core.",
         if all_solved {
             "all optimal"
         } else {
             "NOT all solved"
         },
-        ours as f64 / published_total as f64
+        ours as f64 / published_total as f64,
+        ours as f64 / search_seconds / 1e6
+    );
+    korf24_threads(npuzzle, partition, &set, report)
+}
+
+/// The six 24-puzzles of issue 34 on one thread and on two: nodes,
+/// seconds and node rates, and the speed-up.
+fn korf24_threads(
+    npuzzle: &Path,
+    partition: &str,
+    set: &[Instance],
+    report: &mut String,
+) -> Result<(), String> {
+    let _ = writeln!(
+        report,
+        "\n{partition}, one thread against two (search time; speed-up = one thread's time \
+         over two's; rate ratio = two threads' node rate over one's):\n\n\
+         | # | length | nodes, 1 thread | s | M nodes/s | nodes, 2 threads | s | M nodes/s | \
+         speed-up | rate ratio |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    let mut totals = [(0u64, 0f64); 2];
+    for number in [40, 44, 38, 25, 32, 1] {
+        let instance = &set[number - 1];
+        let mut runs = Vec::new();
+        for (t, jobs) in ["1", "2"].into_iter().enumerate() {
+            let run = solve_with_deadline(npuzzle, instance, partition, Some(jobs), 600)?;
+            if run.length != Some(instance.length) {
+                return Err(format!(
+                    "24-puzzle #{number} with -j {jobs}: {:?} moves, the optimum is {}",
+                    run.length, instance.length
+                ));
+            }
+            let nodes = run.expanded.unwrap_or(0);
+            totals[t].0 += nodes;
+            totals[t].1 += run.search_seconds;
+            runs.push((nodes, run.search_seconds));
+        }
+        let rate = |(nodes, seconds): (u64, f64)| nodes as f64 / seconds / 1e6;
+        let row = format!(
+            "| {number} | {} | {} | {:.2} | {:.2} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            instance.length,
+            runs[0].0,
+            runs[0].1,
+            rate(runs[0]),
+            runs[1].0,
+            runs[1].1,
+            rate(runs[1]),
+            runs[0].1 / runs[1].1,
+            rate(runs[1]) / rate(runs[0]),
+        );
+        let _ = writeln!(report, "{row}");
+        eprintln!("bench: 24-puzzle threads {row}");
+    }
+    let rate = |(nodes, seconds): (u64, f64)| nodes as f64 / seconds / 1e6;
+    let _ = writeln!(
+        report,
+        "| all | | {} | {:.1} | {:.2} | {} | {:.1} | {:.2} | {:.2} | {:.2} |",
+        totals[0].0,
+        totals[0].1,
+        rate(totals[0]),
+        totals[1].0,
+        totals[1].1,
+        rate(totals[1]),
+        totals[0].1 / totals[1].1,
+        rate(totals[1]) / rate(totals[0]),
     );
     Ok(())
 }
 
-/// Solves one 24-puzzle (blank-first goal), giving up after `seconds`:
-/// (length, expanded, seconds).
+/// One 24-puzzle solved by `solve_with_deadline`: the length and nodes
+/// (none when out of time), the process's seconds and the search's.
+struct Run {
+    length: Option<u64>,
+    expanded: Option<u64>,
+    seconds: f64,
+    search_seconds: f64,
+}
+
+/// Solves one 24-puzzle (blank-first goal) on `jobs` threads (default:
+/// every core), giving up after `seconds`.
 fn solve_with_deadline(
     npuzzle: &Path,
     instance: &Instance,
     partition: &str,
+    jobs: Option<&str>,
     seconds: u64,
-) -> Result<(Option<u64>, Option<u64>, f64), String> {
+) -> Result<Run, String> {
     let started = Instant::now();
-    let mut child = Command::new(npuzzle)
+    let mut command = Command::new(npuzzle);
+    command
         .args(["solve", "--json", "--goal", "blank-first", "--pdb-dir"])
         .arg(root().join("data"))
-        .args(["--partition", partition])
+        .args(["--partition", partition]);
+    if let Some(jobs) = jobs {
+        command.args(["--jobs", jobs]);
+    }
+    let mut child = command
         .arg(&instance.tiles)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -903,7 +1014,13 @@ fn solve_with_deadline(
         if started.elapsed().as_secs() >= seconds {
             let _ = child.kill();
             let _ = child.wait();
-            return Ok((None, None, started.elapsed().as_secs_f64()));
+            let seconds = started.elapsed().as_secs_f64();
+            return Ok(Run {
+                length: None,
+                expanded: None,
+                seconds,
+                search_seconds: seconds,
+            });
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
@@ -913,11 +1030,13 @@ fn solve_with_deadline(
         .next()
         .and_then(|l| serde_json::from_str(l).ok())
         .ok_or("no answer from npuzzle")?;
-    Ok((
-        record["length"].as_u64(),
-        record["nodes"].as_u64(),
-        started.elapsed().as_secs_f64(),
-    ))
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(Run {
+        length: record["length"].as_u64(),
+        expanded: record["nodes"].as_u64(),
+        seconds,
+        search_seconds: record["seconds"].as_f64().unwrap_or(seconds),
+    })
 }
 
 /// What every section of the report uses.

@@ -99,7 +99,7 @@ pub struct CellSet {
     regions: u64,
     /// On boards of at most 32 cells, the region of each free cell, four
     /// bits per cell (0 for taken cells); `labels` holds them otherwise.
-    packed_labels: u128,
+    packed_labels: [u64; 2],
 }
 
 /// Boards up to this many cells keep the labels in the set records.
@@ -174,6 +174,13 @@ impl PlacementWalk<'_> {
 #[inline(always)]
 fn record_index(record: &CellSet, order: u64) -> u64 {
     record.first + order * record.regions
+}
+
+/// The region of free cell `cell` in a record of a board of at most 32
+/// cells.
+#[inline(always)]
+fn packed_label(record: &CellSet, cell: u8) -> u64 {
+    (record.packed_labels[(cell as usize >> 4) & 1] >> (4 * (cell & 15))) & 0xF
 }
 
 /// C(n, i) (0 for i > n), or None past u64.
@@ -270,7 +277,7 @@ impl Regions {
             let free = geometry.all & !mask;
             let mut left = free;
             let mut regions = 0u64;
-            let mut packed_labels = 0u128;
+            let mut packed_labels = [0u64; 2];
             while left != 0 {
                 let region = geometry.region(free, left.trailing_zeros());
                 left &= !region;
@@ -278,7 +285,7 @@ impl Regions {
                 while cells_of != 0 {
                     let cell = cells_of.trailing_zeros() as usize;
                     if packed {
-                        packed_labels |= (regions as u128) << (4 * cell);
+                        packed_labels[cell / 16] |= regions << (4 * (cell % 16));
                     } else {
                         labels[set * cells + cell] = regions as u8;
                     }
@@ -329,7 +336,7 @@ impl Regions {
 
     /// The rank of a set of k cells among all k-sets, in colex order.
     #[inline(always)]
-    pub(crate) fn set_rank(&self, mut mask: u64) -> usize {
+    pub fn set_rank(&self, mut mask: u64) -> usize {
         let mut rank = 0u64;
         let mut i = 1;
         while mask != 0 {
@@ -390,10 +397,19 @@ impl Regions {
     #[inline(always)]
     pub(crate) fn label(&self, set: usize, cell: u8) -> u64 {
         if self.cells <= PACKED_CELLS {
-            ((self.sets[set].packed_labels >> (4 * (cell as u32 & 31))) & 0xF) as u64
+            packed_label(&self.sets[set], cell)
         } else {
             self.labels[set * self.cells + cell as usize] as u64
         }
+    }
+
+    /// `index_in_set` for boards of at most 32 cells, which keep the labels
+    /// in the record: one record read, no branch (the search's hot path).
+    #[inline(always)]
+    pub fn index_in_packed_set(&self, set: usize, order: u64, blank: u8) -> u64 {
+        debug_assert!(self.cells <= PACKED_CELLS);
+        let record = &self.sets[set];
+        record_index(record, order) + packed_label(record, blank)
     }
 
     /// The entries of set `set`: its placements' regions, placement by

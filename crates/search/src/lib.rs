@@ -8,6 +8,7 @@ mod classic;
 mod grid;
 pub mod heuristic;
 mod ida;
+mod many_tables;
 mod prefetch;
 mod pruning;
 mod reduction;
@@ -144,28 +145,42 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     reflect: bool,
     job: W,
 ) -> Result<W::Output, SearchError> {
-    use additive::{Additive, Compact, Large, Pair};
+    use additive::*;
+    use many_tables::ManyTables;
     let capacity = Capacity::for_tables(tables, groups).map_err(SearchError::Tables)?;
+    macro_rules! fast_path {
+        ($p:expr, $g:expr) => {
+            if let Some(heuristic) =
+                ManyTables::<{ $p }, { $g }>::new(grid, tables, groups, reflect)
+            {
+                return Ok(job.run(grid, &heuristic));
+            }
+        };
+    }
     Ok(match capacity {
         Capacity::Pair => {
             if let Some(heuristic) = two_tables::TwoTables::new(grid, tables, reflect) {
                 return Ok(job.run(grid, &heuristic));
             }
+            fast_path!(PAIR_PATTERNS, 1);
             let heuristic =
                 Pair::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
             job.run(grid, &heuristic)
         }
         Capacity::Compact => {
+            fast_path!(COMPACT_PATTERNS, COMPACT_GROUPS);
             let heuristic = Compact::with_capacity(grid, tables, groups, reflect)
                 .map_err(SearchError::Tables)?;
             job.run(grid, &heuristic)
         }
         Capacity::Common => {
+            fast_path!(MAX_PATTERNS, MAX_GROUPS);
             let heuristic = Additive::with_groups(grid, tables, groups, reflect)
                 .map_err(SearchError::Tables)?;
             job.run(grid, &heuristic)
         }
         Capacity::Large => {
+            fast_path!(LARGE_PATTERNS, LARGE_GROUPS);
             let heuristic =
                 Large::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
             job.run(grid, &heuristic)

@@ -1,0 +1,964 @@
+//! The additive heuristic of several tables, plain or zero-aware by region,
+//! in one partition or a catalogue, on boards up to 5x5 (6z-6z-6z-6z,
+//! septet, duo, trio, 7z-8), written for speed: the same estimates as
+//! [`Additive`](crate::additive::Additive), node for node.
+//!
+//! What the general heuristic works out per lookup is here either carried
+//! or precomputed. The state keeps, per table and view, what the index is
+//! updated from: a plain table's rank; a zero-aware table's cell set (a
+//! bit mask) and order number (the order of its tiles on those cells).
+//! A move changes them by sums of table reads, as in the two-table
+//! heuristic: the cells it crosses are precomputed per cell and direction,
+//! and what each crossed tile does to the moving tile's digit per pair of
+//! tiles and table. The set's rank, its record and the blank's region
+//! follow from the mask with a few loads from the shared region numbering.
+//! And when search decides to enter a node, every entry its children will
+//! read is asked for ([`Heuristic::prepare_children`]), so that their
+//! cache misses overlap with the work of the node's siblings.
+
+use npuzzle_pdb::regions::Regions;
+use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
+
+use crate::grid::{Grid, Position};
+use crate::heuristic::Heuristic;
+use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
+
+/// The largest side taken: a vertical move crosses `MAX_SIDE - 1` cells,
+/// and a cell set fits a `u32` mask.
+const MAX_SIDE: usize = 5;
+/// Cells and tiles are indexed in arrays of this size (a power of two, so
+/// masking replaces bounds checks).
+const CELLS: usize = 32;
+/// A cell past the board: no tile stands on it, so it reads as the
+/// blank, 0, which crosses nothing.
+const NO_CELL: u8 = CELLS as u8 - 1;
+const NO_TABLE: u8 = u8::MAX;
+const CROSSED: usize = MAX_SIDE - 1;
+
+/// One table's entries and how its index is made.
+struct Table<'a> {
+    entries: &'a [u8],
+    /// Zero-aware by region (index scheme 3): the numbering; else a plain
+    /// placement table.
+    regions: Option<&'a Regions>,
+    ranker: &'a Ranker,
+    /// The tiles in rank order, and for the mirror's view the tile whose
+    /// mirror image each one is.
+    sources: [Vec<u8>; 2],
+    tiles: Vec<u8>,
+}
+
+/// A move's geometry in one view: the board cells it crosses (where the
+/// tiles are read), whether it is vertical there and towards a higher
+/// cell, the two cells' bits and the cell the blank comes to.
+#[derive(Clone, Copy)]
+struct Crossing {
+    crossed: [u8; CROSSED],
+    vertical: bool,
+    up: bool,
+    flip: u32,
+    blank_after: u8,
+}
+
+const NO_CROSSING: Crossing = Crossing {
+    crossed: [NO_CELL; CROSSED],
+    vertical: false,
+    up: false,
+    flip: 0,
+    blank_after: 0,
+};
+
+/// The board's view (0) or the mirror's (1) of the tables.
+struct View<const G: usize> {
+    /// The distinct tables holding each tile, then `NO_TABLE`.
+    tables_of: [[u8; G]; CELLS],
+    /// The table of each partition holding each tile, or `NO_TABLE`.
+    table_in: [[u8; G]; CELLS],
+    /// `[tile][k][vertical]`: the change of the index key when the tile
+    /// moves to a higher cell in its `k`-th table, but for the tiles it
+    /// crosses (plain tables: its digit's place value times the cells it
+    /// passes; zero-aware: nothing, the order is unchanged).
+    step: [[[u32; 2]; G]; CELLS],
+    /// `cross[tile * G + k][other]`: the change of a plain table's rank
+    /// when it passes `other`, as a two's complement.
+    cross: Vec<[u32; CELLS]>,
+    /// The same for a zero-aware table's order number, which fits 16 bits
+    /// (half the cache lines).
+    order_cross: Vec<[u16; CELLS]>,
+    /// `[from][direction]`: the move of the tile on `from` into the blank
+    /// beside it, seen in this view.
+    crossing: [[Crossing; 4]; CELLS],
+}
+
+/// What search keeps per node, by view and table: the index key (a plain
+/// table's rank, a zero-aware table's cell mask), a zero-aware table's
+/// order number, the tiles' Manhattan distance and the table's value; and
+/// each partition's sum.
+#[derive(Clone, Copy)]
+pub struct ManyTablesState<const P: usize, const G: usize> {
+    key: [[u32; P]; 2],
+    order: [[u16; P]; 2],
+    manhattan: [[u8; P]; 2],
+    value: [[u8; P]; 2],
+    sum: [[u16; G]; 2],
+}
+
+/// Colex ranks of cell sets (as `Regions::set_rank` numbers them), from
+/// three chunks of the mask: each chunk's terms depend only on its bits and
+/// on how many cells lie below it, so three loads replace a loop over the
+/// cells (a quarter of the search's instructions with `septet`).
+struct SetRanks {
+    /// Cells 0 to 8.
+    low: [u32; 512],
+    /// Cells 9 to 16 and 17 to 24, by the number of cells below the chunk.
+    middle: [[u32; 9]; 256],
+    high: [[u32; 9]; 256],
+}
+
+impl SetRanks {
+    /// The ranks, built once per process.
+    fn shared() -> &'static SetRanks {
+        static BUILT: std::sync::OnceLock<Box<SetRanks>> = std::sync::OnceLock::new();
+        BUILT.get_or_init(SetRanks::new)
+    }
+
+    fn new() -> Box<SetRanks> {
+        let binomial = |n: u64, k: u64| -> u64 {
+            if k > n {
+                return 0;
+            }
+            (0..k).fold(1, |c, j| c * (n - j) / (j + 1))
+        };
+        // The terms of the cells of `bits` from cell `first` on, the lowest
+        // being number `below` of the set.
+        let terms = |bits: usize, first: u64, below: u64| -> u32 {
+            let mut sum = 0;
+            let mut index = below;
+            for j in 0..9 {
+                if bits >> j & 1 == 1 {
+                    sum += binomial(first + j, index + 1);
+                    index += 1;
+                }
+            }
+            sum as u32
+        };
+        Box::new(SetRanks {
+            low: std::array::from_fn(|bits| terms(bits, 0, 0)),
+            middle: std::array::from_fn(|bits| {
+                std::array::from_fn(|below| terms(bits, 9, below as u64))
+            }),
+            high: std::array::from_fn(|bits| {
+                std::array::from_fn(|below| terms(bits, 17, below as u64))
+            }),
+        })
+    }
+
+    /// The rank of the set `mask` (at most 15 cells below cell 17).
+    #[inline(always)]
+    fn rank(&self, mask: u32) -> usize {
+        let low = mask & 0x1FF;
+        let below_middle = low.count_ones() as usize;
+        let below_high = (mask & 0x1FFFF).count_ones() as usize;
+        (self.low[low as usize]
+            + self.middle[(mask >> 9) as usize & 0xFF][below_middle.min(8)]
+            + self.high[(mask >> 17) as usize & 0xFF][below_high.min(8)]) as usize
+    }
+}
+
+/// The zero-aware lookups of a node's children whose set records are
+/// asked for: (set, order number, blank's cell, table), three moves and
+/// two views of up to `G` tables each.
+struct Pending<const G: usize> {
+    lookups: [[(u32, u16, u8, u8); G]; 6],
+    count: usize,
+}
+
+impl<const G: usize> Pending<G> {
+    #[inline(always)]
+    fn new() -> Self {
+        Pending {
+            lookups: [[(0, 0, 0, 0); G]; 6],
+            count: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, set: u32, order: u16, blank: u8, p: u8) {
+        let flat = self.lookups.as_flattened_mut();
+        if let Some(slot) = flat.get_mut(self.count) {
+            *slot = (set, order, blank, p);
+            self.count += 1;
+        }
+    }
+}
+
+/// Up to `P` distinct tables with nibble entries, plain or zero-aware by
+/// region, in up to `G` partitions, on boards up to 5x5.
+pub struct ManyTables<'a, const P: usize, const G: usize> {
+    tables: Vec<Table<'a>>,
+    views: [View<G>; 2],
+    groups: usize,
+    /// `(partition, table)` of each table given.
+    slots: Vec<(u8, u8)>,
+    grid: Grid,
+    transpose: [u8; CELLS],
+    /// `distance[tile][cell]`: the grid distance to the tile's home.
+    distance: [[u8; CELLS]; CELLS],
+    /// `(from - to) mod 32` to the move's direction.
+    direction: [u8; CELLS],
+    set_ranks: &'static SetRanks,
+    reflect: bool,
+    /// Whether some table is too large to stay in cache, so that asking for
+    /// the children's entries ahead pays.
+    prefetch: bool,
+}
+
+impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
+    /// The heuristic over `pdbs`, in partitions of `groups[i]` tables, or
+    /// `None` unless every table is plain or zero-aware by region with
+    /// nibble entries, for `grid`'s board of side at most 5, the patterns
+    /// of a partition disjoint, and the counts within `P` and `G` (the
+    /// general heuristic takes every other case, and reports what is
+    /// wrong with tables it cannot use).
+    pub fn new<D: AsRef<[u8]> + Sync>(
+        grid: &Grid,
+        pdbs: &'a [Pdb<D>],
+        groups: &[usize],
+        reflect: bool,
+    ) -> Option<Self> {
+        let n = grid.n;
+        let cells = n * n;
+        if n > MAX_SIDE || groups.len() > G || groups.contains(&0) {
+            return None;
+        }
+        if groups.iter().sum::<usize>() != pdbs.len() {
+            return None;
+        }
+        let mut distinct: Vec<usize> = Vec::new();
+        let mut table_of_slot = Vec::with_capacity(pdbs.len());
+        for (s, pdb) in pdbs.iter().enumerate() {
+            let pattern = pdb.pattern();
+            let usable = matches!(
+                pattern.index_scheme(),
+                IndexScheme::Placement | IndexScheme::PlacementAndRegion
+            ) && pdb.encoding() == Encoding::NibbleExcess
+                && (pattern.size(), pattern.goal()) == (n, grid.goal)
+                && pdb.header().entries() <= 1 << 32
+                && pattern.tiles().len() <= 8;
+            if !usable {
+                return None;
+            }
+            match distinct.iter().position(|&f| pdbs[f].pattern() == pattern) {
+                Some(p) => table_of_slot.push(p),
+                None => {
+                    table_of_slot.push(distinct.len());
+                    distinct.push(s);
+                }
+            }
+        }
+        if distinct.len() > P {
+            return None;
+        }
+        let mut group_of = Vec::with_capacity(pdbs.len());
+        for (g, &size) in groups.iter().enumerate() {
+            group_of.extend(std::iter::repeat_n(g, size));
+        }
+        let mut transpose = [0u8; CELLS];
+        for (cell, t) in transpose.iter_mut().enumerate().take(cells) {
+            *t = ((cell % n) * n + cell / n) as u8;
+        }
+        let goal = grid.goal;
+        let mirror_tile =
+            |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
+        let tables: Vec<Table<'a>> = distinct
+            .iter()
+            .map(|&s| {
+                let pattern = pdbs[s].pattern();
+                let tiles = pattern.tiles().to_vec();
+                Table {
+                    entries: pdbs[s].table(),
+                    regions: pdbs[s].regions(),
+                    ranker: pattern.ranker(),
+                    sources: [
+                        tiles.clone(),
+                        tiles.iter().map(|&t| mirror_tile(t)).collect(),
+                    ],
+                    tiles,
+                }
+            })
+            .collect();
+        let mut direction = [0u8; CELLS];
+        for (d, difference) in [n, CELLS - n, 1, CELLS - 1].into_iter().enumerate() {
+            direction[difference] = d as u8;
+        }
+        let direction_of = |from: u8, to: u8| direction[from.wrapping_sub(to) as usize % CELLS];
+        let mut views = Vec::with_capacity(2);
+        for view in 0..2 {
+            let mut tables_of = [[NO_TABLE; G]; CELLS];
+            let mut table_in = [[NO_TABLE; G]; CELLS];
+            // The slot of each tile in each table, in this view.
+            let mut slot_in = vec![[u8::MAX; CELLS]; tables.len()];
+            for (p, table) in tables.iter().enumerate() {
+                for (slot, &x) in table.sources[view].iter().enumerate() {
+                    slot_in[p][x as usize] = slot as u8;
+                }
+            }
+            for (s, &p) in table_of_slot.iter().enumerate() {
+                for &x in &tables[p].sources[view] {
+                    let x = x as usize;
+                    // Two tables of one partition holding a tile: not
+                    // additive.
+                    if table_in[x][group_of[s]] != NO_TABLE {
+                        return None;
+                    }
+                    table_in[x][group_of[s]] = p as u8;
+                    let held = &mut tables_of[x];
+                    if !held.contains(&(p as u8)) {
+                        let free = held.iter().position(|&q| q == NO_TABLE)?;
+                        held[free] = p as u8;
+                    }
+                }
+            }
+            let weight = |p: usize, slot: u8| -> u32 {
+                match tables[p].regions {
+                    // Digit i of the order number counts i!.
+                    Some(_) => (1..=slot as u32).product(),
+                    None => tables[p].ranker.weight(slot as usize) as u32,
+                }
+            };
+            let mut step = [[[0u32; 2]; G]; CELLS];
+            let mut cross = vec![[0u32; CELLS]; CELLS * G];
+            let mut order_cross = vec![[0u16; CELLS]; CELLS * G];
+            for x in 1..cells {
+                for (k, &p) in tables_of[x].iter().enumerate() {
+                    if p == NO_TABLE {
+                        break;
+                    }
+                    let p = p as usize;
+                    let sx = slot_in[p][x];
+                    let wx = weight(p, sx);
+                    let plain = tables[p].regions.is_none();
+                    if plain {
+                        step[x][k] = [wx, wx.wrapping_mul(n as u32)];
+                    }
+                    for y in 1..cells {
+                        let sy = slot_in[p][y];
+                        if y == x || sy == u8::MAX {
+                            continue;
+                        }
+                        // A plain digit is the cell less the earlier tiles
+                        // below it; an order digit the earlier tiles below.
+                        let change = if sy < sx {
+                            wx.wrapping_neg()
+                        } else {
+                            weight(p, sy)
+                        };
+                        if plain {
+                            cross[x * G + k][y] = change;
+                        } else {
+                            order_cross[x * G + k][y] = change.wrapping_neg() as u16;
+                        }
+                    }
+                }
+            }
+            let mut crossing = [[NO_CROSSING; 4]; CELLS];
+            for to in 0..cells as u8 {
+                for &(from, _) in grid.neighbors(to) {
+                    let (a, b) = if view == 1 {
+                        (transpose[from as usize], transpose[to as usize])
+                    } else {
+                        (from, to)
+                    };
+                    let (low, high) = (a.min(b), a.max(b));
+                    let mut crossed = [NO_CELL; CROSSED];
+                    for (slot, cell) in crossed.iter_mut().zip(low + 1..high) {
+                        *slot = if view == 1 {
+                            transpose[cell as usize]
+                        } else {
+                            cell
+                        };
+                    }
+                    crossing[from as usize][direction_of(from, to) as usize] = Crossing {
+                        crossed,
+                        vertical: high - low > 1,
+                        up: b > a,
+                        flip: 1 << a | 1 << b,
+                        blank_after: a,
+                    };
+                }
+            }
+            views.push(View {
+                tables_of,
+                table_in,
+                step,
+                cross,
+                order_cross,
+                crossing,
+            });
+        }
+        let [board, mirror]: [View<G>; 2] = views.try_into().ok()?;
+        Some(ManyTables {
+            prefetch: tables.iter().any(|t| t.entries.len() >= PREFETCH_MIN_BYTES),
+            tables,
+            views: [board, mirror],
+            groups: groups.len(),
+            slots: table_of_slot
+                .iter()
+                .zip(&group_of)
+                .map(|(&p, &g)| (g as u8, p as u8))
+                .collect(),
+            grid: grid.clone(),
+            transpose,
+            distance: std::array::from_fn(|tile| {
+                std::array::from_fn(|cell| {
+                    if tile < cells && cell < cells {
+                        grid.distance(tile as u8, cell as u8) as u8
+                    } else {
+                        0
+                    }
+                })
+            }),
+            direction,
+            set_ranks: SetRanks::shared(),
+            reflect,
+        })
+    }
+
+    /// The direction of the move from `from` into the blank on `to`.
+    #[inline(always)]
+    fn direction(&self, from: u8, to: u8) -> usize {
+        self.direction[from.wrapping_sub(to) as usize & (CELLS - 1)] as usize
+    }
+
+    /// The key, order number and entry index of table `p` (the `k`-th
+    /// table of `tile` in `VIEW`) after `tile`'s move `crossing`, from the
+    /// parent's key and order; `crossed` are the tiles on the cells it
+    /// crosses.
+    #[inline(always)]
+    fn locate<const VIEW: usize>(
+        &self,
+        state: &ManyTablesState<P, G>,
+        tile: usize,
+        k: usize,
+        p: usize,
+        crossing: &Crossing,
+        crossed: [u8; CROSSED],
+    ) -> (u32, u16, u64) {
+        let p = p % P;
+        let key = state.key[VIEW][p];
+        match self.tables[p].regions {
+            Some(regions) => {
+                let mask = key ^ crossing.flip;
+                let change = self.order_change::<VIEW>(tile, k, crossing, crossed);
+                let order = state.order[VIEW][p].wrapping_add(change);
+                let set = self.set_ranks.rank(mask);
+                let index = regions.index_in_packed_set(set, order as u64, crossing.blank_after);
+                (mask, order, index)
+            }
+            None => {
+                let rank = key.wrapping_add(self.rank_change::<VIEW>(tile, k, crossing, crossed));
+                (rank, 0, rank as u64)
+            }
+        }
+    }
+
+    /// The change of the rank of the `k`-th table of `tile` in `VIEW`, a
+    /// plain one, under its move `crossing`, the tiles on the cells it
+    /// crosses being `crossed`.
+    #[inline(always)]
+    fn rank_change<const VIEW: usize>(
+        &self,
+        tile: usize,
+        k: usize,
+        crossing: &Crossing,
+        crossed: [u8; CROSSED],
+    ) -> u32 {
+        let v = &self.views[VIEW];
+        let cross = &v.cross[(tile * G + k) & (CELLS * G - 1)];
+        let mut change = v.step[tile][k][crossing.vertical as usize];
+        for y in crossed {
+            change = change.wrapping_add(cross[y as usize & (CELLS - 1)]);
+        }
+        if crossing.up {
+            change
+        } else {
+            change.wrapping_neg()
+        }
+    }
+
+    /// The same for the order number of a zero-aware table.
+    #[inline(always)]
+    fn order_change<const VIEW: usize>(
+        &self,
+        tile: usize,
+        k: usize,
+        crossing: &Crossing,
+        crossed: [u8; CROSSED],
+    ) -> u16 {
+        let cross = &self.views[VIEW].order_cross[(tile * G + k) & (CELLS * G - 1)];
+        let mut change = 0u16;
+        for y in crossed {
+            change = change.wrapping_add(cross[y as usize & (CELLS - 1)]);
+        }
+        if crossing.up {
+            change
+        } else {
+            change.wrapping_neg()
+        }
+    }
+
+    /// The tiles on the cells `crossing` crosses.
+    #[inline(always)]
+    fn crossed_tiles(crossing: &Crossing, position: &Position) -> [u8; CROSSED] {
+        crossing.crossed.map(|cell| position.tiles[cell as usize])
+    }
+
+    /// Table `p`'s value at `index`, its tiles `manhattan` away.
+    #[inline(always)]
+    fn entry(&self, p: usize, index: u64, manhattan: u8) -> u8 {
+        let entries = self.tables[p].entries;
+        let byte = entries.get(index as usize / 2).copied().unwrap_or(0);
+        manhattan.wrapping_add(2 * ((byte >> (4 * (index % 2))) & 0xF))
+    }
+
+    /// Brings `VIEW` of `child` up to date for `tile`'s move from `from` in
+    /// `direction` (the Manhattan distance changing by `change`), and the
+    /// sums of the partitions; returns the first sum above `limit`, as
+    /// the general heuristic does.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the move, the bound and where to write
+    fn update_view<const VIEW: usize>(
+        &self,
+        state: &ManyTablesState<P, G>,
+        position: &Position,
+        tile: usize,
+        from: u8,
+        direction: usize,
+        change: u8,
+        limit: u32,
+        child: &mut ManyTablesState<P, G>,
+    ) -> Option<u32> {
+        let v = &self.views[VIEW];
+        let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
+        let crossed = Self::crossed_tiles(crossing, position);
+        for (k, &p) in v.tables_of[tile].iter().enumerate() {
+            if p == NO_TABLE {
+                break;
+            }
+            let p = p as usize % P;
+            let (key, order, index) = self.locate::<VIEW>(state, tile, k, p, crossing, crossed);
+            let manhattan = state.manhattan[VIEW][p].wrapping_add(change);
+            child.key[VIEW][p] = key;
+            child.order[VIEW][p] = order;
+            child.manhattan[VIEW][p] = manhattan;
+            child.value[VIEW][p] = self.entry(p, index, manhattan);
+        }
+        for g in 0..self.groups.min(G) {
+            let p = v.table_in[tile][g];
+            if p == NO_TABLE {
+                continue;
+            }
+            let p = p as usize % P;
+            let sum =
+                child.sum[VIEW][g] - state.value[VIEW][p] as u16 + child.value[VIEW][p] as u16;
+            child.sum[VIEW][g] = sum;
+            if sum as u32 > limit {
+                return Some(sum as u32);
+            }
+        }
+        None
+    }
+
+    /// The first half of asking for the entries the move of `tile` from
+    /// `from` in `direction` will read in `VIEW`: a plain table's entry is
+    /// asked for; a zero-aware table's set record, which the entry's place
+    /// depends on, is asked for and the lookup left in `pending`, so that
+    /// all the records' cache misses overlap before any is read.
+    #[inline(always)]
+    fn prefetch_view<const VIEW: usize>(
+        &self,
+        state: &ManyTablesState<P, G>,
+        position: &Position,
+        (tile, from, direction): (usize, u8, usize),
+        pending: &mut Pending<G>,
+    ) {
+        let v = &self.views[VIEW];
+        let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
+        let crossed = Self::crossed_tiles(crossing, position);
+        for (k, &p) in v.tables_of[tile].iter().enumerate() {
+            if p == NO_TABLE {
+                break;
+            }
+            let p = p as usize % P;
+            let table = &self.tables[p];
+            match table.regions {
+                Some(regions) => {
+                    let mask = state.key[VIEW][p] ^ crossing.flip;
+                    let change = self.order_change::<VIEW>(tile, k, crossing, crossed);
+                    let order = state.order[VIEW][p].wrapping_add(change);
+                    let set = self.set_ranks.rank(mask);
+                    prefetch(regions.set_record(set));
+                    pending.push(set as u32, order, crossing.blank_after, p as u8);
+                }
+                None => {
+                    let change = self.rank_change::<VIEW>(tile, k, crossing, crossed);
+                    let rank = state.key[VIEW][p].wrapping_add(change);
+                    prefetch_byte(table.entries, rank as usize / 2);
+                }
+            }
+        }
+    }
+
+    /// Table `p`'s key, order number, Manhattan distance and value in the
+    /// board or its mirror, from scratch.
+    fn evaluate(&self, p: usize, view: usize, position: &Position) -> (u32, u16, u8, u8) {
+        let table = &self.tables[p];
+        let mut placement = [0u8; CELLS];
+        let mut manhattan = 0u8;
+        let transpose = |cell: u8| {
+            if view == 1 {
+                self.transpose[cell as usize]
+            } else {
+                cell
+            }
+        };
+        for (i, (&source, &tile)) in table.sources[view].iter().zip(&table.tiles).enumerate() {
+            let cell = transpose(position.cells[source as usize]);
+            placement[i] = cell;
+            manhattan += self.grid.distance(tile, cell) as u8;
+        }
+        let placement = &placement[..table.tiles.len()];
+        let (key, order, index) = match table.regions {
+            Some(regions) => {
+                let (set, order) = regions.set_and_order(placement);
+                let mask = placement.iter().fold(0u32, |m, &c| m | 1 << c);
+                let blank = transpose(position.blank());
+                (mask, order as u16, regions.index_in_set(set, order, blank))
+            }
+            None => {
+                let rank = table.ranker.rank(placement) as u32;
+                (rank, 0, rank as u64)
+            }
+        };
+        (key, order, manhattan, self.entry(p, index, manhattan))
+    }
+}
+
+impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
+    type State = ManyTablesState<P, G>;
+    /// A move reads only the tiles it crosses, which it does not move.
+    const UPDATE_READS_POSITION: bool = false;
+
+    fn name(&self) -> &'static str {
+        "pdb"
+    }
+
+    fn init(&self, position: &Position) -> ManyTablesState<P, G> {
+        let mut state = ManyTablesState {
+            key: [[0; P]; 2],
+            order: [[0; P]; 2],
+            manhattan: [[0; P]; 2],
+            value: [[0; P]; 2],
+            sum: [[0; G]; 2],
+        };
+        for view in 0..1 + self.reflect as usize {
+            for p in 0..self.tables.len() {
+                let (key, order, manhattan, value) = self.evaluate(p, view, position);
+                state.key[view][p] = key;
+                state.order[view][p] = order;
+                state.manhattan[view][p] = manhattan;
+                state.value[view][p] = value;
+            }
+            for &(g, p) in &self.slots {
+                state.sum[view][g as usize] += state.value[view][p as usize] as u16;
+            }
+        }
+        state
+    }
+
+    #[inline(always)]
+    fn value(&self, state: &ManyTablesState<P, G>) -> u32 {
+        let mut best = 0;
+        for g in 0..self.groups.min(G) {
+            best = best.max(state.sum[0][g]).max(state.sum[1][g]);
+        }
+        best as u32
+    }
+
+    fn update(
+        &self,
+        state: &ManyTablesState<P, G>,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> ManyTablesState<P, G> {
+        let mut child = *state;
+        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
+        child
+    }
+
+    /// The board's sums first; the mirror's only when none exceeds
+    /// `limit` (as the general heuristic does, so that the cut-off values,
+    /// and so the bounds and node counts, are the same).
+    #[inline(always)]
+    fn update_within(
+        &self,
+        state: &ManyTablesState<P, G>,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+        limit: u32,
+        child: &mut ManyTablesState<P, G>,
+    ) -> u32 {
+        *child = *state;
+        let t = tile as usize & (CELLS - 1);
+        let distance = &self.distance[t];
+        let change =
+            distance[to as usize & (CELLS - 1)].wrapping_sub(distance[from as usize & (CELLS - 1)]);
+        let direction = self.direction(from, to);
+        if let Some(cut) =
+            self.update_view::<0>(state, position, t, from, direction, change, limit, child)
+        {
+            return cut;
+        }
+        if self.reflect {
+            if let Some(cut) =
+                self.update_view::<1>(state, position, t, from, direction, change, limit, child)
+            {
+                return cut;
+            }
+        }
+        self.value(child)
+    }
+
+    /// Asks for every entry the children of the node will read, but the
+    /// move back to `parent_blank`'s.
+    #[inline(always)]
+    fn prepare_children(
+        &self,
+        state: &mut ManyTablesState<P, G>,
+        position: &Position,
+        parent_blank: u8,
+    ) {
+        if !self.prefetch {
+            return;
+        }
+        let blank = position.blank();
+        let mut pending = Pending::<G>::new();
+        for &(from, _) in self.grid.neighbors(blank) {
+            if from == parent_blank {
+                continue;
+            }
+            let tile = position.tiles[from as usize] as usize & (CELLS - 1);
+            let step = (tile, from, self.direction(from, blank));
+            self.prefetch_view::<0>(state, position, step, &mut pending);
+            if self.reflect {
+                self.prefetch_view::<1>(state, position, step, &mut pending);
+            }
+        }
+        for &(set, order, blank, p) in &pending.lookups.as_flattened()[..pending.count] {
+            let table = &self.tables[p as usize % P];
+            if let Some(regions) = table.regions {
+                let index = regions.index_in_packed_set(set as usize, order as u64, blank);
+                prefetch_byte(table.entries, index as usize / 2);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_board::{random_board, random_walk, Goal, SplitMix64};
+    use npuzzle_pdb::testing::TestBytes;
+    use npuzzle_pdb::Partition;
+
+    use super::*;
+    use crate::additive::Large;
+    use crate::{solve_with, Algorithm, HeuristicKind, Request};
+
+    fn catalogue(name: &str, size: usize, goal: Goal) -> (Vec<Pdb<TestBytes>>, Vec<usize>) {
+        let partition = Partition::parse(name, size, goal).unwrap();
+        let pdbs = partition
+            .patterns()
+            .iter()
+            .map(npuzzle_pdb::testing::table)
+            .collect();
+        (pdbs, partition.groups().to_vec())
+    }
+
+    /// Plain and zero-aware tables, alone and mixed, in one partition and
+    /// in catalogues sharing tables, with tiles in no table, on each board
+    /// size taken.
+    const SETS: [(usize, &str); 9] = [
+        (2, "z1;2,3"),
+        (3, "4z-4"),
+        (3, "z1,2,3;5,6,7"),
+        (3, "z1,2,3,4;5,6,7,8+1,4,7,5;z2,3,6,8"),
+        (3, "1,2;3,6;4,5;7,8+z1,2;z3,6;z4,5;z7,8+1,4;2,3;5,6;7,8"),
+        (4, "z1,2,5,6,9;3,4,7,8,12"),
+        (4, "1,2,3,4,5;z10,11,14,15,12"),
+        (
+            4,
+            "z1,2,5,6;z3,4,7,8;z9,10,13,14;z11,12,15+z1,2,3,4;z5,6,7,8;z9,10,13,14",
+        ),
+        (
+            5,
+            "z1,2,3;z4,5,6;z7,8,9;z10,11,12;z13,14,15;z16,17,18;z19,20;z21,22,23,24\
+             +z1,2,3;z4,5,6;z7,8,9;z10,11,12;z13,14,15;z16,17,18;z19,20,21;z22,23,24",
+        ),
+    ];
+
+    /// Walking as search does (never straight back, children prepared
+    /// when entered), the estimate and every cut-off value agree with the
+    /// general heuristic, and the state with a fresh evaluation.
+    #[test]
+    fn follows_the_general_heuristic_move_by_move() {
+        for (size, name) in SETS {
+            for goal in Goal::ALL {
+                let (pdbs, groups) = catalogue(name, size, goal);
+                let grid = Grid::new(size, goal);
+                for reflect in [false, true] {
+                    let fast = ManyTables::<16, 8>::new(&grid, &pdbs, &groups, reflect)
+                        .unwrap_or_else(|| panic!("{name} is taken"));
+                    let general = Large::with_capacity(&grid, &pdbs, &groups, reflect).unwrap();
+                    let mut rng = SplitMix64::new(size as u64 * 31 + reflect as u64);
+                    let mut position = Position::new(&random_board(size, goal, &mut rng));
+                    let mut state = fast.init(&position);
+                    let mut general_state = general.init(&position);
+                    assert_eq!(fast.value(&state), general.value(&general_state));
+                    let mut parent_blank = u8::MAX;
+                    for step in 0..1500 {
+                        let blank = position.blank();
+                        let options: Vec<u8> = grid
+                            .neighbors(blank)
+                            .iter()
+                            .map(|&(from, _)| from)
+                            .filter(|&from| from != parent_blank)
+                            .collect();
+                        let from = options[rng.below(options.len() as u64) as usize];
+                        // As search calls it: before the move is made.
+                        let tile = position.tiles[from as usize];
+                        let limit = rng.below(40) as u32;
+                        let mut child = state;
+                        let mut general_child = general_state;
+                        let cut = fast
+                            .update_within(&state, &position, tile, from, blank, limit, &mut child);
+                        position.slide(from);
+                        let expected = general.update_within(
+                            &general_state,
+                            &position,
+                            tile,
+                            from,
+                            blank,
+                            limit,
+                            &mut general_child,
+                        );
+                        assert_eq!(cut, expected, "{name} step {step} limit {limit}");
+                        let mut updated = fast.update(&state, &position, tile, from, blank);
+                        fast.prepare_children(&mut updated, &position, blank);
+                        state = updated;
+                        general_state =
+                            general.update(&general_state, &position, tile, from, blank);
+                        let fresh = fast.init(&position);
+                        assert_eq!(fast.value(&state), general.value(&general_state), "{name}");
+                        assert_eq!(state.key, fresh.key, "{name} step {step}");
+                        assert_eq!(state.order, fresh.order, "{name} step {step}");
+                        assert_eq!(state.value, fresh.value, "{name} step {step}");
+                        assert_eq!(state.sum, fresh.sum, "{name} step {step}");
+                        parent_blank = blank;
+                    }
+                }
+            }
+        }
+    }
+
+    /// IDA* over these tables expands and generates the same nodes as over
+    /// the general heuristic and finds the same moves; split across
+    /// threads, a solution as short.
+    #[test]
+    fn searches_the_same_nodes_as_the_general_heuristic() {
+        let request = |goal| Request {
+            goal,
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::Pdb,
+            max_nodes: None,
+            parallel: false,
+            stop: None,
+            within: 0,
+        };
+        for (size, name) in SETS {
+            for goal in Goal::ALL {
+                let (pdbs, groups) = catalogue(name, size, goal);
+                let grid = Grid::new(size, goal);
+                let mut rng = SplitMix64::new(11);
+                for reflect in [false, true] {
+                    let mut fast = ManyTables::<16, 8>::new(&grid, &pdbs, &groups, reflect)
+                        .unwrap_or_else(|| panic!("{name} is taken"));
+                    // Prefetching changes no result: on here too.
+                    fast.prefetch = true;
+                    let general = Large::with_capacity(&grid, &pdbs, &groups, reflect).unwrap();
+                    for _ in 0..if size >= 4 { 4 } else { 10 } {
+                        let board = if size >= 4 {
+                            random_walk(size, goal, 30, &mut rng)
+                        } else {
+                            random_board(size, goal, &mut rng)
+                        };
+                        let quick = solve_with(&grid, &fast, &board, &request(goal)).unwrap();
+                        let slow = solve_with(&grid, &general, &board, &request(goal)).unwrap();
+                        assert_eq!(quick.moves, slow.moves, "{name} {board}");
+                        assert_eq!(quick.stats, slow.stats, "{name} {board}");
+                        assert_eq!(quick.initial_estimate, slow.initial_estimate);
+                        assert!(board.solves(&quick.moves, goal));
+                        let parallel = Request {
+                            parallel: true,
+                            ..request(goal)
+                        };
+                        let split = solve_with(&grid, &fast, &board, &parallel).unwrap();
+                        assert_eq!(split.moves.len(), quick.moves.len(), "{name} {board}");
+                        assert!(board.solves(&split.moves, goal));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The chunked set ranks are the region numbering's.
+    #[test]
+    fn set_ranks_are_the_region_numbering() {
+        let ranks = SetRanks::new();
+        let mut rng = SplitMix64::new(3);
+        for (n, k) in [(4, 7), (4, 8), (5, 3), (5, 6)] {
+            let regions = Regions::of(n, k);
+            for _ in 0..20_000 {
+                let mut mask = 0u32;
+                while mask.count_ones() < k as u32 {
+                    mask |= 1 << rng.below((n * n) as u64);
+                }
+                assert_eq!(ranks.rank(mask), regions.set_rank(mask as u64), "{mask:b}");
+            }
+        }
+    }
+
+    /// Tables of another goal, more tables than the capacity or boards past
+    /// 5x5 are left to the general heuristic.
+    #[test]
+    fn takes_only_what_it_was_written_for() {
+        let goal = Goal::BlankLast;
+        let grid = Grid::new(3, goal);
+        let taken = |name: &str| {
+            let (pdbs, groups) = catalogue(name, 3, goal);
+            ManyTables::<16, 8>::new(&grid, &pdbs, &groups, true).is_some()
+        };
+        assert!(taken("4z-4"));
+        assert!(taken("1,2,3;4,5,6;7,8"));
+        let (other_goal, groups) = catalogue("4-4", 3, Goal::BlankFirst);
+        assert!(ManyTables::<16, 8>::new(&grid, &other_goal, &groups, true).is_none());
+        let (pdbs, groups) = catalogue("1,2;3,4;5,6;7,8+1,3;2,4;5,7;6,8", 3, goal);
+        assert!(ManyTables::<4, 2>::new(&grid, &pdbs, &groups, true).is_none());
+        let big = Grid::new(6, goal);
+        let (six, groups) = catalogue("1,2", 6, goal);
+        assert!(ManyTables::<16, 8>::new(&big, &six, &groups, true).is_none());
+    }
+}
