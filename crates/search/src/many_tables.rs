@@ -776,7 +776,7 @@ mod tests {
 
     use super::*;
     use crate::additive::Large;
-    use crate::{solve_with, Algorithm, HeuristicKind, Request};
+    use crate::tests::assert_same_search;
 
     fn catalogue(name: &str, size: usize, goal: Goal) -> (Vec<Pdb<TestBytes>>, Vec<usize>) {
         let partition = Partition::parse(name, size, goal).unwrap();
@@ -879,15 +879,6 @@ mod tests {
     /// threads, a solution as short.
     #[test]
     fn searches_the_same_nodes_as_the_general_heuristic() {
-        let request = |goal| Request {
-            goal,
-            algorithm: Algorithm::IdaStar,
-            heuristic: HeuristicKind::Pdb,
-            max_nodes: None,
-            parallel: false,
-            stop: None,
-            within: 0,
-        };
         for (size, name) in SETS {
             for goal in Goal::ALL {
                 let (pdbs, groups) = catalogue(name, size, goal);
@@ -905,19 +896,7 @@ mod tests {
                         } else {
                             random_board(size, goal, &mut rng)
                         };
-                        let quick = solve_with(&grid, &fast, &board, &request(goal)).unwrap();
-                        let slow = solve_with(&grid, &general, &board, &request(goal)).unwrap();
-                        assert_eq!(quick.moves, slow.moves, "{name} {board}");
-                        assert_eq!(quick.stats, slow.stats, "{name} {board}");
-                        assert_eq!(quick.initial_estimate, slow.initial_estimate);
-                        assert!(board.solves(&quick.moves, goal));
-                        let parallel = Request {
-                            parallel: true,
-                            ..request(goal)
-                        };
-                        let split = solve_with(&grid, &fast, &board, &parallel).unwrap();
-                        assert_eq!(split.moves.len(), quick.moves.len(), "{name} {board}");
-                        assert!(board.solves(&split.moves, goal));
+                        assert_same_search(&grid, &fast, &general, &board);
                     }
                 }
             }

@@ -247,6 +247,34 @@ pub(crate) fn random_slide(
     (position.slide(from), from, blank)
 }
 
+/// A heuristic written for speed searches exactly as the general one:
+/// IDA* over `fast` expands and generates the same nodes as over
+/// `general` and finds the same moves, which solve `board`; split across
+/// threads (subtrees start from states `update` made), a solution as
+/// short.
+pub(crate) fn assert_same_search<F: Heuristic, H: Heuristic>(
+    grid: &Grid,
+    fast: &F,
+    general: &H,
+    board: &Board,
+) {
+    let goal = grid.goal;
+    let serial = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
+    let quick = solve_with(grid, fast, board, &serial).unwrap();
+    let slow = solve_with(grid, general, board, &serial).unwrap();
+    assert_eq!(quick.moves, slow.moves, "{board}");
+    assert_eq!(quick.stats, slow.stats, "{board}");
+    assert_eq!(quick.initial_estimate, slow.initial_estimate, "{board}");
+    assert!(board.solves(&quick.moves, goal));
+    let parallel = Request {
+        parallel: true,
+        ..serial
+    };
+    let split = solve_with(grid, fast, board, &parallel).unwrap();
+    assert_eq!(split.moves.len(), quick.moves.len(), "{board}");
+    assert!(board.solves(&split.moves, goal));
+}
+
 pub(crate) const SHARING_CATALOGUE: [&str; 5] = [
     "1,2;3,6;4,5;7,8",
     "1,4;2,3;5,6;7,8",

@@ -436,7 +436,7 @@ mod tests {
 
     use super::*;
     use crate::additive::Pair;
-    use crate::{solve_with, Algorithm, HeuristicKind, Request};
+    use crate::tests::assert_same_search;
 
     fn tables(name: &str, size: usize, goal: Goal) -> Vec<Pdb<TestBytes>> {
         Partition::parse(name, size, goal)
@@ -537,15 +537,6 @@ mod tests {
     /// split across threads, it finds a solution as short.
     #[test]
     fn searches_the_same_nodes_as_the_general_heuristic() {
-        let request = |goal| Request {
-            goal,
-            algorithm: Algorithm::IdaStar,
-            heuristic: HeuristicKind::Pdb,
-            max_nodes: None,
-            parallel: false,
-            stop: None,
-            within: 0,
-        };
         for (size, name) in SETS {
             for goal in Goal::ALL {
                 let pdbs = tables(name, size, goal);
@@ -561,21 +552,7 @@ mod tests {
                         } else {
                             random_board(size, goal, &mut rng)
                         };
-                        let fast = solve_with(&grid, &two, &board, &request(goal)).unwrap();
-                        let slow = solve_with(&grid, &general, &board, &request(goal)).unwrap();
-                        assert_eq!(fast.moves, slow.moves, "{name} {board}");
-                        assert_eq!(fast.stats, slow.stats, "{name} {board}");
-                        assert_eq!(fast.initial_estimate, slow.initial_estimate);
-                        assert!(board.solves(&fast.moves, goal));
-                        // Split across threads, subtrees start from states
-                        // `update` made.
-                        let parallel = Request {
-                            parallel: true,
-                            ..request(goal)
-                        };
-                        let split = solve_with(&grid, &two, &board, &parallel).unwrap();
-                        assert_eq!(split.moves.len(), fast.moves.len(), "{name} {board}");
-                        assert!(board.solves(&split.moves, goal));
+                        assert_same_search(&grid, &two, &general, &board);
                     }
                 }
             }
