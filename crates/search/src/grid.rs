@@ -68,6 +68,22 @@ impl Grid {
         &self.neighbors[blank as usize]
     }
 
+    /// `[tile][cell]`: the grid distance to the tile's home, in a fixed
+    /// array of side `C` (at least the board's cells; 0 past them), which
+    /// the fast heuristics index without bounds checks.
+    pub(crate) fn distance_table<const C: usize>(&self) -> [[u8; C]; C] {
+        let cells = self.cells();
+        std::array::from_fn(|tile| {
+            std::array::from_fn(|cell| {
+                if tile < cells && cell < cells {
+                    self.distance(tile as u8, cell as u8) as u8
+                } else {
+                    0
+                }
+            })
+        })
+    }
+
     /// The grid distance of `cell` to `tile`'s home.
     #[inline(always)]
     pub fn distance(&self, tile: u8, cell: u8) -> u32 {

@@ -409,15 +409,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                 .collect(),
             grid: grid.clone(),
             transpose,
-            distance: std::array::from_fn(|tile| {
-                std::array::from_fn(|cell| {
-                    if tile < cells && cell < cells {
-                        grid.distance(tile as u8, cell as u8) as u8
-                    } else {
-                        0
-                    }
-                })
-            }),
+            distance: grid.distance_table(),
             direction,
             set_ranks: SetRanks::shared(),
             reflect,

@@ -220,15 +220,7 @@ impl<'a> TwoTables<'a> {
             mirror_sources,
             rankers: [0, 1].map(|p| pdbs[p].pattern().ranker()),
             transpose,
-            distance: std::array::from_fn(|tile| {
-                std::array::from_fn(|cell| {
-                    if tile < cells && cell < cells {
-                        grid.distance(tile as u8, cell as u8) as u8
-                    } else {
-                        0
-                    }
-                })
-            }),
+            distance: grid.distance_table(),
             reflect,
         })
     }
