@@ -37,8 +37,8 @@ FILE) and prints it.
                only the section on npuzzle.distributed (Dask): labelling
                BOARDS random 15-puzzle boards (default 1,000,000; about
                15 minutes on 2 cores) through a local cluster against
-               Solver.distances, and one search split over 1 and 2
-               workers (printed, not written)
+               Solver.distances (0: none), and one search split over 1
+               and 2 workers (printed, not written)
   --build      also build the default 7-8 tables and the 24-puzzle's
                6z-6z-6z-6z afresh (into target/bench-build, removed after;
                about a minute and a half) and report the time and peak

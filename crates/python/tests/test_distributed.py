@@ -166,6 +166,85 @@ def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):
     assert nd.solve(near, pdb_dir=pdb_dir, partition="5-5-5", client=client).length == 1
 
 
+def test_the_split_search_costs_few_nodes_more_than_the_local_search(client, pdb_dir):
+    # An 80-move board over 6-6-3: about 115 million nodes, a few hundred
+    # tasks. The driver hands out neighbouring subtrees of about 0.1 s each,
+    # so when one task finds the solution the other worker has spent at
+    # most about a task on subtrees the local search never enters.
+    board = hard80_board(14)
+    split = nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=client)
+    assert split.length == 80
+    assert replay_ok(board, split.moves, 4)
+    alone = npuzzle.Solver(pdb_dir, partition="6-6-3", jobs=1).solve(board)
+    print(f"split {split.expanded:,} nodes against {alone.expanded:,} alone")
+    assert alone.expanded * 0.8 <= split.expanded <= alone.expanded * 1.1, (split, alone.expanded)
+
+
+def hard80_board(number):
+    fields = (pathlib.Path(__file__).resolve().parents[3] / "bench" / "hard80.txt").read_text().splitlines()[number - 1].split()
+    assert fields[0] == str(number)
+    return [int(t) for t in fields[2:]]
+
+
+def split_queues(client):
+    return client.run_on_scheduler(
+        lambda dask_scheduler: {
+            name: queue.qsize()
+            for name, queue in dask_scheduler.extensions["queues"].queues.items()
+            if name.startswith("npuzzle-split-runs-")
+        }
+    )
+
+
+def test_runs_a_lost_worker_took_are_searched_again(client, pdb_dir):
+    # A worker lost mid-run has taken its run from the iteration's queue and
+    # never reports it. Take one so from every iteration that queues enough
+    # runs (the last may end at its solution first; the one before cannot):
+    # the driver must search them again, or the bound could pass a solution.
+    from distributed import Queue
+
+    board = hard80_board(14)
+    result = {}
+    job = threading.Thread(
+        target=lambda: result.update(split=nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=client))
+    )
+    job.start()
+    taken = set()
+    deadline = time.time() + 60
+    while job.is_alive() and time.time() < deadline:
+        # More items than the two end marks: the queue's head is a run.
+        for name, size in split_queues(client).items():
+            if size > 3 and name not in taken:
+                assert Queue(name, client=client).get(timeout=1) is not None
+                taken.add(name)
+        time.sleep(0.01)
+    job.join(timeout=120)
+    assert len(taken) >= 2, "fewer than two iterations queued enough runs to take one"
+    split = result["split"]
+    assert split.length == 80 and replay_ok(board, split.moves, 4)
+    assert split.runs_retried >= 1, split
+
+
+def test_a_killed_worker_leaves_the_split_search_optimal(pdb_dir):
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as own:
+        board = hard80_board(13)
+        result = {}
+        job = threading.Thread(
+            target=lambda: result.update(split=nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=own))
+        )
+        job.start()
+        deadline = time.time() + 60
+        while not any(size > 3 for size in split_queues(own).values()) and time.time() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        os.kill(sorted(own.run(os.getpid).values())[0], signal.SIGKILL)
+        job.join(timeout=180)
+        assert not job.is_alive()
+        split = result["split"]
+        assert split.length == 80 and replay_ok(board, split.moves, 4)
+
+
 def replay_ok(board, moves, n):
     tiles = list(board)
     blank = tiles.index(0)

@@ -202,64 +202,205 @@ def label(
 # How long a task's watcher waits for another task's solution at a time.
 _WATCH_SECONDS = 0.1
 
+# A run's intended length: long enough that taking it from the queue (a
+# round trip to the scheduler, about a millisecond) is small against it,
+# short enough that the runs the other workers search after the one holding
+# the solution cost few nodes.
+_RUN_SECONDS = 0.1
 
-def _passes(board: list, prefixes: list, bound: int, options: dict, found_event: str) -> tuple:
-    """One task of a split search: passes below `prefixes` in order until a
-    solution or the end, or until another task's solution (a watcher ends
-    the running pass through a stop flag): (index or None, moves or None,
-    least f above the bound, nodes expanded)."""
-    import threading
+# Queue requests a second the scheduler answers with room to spare (about
+# 4,000 measured on 2 cores shared with the workers): on a large cluster the
+# runs grow so that the workers ask for fewer than this together.
+_QUEUE_GETS_PER_SECOND = 2000
 
-    from distributed import Event
+# How long a worker waits on an empty queue before it leaves (the driver
+# puts every run, then one end mark per worker, as soon as the workers
+# start; this only ends a task that took over from a lost worker after the
+# end marks were taken).
+_QUEUE_WAIT_SECONDS = 10.0
 
-    solver = _solver(options)
-    event = Event(found_event)
-    if event.is_set():
-        return None, None, 2**32 - 1, 0
-    stop = npuzzle.StopFlag()
-    done = threading.Event()
+# An IDA* iteration's growth in nodes when the bound rises by 2, until two
+# iterations are measured (the 15- and 24-puzzles with additive tables grow
+# by 4 to 8).
+_DEFAULT_GROWTH = 6.0
 
-    def watch() -> None:
+_UNBOUNDED = 2**32 - 1
+
+
+class _Watch:
+    """A stop flag for the native passes, set by a thread as soon as the
+    iteration's distributed Event says a solution is found."""
+
+    def __init__(self, found_event: str):
+        import threading
+
+        from distributed import Event
+
+        self.event = Event(found_event)
+        self.stop = npuzzle.StopFlag()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
         try:
-            while not done.is_set():
-                if event.wait(timeout=_WATCH_SECONDS):
-                    stop.set()
+            while not self._done.is_set():
+                if self.event.wait(timeout=_WATCH_SECONDS):
+                    self.stop.set()
                     return
         except Exception:
             # The cluster is closing (its connections gone): the task has
             # ended or is being cancelled; there is nothing left to stop.
             return
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    next_bound, expanded = 2**32 - 1, 0
+    def close(self) -> None:
+        self._done.set()
+
+
+def _search_run(solver, board: list, prefixes: list, bound: int, watch: _Watch) -> tuple:
+    """Passes below `prefixes` in order until a solution, the end, or the
+    stop flag: (moves or None, least f above the bound, nodes expanded per
+    subtree searched, seconds)."""
+    import time
+
+    next_bound, counts = _UNBOUNDED, []
+    started = time.perf_counter()
+    for prefix in prefixes:
+        moves, below, nodes, stopped = solver.search_pass(board, prefix, bound, stop=watch.stop)
+        counts.append(nodes)
+        if stopped:
+            break
+        if moves is not None:
+            watch.event.set()
+            return prefix + moves, bound, counts, time.perf_counter() - started
+        next_bound = min(next_bound, below)
+    return None, next_bound, counts, time.perf_counter() - started
+
+
+def _drain(board: list, queue_name: str, bound: int, options: dict, found_event: str) -> list:
+    """A worker's share of one iteration: takes runs of subtrees from the
+    iteration's queue, in the driver's order, until an end mark, a solution
+    or another task's solution: [(start, moves, least f, counts, seconds)]
+    per run taken."""
+    import asyncio
+
+    from distributed import Queue
+
+    solver = _solver(options)
+    queue = Queue(queue_name)
+    watch = _Watch(found_event)
+    results = []
     try:
-        for index, prefix in enumerate(prefixes):
-            moves, below, nodes, stopped = solver.search_pass(board, prefix, bound, stop=stop)
-            expanded += nodes
-            if stopped:
+        while not watch.stop.is_set():
+            try:
+                run = queue.get(timeout=_QUEUE_WAIT_SECONDS)
+            except asyncio.TimeoutError:
                 break
-            if moves is not None:
-                event.set()
-                return index, prefix + moves, bound, expanded
-            next_bound = min(next_bound, below)
-        return None, None, next_bound, expanded
+            if run is None:
+                break
+            start, prefixes = run
+            outcome = _search_run(solver, board, prefixes, bound, watch)
+            results.append((start, *outcome))
+            if outcome[0] is not None:
+                break
+        return results
     finally:
-        done.set()
+        watch.close()
+
+
+def _passes(board: list, prefixes: list, bound: int, options: dict, found_event: str) -> tuple:
+    """One run of subtrees as a task of its own (for runs a lost worker took
+    from the queue): as :func:`_search_run`."""
+    watch = _Watch(found_event)
+    try:
+        if watch.event.is_set():
+            return None, _UNBOUNDED, [], 0.0
+        return _search_run(_solver(options), board, prefixes, bound, watch)
+    finally:
+        watch.close()
 
 
 class SplitSolution:
     """What :func:`solve` found: the moves (tile directions), their count,
-    nodes expanded in all and the iterations."""
+    nodes expanded in all, the iterations, and the runs of subtrees searched
+    again because the worker that took them was lost."""
 
-    def __init__(self, moves: str, expanded: int, iterations: int):
+    def __init__(self, moves: str, expanded: int, iterations: int, runs_retried: int = 0):
         self.moves = moves
         self.length = len(moves)
         self.expanded = expanded
         self.iterations = iterations
+        self.runs_retried = runs_retried
 
     def __repr__(self) -> str:
-        return f"SplitSolution(length={self.length}, expanded={self.expanded}, iterations={self.iterations})"
+        return (
+            f"SplitSolution(length={self.length}, expanded={self.expanded}, iterations={self.iterations}, "
+            f"runs_retried={self.runs_retried})"
+        )
+
+
+class _Sizes:
+    """Estimates of the subtrees' sizes in nodes, from the previous
+    iteration's counts (times the iterations' growth) or, for a subtree not
+    searched before, from its slack under the bound; and the workers' node
+    rate, from the tasks' reports."""
+
+    def __init__(self) -> None:
+        self.previous: dict = {}
+        self.totals: list = []
+        self.nodes = 0
+        self.seconds = 0.0
+        # This iteration's nodes, measured against estimated; their ratio
+        # in the last iteration corrects the next one's estimates.
+        self.measured = 0.0
+        self.estimated = 0.0
+        self.scale = 1.0
+
+    def growth(self) -> float:
+        if len(self.totals) >= 2 and self.totals[-2] > 0:
+            return min(max(self.totals[-1] / self.totals[-2], 1.0), 100.0)
+        return _DEFAULT_GROWTH
+
+    def estimates(self, prefixes: list, slacks: list) -> list:
+        growth = self.growth()
+        return [
+            self.previous[p] * growth if p in self.previous else growth ** (slack / 2)
+            for p, slack in zip(prefixes, slacks)
+        ]
+
+    def run_nodes(self, workers: int) -> float:
+        """Nodes a run should hold: `_RUN_SECONDS` at the measured rate, or
+        longer when `workers` would ask the queue too often."""
+        rate = self.nodes / self.seconds if self.seconds > 0 else 1e6
+        return rate * max(_RUN_SECONDS, workers / _QUEUE_GETS_PER_SECOND)
+
+    def report(self, counts: list, estimates: list, seconds: float) -> None:
+        self.nodes += sum(counts)
+        self.seconds += seconds
+        self.measured += sum(counts)
+        self.estimated += sum(estimates)
+
+    def runs(self, estimates: list, workers: int) -> list:
+        """Contiguous runs of subtrees of about `run_nodes` each, their
+        estimates corrected by the last iteration's error."""
+        scale = self.scale
+        want = self.run_nodes(workers)
+        runs, start, held = [], 0, 0.0
+        for index, estimate in enumerate(estimates):
+            if index > start and held + estimate * scale > want:
+                runs.append((start, index))
+                start, held = index, 0.0
+            held += estimate * scale
+        if start < len(estimates):
+            runs.append((start, len(estimates)))
+        return runs
+
+    def end_iteration(self, prefixes: list, counts: list) -> None:
+        self.previous = dict(zip(prefixes, counts))
+        self.totals.append(sum(counts))
+        if self.estimated > 0 and self.measured > 0:
+            self.scale = self.measured / self.estimated
+        self.measured = self.estimated = 0.0
 
 
 def solve(
@@ -270,15 +411,18 @@ def solve(
     partition: Optional[str] = None,
     client: Any = None,
     depth: int = 12,
-    tasks_per_worker: int = 16,
 ) -> SplitSolution:
     """Solves one board optimally with IDA* whose iterations are split into
-    the subtrees at ``depth`` below the board, searched as Dask tasks
-    (most promising first) under the iteration's bound; the first solution
-    found stops the others, and the next bound is the least of the tasks'
-    reports. The driver needs the tables too (it computes the frontier).
+    the subtrees at ``depth`` below the board, searched on the workers under
+    the iteration's bound. The driver cuts the subtrees, in the local
+    search's order (most promising first), into runs of about 0.1 s of work
+    and puts them on a Dask queue; one task per worker takes the next run
+    whenever it is free, so the workers search neighbouring subtrees. The
+    first solution found stops the others, and the next bound is the least
+    of the runs' reports. The driver needs the tables too (it computes the
+    frontier).
     """
-    from distributed import Event, get_client
+    from distributed import Event, Queue, get_client
 
     tiles = _tiles(board)
     size = size or int(round(len(tiles) ** 0.5))
@@ -290,39 +434,68 @@ def solve(
     solver = _solver(options)
     client = client or get_client()
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
-    bound, expanded, iterations = None, 0, 0
+    sizes = _Sizes()
+    bound, expanded, iterations, runs_retried = None, 0, 0, 0
     while True:
         iterations += 1
         nodes, least_cut, shallow, estimate, above = solver.frontier(tiles, depth, bound)
         bound = estimate if bound is None else bound
         expanded += above
         if shallow is not None:
-            return SplitSolution(shallow, expanded, iterations)
+            return SplitSolution(shallow, expanded, iterations, runs_retried)
         prefixes = [moves for moves, _ in nodes]
-        per_task = max(1, -(-len(prefixes) // (workers * tasks_per_worker)))
-        event_name = f"npuzzle-split-{uuid.uuid4().hex}"
-        # Runs of subtrees in the frontier's order, the earlier first: one
-        # worker expands exactly the local search's nodes.
+        estimates = sizes.estimates(prefixes, [bound - len(m) - h for m, h in nodes])
+        runs = sizes.runs(estimates, workers)
+        tag = uuid.uuid4().hex
+        queue = Queue(f"npuzzle-split-runs-{tag}")
+        event_name = f"npuzzle-split-found-{tag}"
+        # The tasks start while the runs go on the queue, in order.
         futures = [
-            client.submit(
-                _passes, tiles, prefixes[i : i + per_task], bound, options, event_name, pure=False, priority=-i
-            )
-            for i in range(0, len(prefixes), per_task)
+            client.submit(_drain, tiles, queue.name, bound, options, event_name, pure=False, retries=3)
+            for _ in range(workers)
         ]
-        next_bound = least_cut
-        found = None
-        # Every task reports (those started after a solution return at once,
-        # having seen the event), so the node count is the work done.
-        for index, moves, below, nodes_expanded in client.gather(futures):
-            expanded += nodes_expanded
+        for start, end in runs:
+            queue.put((start, prefixes[start:end]))
+        for _ in range(workers):
+            queue.put(None)
+        counts = [0] * len(prefixes)
+        searched = set()
+        next_bound, found = least_cut, None
+
+        def take(start: int, outcome: tuple) -> None:
+            nonlocal expanded, next_bound, found
+            moves, below, run_counts, seconds = outcome
+            counts[start : start + len(run_counts)] = run_counts
+            expanded += sum(run_counts)
+            sizes.report(run_counts, estimates[start : start + len(run_counts)], seconds)
             next_bound = min(next_bound, below)
             if moves is not None and found is None:
                 found = moves
+            searched.add(start)
+
+        # Every task reports every run it took, so the node count is the
+        # work done.
+        for results in client.gather(futures):
+            for start, *outcome in results:
+                take(start, tuple(outcome))
+        # Runs a lost worker took from the queue (Dask reran its task, but
+        # the runs were gone): searched now, each as a task.
+        lost = [(start, end) for start, end in runs if start not in searched]
+        if found is None and lost:
+            runs_retried += len(lost)
+            retried = [
+                client.submit(_passes, tiles, prefixes[start:end], bound, options, event_name, pure=False, retries=3)
+                for start, end in lost
+            ]
+            for (start, _), outcome in zip(lost, client.gather(retried)):
+                take(start, outcome)
+        queue.close()
         Event(event_name).clear()
         if found is not None:
-            return SplitSolution(found, expanded, iterations)
-        if next_bound >= 2**32 - 1:
+            return SplitSolution(found, expanded, iterations, runs_retried)
+        if next_bound >= _UNBOUNDED:
             raise RuntimeError("the split search ran out of nodes without a solution: a bug, please report the board")
+        sizes.end_iteration(prefixes, counts)
         bound = next_bound
 
 
