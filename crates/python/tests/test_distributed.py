@@ -3,6 +3,7 @@ breadth-first truth, every row is written exactly once even when a worker
 is killed mid-job, reruns skip finished parts, and bad input is refused.
 The split search gives Korf's optimal lengths."""
 
+import json
 import os
 import pathlib
 import random
@@ -143,6 +144,27 @@ def test_the_command_line_labels_a_file(pdb_dir, tmp_path):
     assert run.returncode == 0, run.stderr
     assert "40 boards labelled" in run.stdout
     assert parts_of(tmp_path / "out").num_rows == 40
+
+
+def test_the_command_line_solves_a_board_and_refuses_bad_ones(pdb_dir):
+    # Korf's #1 (57 moves) for the goal with the blank last, on a local
+    # cluster the command starts.
+    board = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
+    command = [sys.executable, "-m", "npuzzle.distributed", "solve", "--pdb-dir", str(pdb_dir), "--partition", "5-5-5"]
+    run = subprocess.run(command + [board, "--json"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    assert record["length"] == 57 and len(record["moves"]) == 57
+    assert replay_ok([int(t) for t in board.split()], record["moves"], 4)
+    assert record["expanded"] > 0 and record["runs_retried"] == 0
+    for bad, says in [
+        ("1 2 3 4 5", "5 numbers do not make a square board"),
+        ("1 2 x 4", "'x' is not a tile number"),
+        ("1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "cannot reach the goal"),
+        ("1 1 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "tile 1 appears more than once"),
+    ]:
+        run = subprocess.run(command + bad.split(), capture_output=True, text=True, timeout=60)
+        assert run.returncode == 1 and says in run.stderr and "Traceback" not in run.stderr, (bad, run.stderr)
 
 
 def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):

@@ -7,6 +7,10 @@ Parquet part per chunk into ``dest`` (``part-00000.parquet``, ...) with the
 columns ``board`` (the tiles, row by row), ``length`` (the optimal length,
 -1 for an unsolvable board) and, when asked, ``moves``.
 
+``solve(board, ...)`` solves one board optimally with its IDA* iterations
+split over the workers (see the function). ``python -m
+npuzzle.distributed label|solve`` runs either from the shell.
+
 Each worker process opens the tables once and keeps them (they are
 memory-mapped, so the processes of one machine share them). A part is
 written under a temporary name and renamed, so a worker killed mid-task
@@ -22,9 +26,13 @@ of a lost worker by itself.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import math
 import os
 import pathlib
 import sys
+import time
 import uuid
 from typing import Any, Optional, Union
 
@@ -123,6 +131,24 @@ def _label_chunk(boards: np.ndarray, part: str, options: dict, moves: bool, jobs
     return len(boards)
 
 
+@contextlib.contextmanager
+def _client(client: Any):
+    """The given client, else the current one, else a local cluster with a
+    worker process per core, closed on leaving."""
+    from distributed import Client, LocalCluster, get_client
+
+    if client is not None:
+        yield client
+        return
+    try:
+        yield get_client()
+        return
+    except ValueError:
+        pass
+    with LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None) as own, Client(own) as started:
+        yield started
+
+
 def label(
     source: PathLike,
     dest: PathLike,
@@ -144,7 +170,7 @@ def label(
     ``dest`` are skipped. Returns the number of rows in the parts this
     call wrote.
     """
-    from distributed import Client, LocalCluster, as_completed, get_client
+    from distributed import as_completed
 
     if chunk_rows < 1:
         raise ValueError(f"chunk_rows {chunk_rows} is out of range: give 1 or more")
@@ -163,14 +189,7 @@ def label(
         options["partition"] = partition
     # The options are checked here, where an error reaches the caller at once.
     _solver(options)
-    own = None
-    if client is None:
-        try:
-            client = get_client()
-        except ValueError:
-            own = LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None)
-            client = Client(own)
-    try:
+    with _client(client) as client:
         futures = []
         # The rows of the parts missing at the start: when every task is
         # done, each of those parts exists (a task rerun after its worker
@@ -193,10 +212,6 @@ def label(
             bar(1)
         bar(0, done=True)
         return missing_rows
-    finally:
-        if own is not None:
-            client.close()
-            own.close()
 
 
 # How long a task's watcher waits for another task's solution at a time.
@@ -420,19 +435,24 @@ def solve(
     whenever it is free, so the workers search neighbouring subtrees. The
     first solution found stops the others, and the next bound is the least
     of the runs' reports. The driver needs the tables too (it computes the
-    frontier).
+    frontier). ``client`` as for :func:`label`.
     """
-    from distributed import Event, Queue, get_client
-
-    tiles = _tiles(board)
-    size = size or int(round(len(tiles) ** 0.5))
+    tiles, size = _tiles(board, size)
     options = {"size": size, "goal": goal, "jobs": 1}
     if pdb_dir is not None:
         options["pdb_dir"] = os.fspath(pdb_dir)
     if partition is not None:
         options["partition"] = partition
+    # The board and the tables are checked here, before any cluster starts.
     solver = _solver(options)
-    client = client or get_client()
+    solver.frontier(tiles, 1, None)
+    with _client(client) as client:
+        return _split_search(tiles, options, solver, client, depth)
+
+
+def _split_search(tiles: list, options: dict, solver, client: Any, depth: int) -> SplitSolution:
+    from distributed import Event, Queue
+
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
     sizes = _Sizes()
     bound, expanded, iterations, runs_retried = None, 0, 0, 0
@@ -499,10 +519,21 @@ def solve(
         bound = next_bound
 
 
-def _tiles(board: Any) -> list:
-    if isinstance(board, str):
-        return [int(t) for t in board.replace("/", " ").split()]
-    return [int(t) for t in board]
+def _tiles(board: Any, size: Optional[int]) -> tuple:
+    """The board's tiles and side, checked for shape (the solver checks
+    the tiles themselves)."""
+    fields = board.replace("/", " ").split() if isinstance(board, str) else list(board)
+    tiles = []
+    for field in fields:
+        try:
+            tiles.append(int(field))
+        except (TypeError, ValueError):
+            raise ValueError(f"{field!r} is not a tile number") from None
+    side = size or math.isqrt(len(tiles))
+    if side < 2 or side * side != len(tiles):
+        expected = f"a {size}x{size} board has {size * size}" if size else "give n*n numbers (4, 9, 16, 25, ...)"
+        raise ValueError(f"{len(tiles)} numbers do not make a square board: {expected}")
+    return tiles, side
 
 
 def _progress_bar(total: int, shown: bool):
@@ -534,19 +565,28 @@ def _progress_bar(total: int, shown: bool):
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m npuzzle.distributed",
-        description="Label boards with their optimal lengths on a Dask cluster.",
+        description="Label boards with their optimal lengths, or solve one hard board, on a Dask cluster.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
+
+    def common(command: argparse.ArgumentParser, size: Optional[int]) -> None:
+        command.add_argument("--pdb-dir", help="the tables' directory, the same path on every worker")
+        command.add_argument("--size", type=int, default=size, help="the board's side" + (
+            "" if size else " (default: from the count of numbers)"))
+        command.add_argument("--goal", default="blank-last", choices=["blank-last", "blank-first"])
+        command.add_argument("--partition")
+        command.add_argument("--scheduler", help="a Dask scheduler's address (default: a local cluster)")
+
     run = commands.add_parser("label", help="label a file of boards into Parquet parts")
     run.add_argument("source", help="boards: .parquet, .csv or .npy")
     run.add_argument("dest", help="directory for the Parquet parts")
-    run.add_argument("--pdb-dir", help="the tables' directory, the same path on every worker")
-    run.add_argument("--size", type=int, default=4)
-    run.add_argument("--goal", default="blank-last", choices=["blank-last", "blank-first"])
-    run.add_argument("--partition")
+    common(run, 4)
     run.add_argument("--chunk-rows", type=int, default=10_000)
     run.add_argument("--moves", action="store_true", help="also write each board's moves")
-    run.add_argument("--scheduler", help="a Dask scheduler's address (default: a local cluster)")
+    split = commands.add_parser("solve", help="solve one board optimally, its search split over the workers")
+    split.add_argument("board", nargs="+", help="the tiles row by row, 0 for the blank (one argument or several)")
+    common(split, None)
+    split.add_argument("--json", action="store_true", help="print one JSON record")
     args = parser.parse_args(argv)
     client = None
     if args.scheduler:
@@ -559,21 +599,47 @@ def main(argv: Optional[list[str]] = None) -> int:
     from npuzzle import distributed
 
     try:
-        written = distributed.label(
-            args.source,
-            args.dest,
+        if args.command == "label":
+            written = distributed.label(
+                args.source,
+                args.dest,
+                pdb_dir=args.pdb_dir,
+                size=args.size,
+                goal=args.goal,
+                partition=args.partition,
+                chunk_rows=args.chunk_rows,
+                moves=args.moves,
+                client=client,
+            )
+            print(f"{written} boards labelled into {args.dest}")
+            return 0
+        started = time.time()
+        found = distributed.solve(
+            " ".join(args.board),
             pdb_dir=args.pdb_dir,
             size=args.size,
             goal=args.goal,
             partition=args.partition,
-            chunk_rows=args.chunk_rows,
-            moves=args.moves,
             client=client,
         )
     except (ValueError, OSError, npuzzle.TablesError) as e:
         print(f"npuzzle.distributed: {e}", file=sys.stderr)
         return 1
-    print(f"{written} boards labelled into {args.dest}")
+    seconds = time.time() - started
+    if args.json:
+        record = {
+            "length": found.length,
+            "moves": found.moves,
+            "expanded": found.expanded,
+            "iterations": found.iterations,
+            "runs_retried": found.runs_retried,
+            "seconds": round(seconds, 3),
+        }
+        print(json.dumps(record))
+    else:
+        print(f"Minimum number of moves = {found.length}")
+        print(f"Moves: {found.moves}")
+        print(f"Nodes: {found.expanded} expanded in {found.iterations} iterations, {seconds:.1f} s")
     return 0
 
 
