@@ -202,6 +202,37 @@ def test_the_split_search_costs_few_nodes_more_than_the_local_search(client, pdb
     assert alone.expanded * 0.8 <= split.expanded <= alone.expanded * 1.1, (split, alone.expanded)
 
 
+def test_the_split_search_gives_optimal_lengths_on_5x5_boards(client, tmp_path):
+    # Small tables (six of four tiles, built in about a second); boards from
+    # seeded random walks, 46 to 58 moves away. Truth: the local search with
+    # linear conflict, which needs no tables.
+    partition = "1,2,5,6;3,4,8,9;7,11,12,13;10,14,15,19;16,17,20,21;18,22,23,24"
+    npuzzle.build_tables(tmp_path, partition, size=5)
+    truth = npuzzle.Solver(size=5, heuristic="linear-conflict", jobs=1)
+    rng = random.Random(5)
+    for _ in range(4):
+        board = random_walk(rng, list(range(1, 25)) + [0], 80)
+        split = nd.solve(board, pdb_dir=tmp_path, size=5, partition=partition, client=client)
+        assert split.length == truth.solve(board).length
+        assert replay_ok(board, split.moves, 5)
+
+
+def random_walk(rng, board, steps):
+    back = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    last = None
+    for _ in range(steps):
+        while True:
+            move = rng.choice("UDLR")
+            if move == back.get(last):
+                continue
+            try:
+                board, last = npuzzle.apply_moves(board, move), move
+                break
+            except ValueError:
+                pass  # off the board
+    return board
+
+
 def hard80_board(number):
     fields = (pathlib.Path(__file__).resolve().parents[3] / "bench" / "hard80.txt").read_text().splitlines()[number - 1].split()
     assert fields[0] == str(number)
