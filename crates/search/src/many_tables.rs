@@ -226,6 +226,10 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         groups: &[usize],
         reflect: bool,
     ) -> Option<Self> {
+        // Per-tile rows are indexed `tile * G + k` under a mask (other
+        // counts would read wrong rows), and table numbers reduced `% P`, a
+        // mask only for a power of two.
+        const { assert!(G.is_power_of_two() && P.is_power_of_two()) };
         let n = grid.n;
         let cells = n * n;
         if n > MAX_SIDE || groups.len() > G || groups.contains(&0) {
