@@ -639,7 +639,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     else:
         print(f"Minimum number of moves = {found.length}")
         print(f"Moves: {found.moves}")
-        print(f"Nodes: {found.expanded} expanded in {found.iterations} iterations, {seconds:.1f} s")
+        iterations = f"{found.iterations} iteration" + ("s" if found.iterations != 1 else "")
+        print(f"Nodes: {found.expanded} expanded in {iterations}, {seconds:.1f} s")
     return 0
 
 
