@@ -309,7 +309,7 @@ def _drain(board: list, queue_name: str, bound: int, options: dict, found_event:
         while not watch.stop.is_set():
             try:
                 run = queue.get(timeout=_QUEUE_WAIT_SECONDS)
-            except asyncio.TimeoutError:
+            except (asyncio.TimeoutError, TimeoutError):
                 break
             if run is None:
                 break
