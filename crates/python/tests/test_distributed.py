@@ -186,6 +186,8 @@ def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):
     # A board shallower than the split depth is answered from the frontier.
     near = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]
     assert nd.solve(near, pdb_dir=pdb_dir, partition="5-5-5", client=client).length == 1
+    with pytest.raises(ValueError, match="depth 13 is out of range"):
+        nd.solve(near, pdb_dir=pdb_dir, partition="5-5-5", client=client, depth=13)
 
 
 def test_the_split_search_costs_few_nodes_more_than_the_local_search(client, pdb_dir):

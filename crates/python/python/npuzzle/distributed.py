@@ -443,9 +443,10 @@ def solve(
         options["pdb_dir"] = os.fspath(pdb_dir)
     if partition is not None:
         options["partition"] = partition
-    # The board and the tables are checked here, before any cluster starts.
+    # The board, the tables and the depth are checked here, before any
+    # cluster starts.
     solver = _solver(options)
-    solver.frontier(tiles, 1, None)
+    solver.frontier(tiles, depth, None)
     with _client(client) as client:
         return _split_search(tiles, options, solver, client, depth)
 
