@@ -242,6 +242,7 @@ def hard80_board(number):
 
 
 def split_queues(client):
+    """The split search's run queues on the scheduler and their lengths."""
     return client.run_on_scheduler(
         lambda dask_scheduler: {
             name: queue.qsize()
@@ -249,6 +250,17 @@ def split_queues(client):
             if name.startswith("npuzzle-split-runs-")
         }
     )
+
+
+def test_the_split_search_leaves_no_queue_behind(client, pdb_dir):
+    # The last iteration ends at its solution with runs still queued: the
+    # scheduler must drop them with the queue, or a long-lived cluster
+    # keeps every search's leftovers.
+    nd.solve(hard80_board(14), pdb_dir=pdb_dir, partition="6-6-3", client=client)
+    deadline = time.time() + 10
+    while split_queues(client) and time.time() < deadline:
+        time.sleep(0.05)
+    assert split_queues(client) == {}
 
 
 def test_runs_a_lost_worker_took_are_searched_again(client, pdb_dir):
@@ -270,11 +282,57 @@ def test_runs_a_lost_worker_took_are_searched_again(client, pdb_dir):
         # More items than the two end marks: the queue's head is a run.
         for name, size in split_queues(client).items():
             if size > 3 and name not in taken:
-                assert Queue(name, client=client).get(timeout=1) is not None
+                queue = Queue(name, client=client)
+                assert queue.get(timeout=1) is not None
+                queue.close()
                 taken.add(name)
         time.sleep(0.01)
     job.join(timeout=120)
     assert len(taken) >= 2, "fewer than two iterations queued enough runs to take one"
+    split = result["split"]
+    assert split.length == 80 and replay_ok(board, split.moves, 4)
+    assert split.runs_retried >= 1, split
+
+
+def test_a_stopped_run_is_not_taken_as_searched():
+    # Runs [0, 2), [2, 5), [5, 6): the first searched to its end, the second
+    # stopped by the event after one subtree, the third never reported.
+    sizes = nd._Sizes()
+    tally = nd._Tally([(0, 2), (2, 5), (5, 6)], 6, least_cut=99)
+    tally.take(0, (None, 90, [5, 6], 0.1, True), sizes, [1.0] * 6)
+    tally.take(2, (None, 88, [3], 0.1, False), sizes, [1.0] * 6)
+    assert tally.unsearched() == [(2, 5), (5, 6)]
+    assert (tally.found, tally.next_bound, tally.expanded) == (None, 90, 14)
+    tally.take(2, (None, 92, [4, 4, 4], 0.1, True), sizes, [1.0] * 6)
+    tally.take(5, ("UL", 94, [7], 0.1, True), sizes, [1.0] * 6)
+    assert tally.unsearched() == [] and tally.found == "UL"
+    assert tally.counts == [5, 6, 4, 4, 4, 7] and tally.expanded == 33
+
+
+def test_a_finder_lost_before_it_reports_leaves_the_search_optimal(client, pdb_dir):
+    # A worker that finds a solution sets the iteration's event, then is
+    # lost before it reports: the others stop mid-run with nothing found.
+    # Set an iteration's event the same way: the driver must search the
+    # stopped runs again, not take their partial reports as searched.
+    from distributed import Event
+
+    board = hard80_board(14)
+    result = {}
+    job = threading.Thread(
+        target=lambda: result.update(split=nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=client))
+    )
+    job.start()
+    signalled = None
+    deadline = time.time() + 60
+    while signalled is None and job.is_alive() and time.time() < deadline:
+        for name, size in split_queues(client).items():
+            if size > 3:
+                signalled = name.replace("npuzzle-split-runs-", "npuzzle-split-found-")
+                Event(signalled, client=client).set()
+                break
+        time.sleep(0.01)
+    job.join(timeout=120)
+    assert signalled is not None, "no iteration queued enough runs"
     split = result["split"]
     assert split.length == 80 and replay_ok(board, split.moves, 4)
     assert split.runs_retried >= 1, split

@@ -275,7 +275,8 @@ class _Watch:
 def _search_run(solver, board: list, prefixes: list, bound: int, watch: _Watch) -> tuple:
     """Passes below `prefixes` in order until a solution, the end, or the
     stop flag: (moves or None, least f above the bound, nodes expanded per
-    subtree searched, seconds)."""
+    subtree searched, seconds, whether the run is searched to its end or
+    its solution)."""
     import time
 
     next_bound, counts = _UNBOUNDED, []
@@ -284,19 +285,19 @@ def _search_run(solver, board: list, prefixes: list, bound: int, watch: _Watch) 
         moves, below, nodes, stopped = solver.search_pass(board, prefix, bound, stop=watch.stop)
         counts.append(nodes)
         if stopped:
-            break
+            return None, next_bound, counts, time.perf_counter() - started, False
         if moves is not None:
             watch.event.set()
-            return prefix + moves, bound, counts, time.perf_counter() - started
+            return prefix + moves, bound, counts, time.perf_counter() - started, True
         next_bound = min(next_bound, below)
-    return None, next_bound, counts, time.perf_counter() - started
+    return None, next_bound, counts, time.perf_counter() - started, True
 
 
 def _drain(board: list, queue_name: str, bound: int, options: dict, found_event: str) -> list:
     """A worker's share of one iteration: takes runs of subtrees from the
     iteration's queue, in the driver's order, until an end mark, a solution
-    or another task's solution: [(start, moves, least f, counts, seconds)]
-    per run taken."""
+    or another task's solution: (start, *the run's outcome) per run taken
+    (see :func:`_search_run`)."""
     import asyncio
 
     from distributed import Queue
@@ -321,6 +322,9 @@ def _drain(board: list, queue_name: str, bound: int, options: dict, found_event:
         return results
     finally:
         watch.close()
+        # The scheduler drops the queue, and the runs a solution left in
+        # it, when every task that opened it has let go.
+        queue.close()
 
 
 def _passes(board: list, prefixes: list, bound: int, options: dict, found_event: str) -> tuple:
@@ -329,7 +333,7 @@ def _passes(board: list, prefixes: list, bound: int, options: dict, found_event:
     watch = _Watch(found_event)
     try:
         if watch.event.is_set():
-            return None, _UNBOUNDED, [], 0.0
+            return None, _UNBOUNDED, [], 0.0, False
         return _search_run(_solver(options), board, prefixes, bound, watch)
     finally:
         watch.close()
@@ -418,6 +422,35 @@ class _Sizes:
         self.measured = self.estimated = 0.0
 
 
+class _Tally:
+    """One iteration's reports: nodes per subtree, the solution if one was
+    reported, the next bound, and which runs were searched to their end
+    (a run a stop flag ended counts as unsearched: its bound and nodes
+    below the stop are unknown)."""
+
+    def __init__(self, runs: list, subtrees: int, least_cut: int):
+        self.runs = runs
+        self.counts = [0] * subtrees
+        self.expanded = 0
+        self.found: Optional[str] = None
+        self.next_bound = least_cut
+        self.searched: set = set()
+
+    def take(self, start: int, outcome: tuple, sizes: "_Sizes", estimates: list) -> None:
+        moves, below, counts, seconds, complete = outcome
+        self.counts[start : start + len(counts)] = counts
+        self.expanded += sum(counts)
+        sizes.report(counts, estimates[start : start + len(counts)], seconds)
+        if moves is not None and self.found is None:
+            self.found = moves
+        if complete:
+            self.next_bound = min(self.next_bound, below)
+            self.searched.add(start)
+
+    def unsearched(self) -> list:
+        return [(start, end) for start, end in self.runs if start not in self.searched]
+
+
 def solve(
     board: Any,
     pdb_dir: Optional[PathLike] = None,
@@ -479,44 +512,35 @@ def _split_search(tiles: list, options: dict, solver, client: Any, depth: int) -
             queue.put((start, prefixes[start:end]))
         for _ in range(workers):
             queue.put(None)
-        counts = [0] * len(prefixes)
-        searched = set()
-        next_bound, found = least_cut, None
-
-        def take(start: int, outcome: tuple) -> None:
-            nonlocal expanded, next_bound, found
-            moves, below, run_counts, seconds = outcome
-            counts[start : start + len(run_counts)] = run_counts
-            expanded += sum(run_counts)
-            sizes.report(run_counts, estimates[start : start + len(run_counts)], seconds)
-            next_bound = min(next_bound, below)
-            if moves is not None and found is None:
-                found = moves
-            searched.add(start)
-
+        tally = _Tally(runs, len(prefixes), least_cut)
         # Every task reports every run it took, so the node count is the
         # work done.
         for results in client.gather(futures):
             for start, *outcome in results:
-                take(start, tuple(outcome))
+                tally.take(start, tuple(outcome), sizes, estimates)
         # Runs a lost worker took from the queue (Dask reran its task, but
-        # the runs were gone): searched now, each as a task.
-        lost = [(start, end) for start, end in runs if start not in searched]
-        if found is None and lost:
+        # the runs were gone), or that stopped for a solution whose finder
+        # was lost before it reported: searched again, each as a task, the
+        # event cleared, until every run is searched or a solution reported.
+        while tally.found is None and tally.unsearched():
+            lost = tally.unsearched()
             runs_retried += len(lost)
+            Event(event_name).clear()
             retried = [
                 client.submit(_passes, tiles, prefixes[start:end], bound, options, event_name, pure=False, retries=3)
                 for start, end in lost
             ]
             for (start, _), outcome in zip(lost, client.gather(retried)):
-                take(start, outcome)
+                tally.take(start, outcome, sizes, estimates)
+        expanded += tally.expanded
+        found, next_bound = tally.found, tally.next_bound
         queue.close()
         Event(event_name).clear()
         if found is not None:
             return SplitSolution(found, expanded, iterations, runs_retried)
         if next_bound >= _UNBOUNDED:
             raise RuntimeError("the split search ran out of nodes without a solution: a bug, please report the board")
-        sizes.end_iteration(prefixes, counts)
+        sizes.end_iteration(prefixes, tally.counts)
         bound = next_bound
 
 
