@@ -263,6 +263,24 @@ def test_the_split_search_leaves_no_queue_behind(client, pdb_dir):
     assert split_queues(client) == {}
 
 
+def search_while(client, pdb_dir, board, act):
+    """The split search of `board` over 6-6-3, run in a thread while
+    `act(name, size)` sees each run queue on the scheduler."""
+    result = {}
+    job = threading.Thread(
+        target=lambda: result.update(split=nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=client))
+    )
+    job.start()
+    deadline = time.time() + 60
+    while job.is_alive() and time.time() < deadline:
+        for name, size in split_queues(client).items():
+            act(name, size)
+        time.sleep(0.01)
+    job.join(timeout=180)
+    assert not job.is_alive()
+    return result["split"]
+
+
 def test_runs_a_lost_worker_took_are_searched_again(client, pdb_dir):
     # A worker lost mid-run has taken its run from the iteration's queue and
     # never reports it. Take one so from every iteration that queues enough
@@ -270,26 +288,19 @@ def test_runs_a_lost_worker_took_are_searched_again(client, pdb_dir):
     # the driver must search them again, or the bound could pass a solution.
     from distributed import Queue
 
-    board = hard80_board(14)
-    result = {}
-    job = threading.Thread(
-        target=lambda: result.update(split=nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=client))
-    )
-    job.start()
     taken = set()
-    deadline = time.time() + 60
-    while job.is_alive() and time.time() < deadline:
+
+    def take_a_run(name, size):
         # More items than the two end marks: the queue's head is a run.
-        for name, size in split_queues(client).items():
-            if size > 3 and name not in taken:
-                queue = Queue(name, client=client)
-                assert queue.get(timeout=1) is not None
-                queue.close()
-                taken.add(name)
-        time.sleep(0.01)
-    job.join(timeout=120)
+        if size > 3 and name not in taken:
+            queue = Queue(name, client=client)
+            assert queue.get(timeout=1) is not None
+            queue.close()
+            taken.add(name)
+
+    board = hard80_board(14)
+    split = search_while(client, pdb_dir, board, take_a_run)
     assert len(taken) >= 2, "fewer than two iterations queued enough runs to take one"
-    split = result["split"]
     assert split.length == 80 and replay_ok(board, split.moves, 4)
     assert split.runs_retried >= 1, split
 
@@ -316,24 +327,16 @@ def test_a_finder_lost_before_it_reports_leaves_the_search_optimal(client, pdb_d
     # stopped runs again, not take their partial reports as searched.
     from distributed import Event
 
+    signalled = []
+
+    def signal(name, size):
+        if size > 3 and not signalled:
+            signalled.append(name)
+            Event(name.replace("npuzzle-split-runs-", "npuzzle-split-found-"), client=client).set()
+
     board = hard80_board(14)
-    result = {}
-    job = threading.Thread(
-        target=lambda: result.update(split=nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=client))
-    )
-    job.start()
-    signalled = None
-    deadline = time.time() + 60
-    while signalled is None and job.is_alive() and time.time() < deadline:
-        for name, size in split_queues(client).items():
-            if size > 3:
-                signalled = name.replace("npuzzle-split-runs-", "npuzzle-split-found-")
-                Event(signalled, client=client).set()
-                break
-        time.sleep(0.01)
-    job.join(timeout=120)
-    assert signalled is not None, "no iteration queued enough runs"
-    split = result["split"]
+    split = search_while(client, pdb_dir, board, signal)
+    assert signalled, "no iteration queued enough runs"
     assert split.length == 80 and replay_ok(board, split.moves, 4)
     assert split.runs_retried >= 1, split
 
@@ -341,20 +344,16 @@ def test_a_finder_lost_before_it_reports_leaves_the_search_optimal(client, pdb_d
 def test_a_killed_worker_leaves_the_split_search_optimal(pdb_dir):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as own:
+        killed = []
+
+        def kill_a_worker(name, size):
+            if size > 3 and not killed:
+                killed.append(sorted(own.run(os.getpid).values())[0])
+                os.kill(killed[0], signal.SIGKILL)
+
         board = hard80_board(13)
-        result = {}
-        job = threading.Thread(
-            target=lambda: result.update(split=nd.solve(board, pdb_dir=pdb_dir, partition="6-6-3", client=own))
-        )
-        job.start()
-        deadline = time.time() + 60
-        while not any(size > 3 for size in split_queues(own).values()) and time.time() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.3)
-        os.kill(sorted(own.run(os.getpid).values())[0], signal.SIGKILL)
-        job.join(timeout=180)
-        assert not job.is_alive()
-        split = result["split"]
+        split = search_while(own, pdb_dir, board, kill_a_worker)
+        assert killed, "no iteration queued enough runs"
         assert split.length == 80 and replay_ok(board, split.moves, 4)
 
 
