@@ -942,36 +942,37 @@ fn korf24_threads(
             totals[t].1 += run.search_seconds;
             runs.push((nodes, run.search_seconds));
         }
-        let rate = |(nodes, seconds): (u64, f64)| nodes as f64 / seconds / 1e6;
         let row = format!(
-            "| {number} | {} | {} | {:.2} | {:.2} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            "| {number} | {} | {} |",
             instance.length,
-            runs[0].0,
-            runs[0].1,
-            rate(runs[0]),
-            runs[1].0,
-            runs[1].1,
-            rate(runs[1]),
-            runs[0].1 / runs[1].1,
-            rate(runs[1]) / rate(runs[0]),
+            one_against_two(runs[0], runs[1], 2)
         );
         let _ = writeln!(report, "{row}");
         eprintln!("bench: 24-puzzle threads {row}");
     }
-    let rate = |(nodes, seconds): (u64, f64)| nodes as f64 / seconds / 1e6;
     let _ = writeln!(
         report,
-        "| all | | {} | {:.1} | {:.2} | {} | {:.1} | {:.2} | {:.2} | {:.2} |",
-        totals[0].0,
-        totals[0].1,
-        rate(totals[0]),
-        totals[1].0,
-        totals[1].1,
-        rate(totals[1]),
-        totals[0].1 / totals[1].1,
-        rate(totals[1]) / rate(totals[0]),
+        "| all | | {} |",
+        one_against_two(totals[0], totals[1], 1)
     );
     Ok(())
+}
+
+/// The cells of a one- against two-thread row: each run's nodes, seconds
+/// (`digits` decimals) and M nodes/s, then the speed-up and the rate ratio.
+fn one_against_two(one: (u64, f64), two: (u64, f64), digits: usize) -> String {
+    let rate = |(nodes, seconds): (u64, f64)| nodes as f64 / seconds / 1e6;
+    format!(
+        "{} | {:.digits$} | {:.2} | {} | {:.digits$} | {:.2} | {:.2} | {:.2}",
+        one.0,
+        one.1,
+        rate(one),
+        two.0,
+        two.1,
+        rate(two),
+        one.1 / two.1,
+        rate(two) / rate(one),
+    )
 }
 
 /// One 24-puzzle solved by `solve_with_deadline`: the length and nodes

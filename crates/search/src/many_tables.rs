@@ -772,7 +772,7 @@ mod tests {
 
     use super::*;
     use crate::additive::Large;
-    use crate::tests::assert_same_search;
+    use crate::tests::{assert_same_search, random_move_from};
 
     fn catalogue(name: &str, size: usize, goal: Goal) -> (Vec<Pdb<TestBytes>>, Vec<usize>) {
         let partition = Partition::parse(name, size, goal).unwrap();
@@ -827,13 +827,7 @@ mod tests {
                     let mut parent_blank = u8::MAX;
                     for step in 0..1500 {
                         let blank = position.blank();
-                        let options: Vec<u8> = grid
-                            .neighbors(blank)
-                            .iter()
-                            .map(|&(from, _)| from)
-                            .filter(|&from| from != parent_blank)
-                            .collect();
-                        let from = options[rng.below(options.len() as u64) as usize];
+                        let from = random_move_from(&grid, &position, parent_blank, &mut rng);
                         // As search calls it: before the move is made.
                         let tile = position.tiles[from as usize];
                         let limit = rng.below(40) as u32;

@@ -248,6 +248,23 @@ pub(crate) fn random_slide(
 }
 
 /// A heuristic written for speed searches exactly as the general one:
+/// A random cell the blank of `position` can move to, other than
+/// `parent_blank` (a walk that never steps straight back, as search does).
+pub(crate) fn random_move_from(
+    grid: &Grid,
+    position: &Position,
+    parent_blank: u8,
+    rng: &mut SplitMix64,
+) -> u8 {
+    let options: Vec<u8> = grid
+        .neighbors(position.blank())
+        .iter()
+        .map(|&(from, _)| from)
+        .filter(|&from| from != parent_blank)
+        .collect();
+    options[rng.below(options.len() as u64) as usize]
+}
+
 /// IDA* over `fast` expands and generates the same nodes as over
 /// `general` and finds the same moves, which solve `board`; split across
 /// threads (subtrees start from states `update` made), a solution as

@@ -428,7 +428,7 @@ mod tests {
 
     use super::*;
     use crate::additive::Pair;
-    use crate::tests::assert_same_search;
+    use crate::tests::{assert_same_search, random_move_from};
 
     fn tables(name: &str, size: usize, goal: Goal) -> Vec<Pdb<TestBytes>> {
         Partition::parse(name, size, goal)
@@ -469,13 +469,7 @@ mod tests {
                     let mut parent_blank = u8::MAX;
                     for step in 0..2000 {
                         let blank = position.blank();
-                        let options: Vec<u8> = grid
-                            .neighbors(blank)
-                            .iter()
-                            .map(|&(from, _)| from)
-                            .filter(|&from| from != parent_blank)
-                            .collect();
-                        let from = options[rng.below(options.len() as u64) as usize];
+                        let from = random_move_from(&grid, &position, parent_blank, &mut rng);
                         let tile = position.slide(from);
                         let limit = rng.below(30) as u32;
                         let mut child = state;
