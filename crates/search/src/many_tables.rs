@@ -13,8 +13,10 @@
 //! tiles and table. The set's rank, its record and the blank's region
 //! follow from the mask with a few loads from the shared region numbering.
 //! And when search decides to enter a node, every entry its children will
-//! read is asked for ([`Heuristic::prepare_children`]), so that their
-//! cache misses overlap with the work of the node's siblings.
+//! read is located and asked for ([`Heuristic::prepare_children`]), so
+//! that their cache misses overlap with the work of the node's siblings;
+//! the node keeps the indexes, so a child's update reads its entries and
+//! computes no index again.
 
 use npuzzle_pdb::regions::Regions;
 use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
@@ -72,8 +74,8 @@ const NO_CROSSING: Crossing = Crossing {
 struct View<const G: usize> {
     /// The distinct tables holding each tile, then `NO_TABLE`.
     tables_of: [[u8; G]; CELLS],
-    /// The table of each partition holding each tile, or `NO_TABLE`.
-    table_in: [[u8; G]; CELLS],
+    /// Byte `g` all ones where partition `g` holds the tile.
+    holds: [u64; CELLS],
     /// `[tile][k][vertical]`: the change of the index key when the tile
     /// moves to a higher cell in its `k`-th table, but for the tiles it
     /// crosses (plain tables: its digit's place value times the cells it
@@ -93,7 +95,8 @@ struct View<const G: usize> {
 /// What search keeps per node, by view and table: the index key (a plain
 /// table's rank, a zero-aware table's cell mask), a zero-aware table's
 /// order number, the tiles' Manhattan distance and the table's value; and
-/// each partition's sum.
+/// each partition's sum. Then what [`Heuristic::prepare_children`] worked
+/// out for the children, which a child does not inherit.
 #[derive(Clone, Copy)]
 pub struct ManyTablesState<const P: usize, const G: usize> {
     key: [[u32; P]; 2],
@@ -101,6 +104,12 @@ pub struct ManyTablesState<const P: usize, const G: usize> {
     manhattan: [[u8; P]; 2],
     value: [[u8; P]; 2],
     sum: [[u16; G]; 2],
+    /// Bit `d`: the move in direction `d` is prepared.
+    ready: u8,
+    /// `[direction * 2 + view][k]`: the entry index and (zero-aware) order
+    /// number of the moved tile's `k`-th table after that move.
+    prepared_index: [[u32; G]; 8],
+    prepared_order: [[u16; G]; 8],
 }
 
 /// Colex ranks of cell sets (as `Regions::set_rank` numbers them), from
@@ -165,41 +174,20 @@ impl SetRanks {
     }
 }
 
-/// The zero-aware lookups of a node's children whose set records are
-/// asked for: (set, order number, blank's cell, table), three moves and
-/// two views of up to `G` tables each.
-struct Pending<const G: usize> {
-    lookups: [[(u32, u16, u8, u8); G]; 6],
-    count: usize,
-}
-
-impl<const G: usize> Pending<G> {
-    #[inline(always)]
-    fn new() -> Self {
-        Pending {
-            lookups: [[(0, 0, 0, 0); G]; 6],
-            count: 0,
-        }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, set: u32, order: u16, blank: u8, p: u8) {
-        let flat = self.lookups.as_flattened_mut();
-        if let Some(slot) = flat.get_mut(self.count) {
-            *slot = (set, order, blank, p);
-            self.count += 1;
-        }
-    }
-}
-
 /// Up to `P` distinct tables with nibble entries, plain or zero-aware by
 /// region, in up to `G` partitions, on boards up to 5x5.
 pub struct ManyTables<'a, const P: usize, const G: usize> {
     tables: Vec<Table<'a>>,
+    /// Each table's entries and numbering (empty past the tables), in
+    /// arrays of `P`, which the hot path indexes without bounds checks.
+    entries: [&'a [u8]; P],
+    regions: [Option<&'a Regions>; P],
     views: [View<G>; 2],
-    groups: usize,
     /// `(partition, table)` of each table given.
     slots: Vec<(u8, u8)>,
+    /// `member[p][g]`: all ones where partition `g` holds table `p`, so that
+    /// a change of the table's value moves every sum it is in at once.
+    member: [[u16; G]; P],
     grid: Grid,
     transpose: [u8; CELLS],
     /// `distance[tile][cell]`: the grid distance to the tile's home.
@@ -228,8 +216,9 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     ) -> Option<Self> {
         // Per-tile rows are indexed `tile * G + k` under a mask (other
         // counts would read wrong rows), and table numbers reduced `% P`, a
-        // mask only for a power of two.
-        const { assert!(G.is_power_of_two() && P.is_power_of_two()) };
+        // mask only for a power of two; a partition's over-limit flag is a
+        // byte of a u64.
+        const { assert!(G.is_power_of_two() && P.is_power_of_two() && G <= 8) };
         let n = grid.n;
         let cells = n * n;
         if n > MAX_SIDE || groups.len() > G || groups.contains(&0) {
@@ -391,9 +380,15 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                     };
                 }
             }
+            let holds = table_in.map(|row| {
+                row.iter()
+                    .enumerate()
+                    .filter(|&(_, &p)| p != NO_TABLE)
+                    .fold(0u64, |bytes, (g, _)| bytes | 0xFF << (8 * g))
+            });
             views.push(View {
                 tables_of,
-                table_in,
+                holds,
                 step,
                 cross,
                 order_cross,
@@ -401,11 +396,17 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
             });
         }
         let [board, mirror]: [View<G>; 2] = views.try_into().ok()?;
+        let mut member = [[0u16; G]; P];
+        for (&p, &g) in table_of_slot.iter().zip(&group_of) {
+            member[p][g] = u16::MAX;
+        }
         Some(ManyTables {
+            member,
+            entries: std::array::from_fn(|p| tables.get(p).map_or(&[][..], |t| t.entries)),
+            regions: std::array::from_fn(|p| tables.get(p).and_then(|t| t.regions)),
             prefetch: tables.iter().any(|t| t.entries.len() >= PREFETCH_MIN_BYTES),
             tables,
             views: [board, mirror],
-            groups: groups.len(),
             slots: table_of_slot
                 .iter()
                 .zip(&group_of)
@@ -442,7 +443,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     ) -> (u32, u16, u64) {
         let p = p % P;
         let key = state.key[VIEW][p];
-        match self.tables[p].regions {
+        match self.regions[p] {
             Some(regions) => {
                 let mask = key ^ crossing.flip;
                 let change = self.order_change::<VIEW>(tile, k, crossing, crossed);
@@ -512,15 +513,17 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     /// Table `p`'s value at `index`, its tiles `manhattan` away.
     #[inline(always)]
     fn entry(&self, p: usize, index: u64, manhattan: u8) -> u8 {
-        let entries = self.tables[p].entries;
+        let entries = self.entries[p % P];
         let byte = entries.get(index as usize / 2).copied().unwrap_or(0);
         manhattan.wrapping_add(2 * ((byte >> (4 * (index % 2))) & 0xF))
     }
 
     /// Brings `VIEW` of `child` up to date for `tile`'s move from `from` in
     /// `direction` (the Manhattan distance changing by `change`), and the
-    /// sums of the partitions; returns the first sum above `limit`, as
-    /// the general heuristic does.
+    /// sums of the partitions; returns the first sum above `limit` among
+    /// the partitions holding the tile, as the general heuristic does.
+    /// A move that `prepare_children` worked out for `state` takes its
+    /// indexes from there.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // the move, the bound and where to write
     fn update_view<const VIEW: usize>(
@@ -536,70 +539,124 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     ) -> Option<u32> {
         let v = &self.views[VIEW];
         let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
-        let crossed = Self::crossed_tiles(crossing, position);
+        let prepared = (direction & 3) * 2 + VIEW;
+        let ready = state.ready >> (direction & 3) & 1 == 1;
+        let crossed = if ready {
+            [0; CROSSED]
+        } else {
+            Self::crossed_tiles(crossing, position)
+        };
+        let mut sums = state.sum[VIEW];
         for (k, &p) in v.tables_of[tile].iter().enumerate() {
             if p == NO_TABLE {
                 break;
             }
             let p = p as usize % P;
-            let (key, order, index) = self.locate::<VIEW>(state, tile, k, p, crossing, crossed);
+            let (key, order, index) = if ready {
+                let index = state.prepared_index[prepared][k & (G - 1)];
+                match self.regions[p] {
+                    Some(_) => (
+                        state.key[VIEW][p] ^ crossing.flip,
+                        state.prepared_order[prepared][k & (G - 1)],
+                        index as u64,
+                    ),
+                    None => (index, 0, index as u64),
+                }
+            } else {
+                self.locate::<VIEW>(state, tile, k, p, crossing, crossed)
+            };
             let manhattan = state.manhattan[VIEW][p].wrapping_add(change);
+            let value = self.entry(p, index, manhattan);
             child.key[VIEW][p] = key;
             child.order[VIEW][p] = order;
             child.manhattan[VIEW][p] = manhattan;
-            child.value[VIEW][p] = self.entry(p, index, manhattan);
-        }
-        for g in 0..self.groups.min(G) {
-            let p = v.table_in[tile][g];
-            if p == NO_TABLE {
-                continue;
-            }
-            let p = p as usize % P;
-            let sum =
-                child.sum[VIEW][g] - state.value[VIEW][p] as u16 + child.value[VIEW][p] as u16;
-            child.sum[VIEW][g] = sum;
-            if sum as u32 > limit {
-                return Some(sum as u32);
+            child.value[VIEW][p] = value;
+            let delta = (value as u16).wrapping_sub(state.value[VIEW][p] as u16);
+            for (sum, &member) in sums.iter_mut().zip(&self.member[p]) {
+                *sum = sum.wrapping_add(member & delta);
             }
         }
-        None
+        child.sum[VIEW] = sums;
+        let limit = limit.min(u16::MAX as u32) as u16;
+        let mut over = [0u8; 8];
+        for (flag, &sum) in over.iter_mut().zip(&sums) {
+            *flag = if sum > limit { u8::MAX } else { 0 };
+        }
+        let over = u64::from_le_bytes(over) & v.holds[tile];
+        (over != 0).then(|| sums[(over.trailing_zeros() as usize / 8) & (G - 1)] as u32)
     }
 
-    /// The first half of asking for the entries the move of `tile` from
-    /// `from` in `direction` will read in `VIEW`: a plain table's entry is
-    /// asked for; a zero-aware table's set record, which the entry's place
-    /// depends on, is asked for and the lookup left in `pending`, so that
-    /// all the records' cache misses overlap before any is read.
+    /// Works out the indexes the move of `tile` from `from` in `direction`
+    /// will read in `VIEW`, into `state`, and asks for their entries when
+    /// the tables leave the cache: a plain table's index is its rank; a
+    /// zero-aware table's needs its set record, which is asked for now and
+    /// read in `finish_view`, so that all the records' cache misses
+    /// overlap; meanwhile its slot holds the set's rank.
     #[inline(always)]
-    fn prefetch_view<const VIEW: usize>(
+    fn prepare_view<const VIEW: usize>(
         &self,
-        state: &ManyTablesState<P, G>,
+        state: &mut ManyTablesState<P, G>,
         position: &Position,
         (tile, from, direction): (usize, u8, usize),
-        pending: &mut Pending<G>,
     ) {
         let v = &self.views[VIEW];
         let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
         let crossed = Self::crossed_tiles(crossing, position);
+        let prepared = (direction & 3) * 2 + VIEW;
         for (k, &p) in v.tables_of[tile].iter().enumerate() {
             if p == NO_TABLE {
                 break;
             }
             let p = p as usize % P;
-            let table = &self.tables[p];
-            match table.regions {
+            let k = k & (G - 1);
+            match self.regions[p] {
                 Some(regions) => {
                     let mask = state.key[VIEW][p] ^ crossing.flip;
                     let change = self.order_change::<VIEW>(tile, k, crossing, crossed);
                     let order = state.order[VIEW][p].wrapping_add(change);
                     let set = self.set_ranks.rank(mask);
-                    prefetch(regions.set_record(set));
-                    pending.push(set as u32, order, crossing.blank_after, p as u8);
+                    if self.prefetch {
+                        prefetch(regions.set_record(set));
+                    }
+                    state.prepared_order[prepared][k] = order;
+                    state.prepared_index[prepared][k] = set as u32;
                 }
                 None => {
                     let change = self.rank_change::<VIEW>(tile, k, crossing, crossed);
                     let rank = state.key[VIEW][p].wrapping_add(change);
-                    prefetch_byte(table.entries, rank as usize / 2);
+                    state.prepared_index[prepared][k] = rank;
+                    if self.prefetch {
+                        prefetch_byte(self.entries[p], rank as usize / 2);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The second round of `prepare_view`: the zero-aware tables' entry
+    /// indexes from their set records, and their entries asked for.
+    #[inline(always)]
+    fn finish_view<const VIEW: usize>(
+        &self,
+        state: &mut ManyTablesState<P, G>,
+        (tile, from, direction): (usize, u8, usize),
+    ) {
+        let v = &self.views[VIEW];
+        let blank = v.crossing[from as usize & (CELLS - 1)][direction].blank_after;
+        let prepared = (direction & 3) * 2 + VIEW;
+        for (k, &p) in v.tables_of[tile].iter().enumerate() {
+            if p == NO_TABLE {
+                break;
+            }
+            let p = p as usize % P;
+            let k = k & (G - 1);
+            if let Some(regions) = self.regions[p] {
+                let set = state.prepared_index[prepared][k] as usize;
+                let order = state.prepared_order[prepared][k] as u64;
+                let index = regions.index_in_packed_set(set, order, blank);
+                state.prepared_index[prepared][k] = index as u32;
+                if self.prefetch {
+                    prefetch_byte(self.entries[p], index as usize / 2);
                 }
             }
         }
@@ -656,6 +713,9 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
             manhattan: [[0; P]; 2],
             value: [[0; P]; 2],
             sum: [[0; G]; 2],
+            ready: 0,
+            prepared_index: [[0; G]; 8],
+            prepared_order: [[0; G]; 8],
         };
         for view in 0..1 + self.reflect as usize {
             for p in 0..self.tables.len() {
@@ -674,11 +734,13 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
 
     #[inline(always)]
     fn value(&self, state: &ManyTablesState<P, G>) -> u32 {
-        let mut best = 0;
-        for g in 0..self.groups.min(G) {
-            best = best.max(state.sum[0][g]).max(state.sum[1][g]);
+        // The sums of partitions past the catalogue's, and the mirror's
+        // without reflection, stay 0: a loop over all `G` vectorizes.
+        let mut best = [0u16; G];
+        for ((best, &board), &mirror) in best.iter_mut().zip(&state.sum[0]).zip(&state.sum[1]) {
+            *best = board.max(mirror);
         }
-        best as u32
+        best.into_iter().max().unwrap_or(0) as u32
     }
 
     fn update(
@@ -708,7 +770,13 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
         limit: u32,
         child: &mut ManyTablesState<P, G>,
     ) -> u32 {
-        *child = *state;
+        // What was prepared for this node's children is not the child's.
+        child.key = state.key;
+        child.order = state.order;
+        child.manhattan = state.manhattan;
+        child.value = state.value;
+        child.sum = state.sum;
+        child.ready = 0;
         let t = tile as usize & (CELLS - 1);
         let distance = &self.distance[t];
         let change =
@@ -729,8 +797,8 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
         self.value(child)
     }
 
-    /// Asks for every entry the children of the node will read, but the
-    /// move back to `parent_blank`'s.
+    /// Works out every index the children of the node will read, but the
+    /// move back to `parent_blank`'s, and asks for their entries.
     #[inline(always)]
     fn prepare_children(
         &self,
@@ -738,29 +806,33 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
         position: &Position,
         parent_blank: u8,
     ) {
-        if !self.prefetch {
-            return;
-        }
         let blank = position.blank();
-        let mut pending = Pending::<G>::new();
+        let mut steps = [(0, 0, 0); 4];
+        let mut count = 0;
         for &(from, _) in self.grid.neighbors(blank) {
             if from == parent_blank {
                 continue;
             }
             let tile = position.tiles[from as usize] as usize & (CELLS - 1);
             let step = (tile, from, self.direction(from, blank));
-            self.prefetch_view::<0>(state, position, step, &mut pending);
+            self.prepare_view::<0>(state, position, step);
             if self.reflect {
-                self.prefetch_view::<1>(state, position, step, &mut pending);
+                self.prepare_view::<1>(state, position, step);
+            }
+            if let Some(slot) = steps.get_mut(count) {
+                *slot = step;
+                count += 1;
             }
         }
-        for &(set, order, blank, p) in &pending.lookups.as_flattened()[..pending.count] {
-            let table = &self.tables[p as usize % P];
-            if let Some(regions) = table.regions {
-                let index = regions.index_in_packed_set(set as usize, order as u64, blank);
-                prefetch_byte(table.entries, index as usize / 2);
+        let mut ready = 0;
+        for &step in &steps[..count] {
+            self.finish_view::<0>(state, step);
+            if self.reflect {
+                self.finish_view::<1>(state, step);
             }
+            ready |= 1 << step.2;
         }
+        state.ready = ready;
     }
 }
 
