@@ -74,6 +74,8 @@ const NO_CROSSING: Crossing = Crossing {
 struct View<const G: usize> {
     /// The distinct tables holding each tile, then `NO_TABLE`.
     tables_of: [[u8; G]; CELLS],
+    /// How many tables hold each tile.
+    tables_count: [u8; CELLS],
     /// Byte `g` all ones where partition `g` holds the tile.
     holds: [u64; CELLS],
     /// `[tile][k][vertical]`: the change of the index key when the tile
@@ -387,6 +389,8 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                     .fold(0u64, |bytes, (g, _)| bytes | 0xFF << (8 * g))
             });
             views.push(View {
+                tables_count: tables_of
+                    .map(|row| row.iter().filter(|&&p| p != NO_TABLE).count() as u8),
                 tables_of,
                 holds,
                 step,
@@ -547,11 +551,9 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
             Self::crossed_tiles(crossing, position)
         };
         let mut sums = state.sum[VIEW];
-        for (k, &p) in v.tables_of[tile].iter().enumerate() {
-            if p == NO_TABLE {
-                break;
-            }
-            let p = p as usize % P;
+        let tables = &v.tables_of[tile];
+        for k in 0..v.tables_count[tile] as usize {
+            let p = tables[k & (G - 1)] as usize % P;
             let (key, order, index) = if ready {
                 let index = state.prepared_index[prepared][k & (G - 1)];
                 match self.regions[p] {
@@ -603,11 +605,9 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
         let crossed = Self::crossed_tiles(crossing, position);
         let prepared = (direction & 3) * 2 + VIEW;
-        for (k, &p) in v.tables_of[tile].iter().enumerate() {
-            if p == NO_TABLE {
-                break;
-            }
-            let p = p as usize % P;
+        let tables = &v.tables_of[tile];
+        for k in 0..v.tables_count[tile] as usize {
+            let p = tables[k & (G - 1)] as usize % P;
             let k = k & (G - 1);
             match self.regions[p] {
                 Some(regions) => {
@@ -644,11 +644,9 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         let v = &self.views[VIEW];
         let blank = v.crossing[from as usize & (CELLS - 1)][direction].blank_after;
         let prepared = (direction & 3) * 2 + VIEW;
-        for (k, &p) in v.tables_of[tile].iter().enumerate() {
-            if p == NO_TABLE {
-                break;
-            }
-            let p = p as usize % P;
+        let tables = &v.tables_of[tile];
+        for k in 0..v.tables_count[tile] as usize {
+            let p = tables[k & (G - 1)] as usize % P;
             let k = k & (G - 1);
             if let Some(regions) = self.regions[p] {
                 let set = state.prepared_index[prepared][k] as usize;
