@@ -3,7 +3,7 @@
 //! the path alone; the board is changed and restored in place, the heuristic
 //! is updated per move, and the move back to the parent is never generated.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use npuzzle_board::Move;
 
@@ -31,6 +31,8 @@ pub(crate) enum Flow {
 
 /// The stop flag of searches that cannot be stopped.
 static NEVER: AtomicBool = AtomicBool::new(false);
+/// The first solution's subtree of searches that no other search ends.
+static NO_SOLUTION: AtomicUsize = AtomicUsize::new(usize::MAX);
 
 /// One depth-first searcher: the position it mutates, its path and counters.
 pub(crate) struct Dfs<'a, H: Heuristic> {
@@ -46,6 +48,11 @@ pub(crate) struct Dfs<'a, H: Heuristic> {
     /// Set by the caller to stop the search (a flag that is never set when
     /// the caller gave none).
     stop: &'a AtomicBool,
+    /// In a split search, the first subtree (in the split's order) where a
+    /// solution was found, and this search's subtree: a search of a later
+    /// subtree stops, since it cannot change the answer.
+    first_found: &'a AtomicUsize,
+    subtree: usize,
     pruning: &'static MovePruning,
     /// The children's states, a row per depth below the start, kept from
     /// one iteration (and one subtree) to the next: a node writes each
@@ -73,6 +80,8 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             stats: Stats::default(),
             node_limit,
             stop: stop.unwrap_or(&NEVER),
+            first_found: &NO_SOLUTION,
+            subtree: 0,
             pruning: pruning(),
             stack: Vec::new(),
         }
@@ -123,7 +132,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             return Flow::Found;
         }
         self.stats.expanded += 1;
-        if self.stats.expanded >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+        if self.stats.expanded >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+            || self.first_found.load(Ordering::Relaxed) < self.subtree
+        {
             return Flow::Stopped;
         }
         let blank = self.position.blank();
@@ -430,7 +442,6 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     workers: usize,
 ) -> Option<(Vec<Move>, Stats)> {
     use rayon::prelude::*;
-    use std::sync::atomic::AtomicUsize;
     use std::sync::Mutex;
 
     const SPLIT_DEPTH: u32 = 12;
@@ -467,6 +478,8 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                               stack: &mut Vec<[H::State; 4]>|
          -> (Stats, u32) {
             let mut dfs = Dfs::new(grid, heuristic, subtree.position.clone(), node_limit, stop);
+            dfs.first_found = &first_found;
+            dfs.subtree = index;
             dfs.stack = std::mem::take(stack);
             let flow = dfs.run(
                 bound,
@@ -485,6 +498,8 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                         *best = Some((index, moves));
                     }
                 }
+                // An earlier subtree's solution ended this one: nothing lost.
+                Flow::Stopped if first_found.load(Ordering::Relaxed) < index => {}
                 Flow::Stopped => stopped.store(true, Ordering::Relaxed),
                 Flow::Exhausted => {}
             }
