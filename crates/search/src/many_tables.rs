@@ -176,6 +176,13 @@ impl SetRanks {
     }
 }
 
+/// The row of a node's prepared indexes for its child in `direction`, seen
+/// in `VIEW`.
+#[inline(always)]
+fn prepared_row<const VIEW: usize>(direction: usize) -> usize {
+    (direction & 3) * 2 + VIEW
+}
+
 /// Up to `P` distinct tables with nibble entries, plain or zero-aware by
 /// region, in up to `G` partitions, on boards up to 5x5.
 pub struct ManyTables<'a, const P: usize, const G: usize> {
@@ -543,7 +550,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     ) -> Option<u32> {
         let v = &self.views[VIEW];
         let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
-        let prepared = (direction & 3) * 2 + VIEW;
+        let prepared = prepared_row::<VIEW>(direction);
         let ready = state.ready >> (direction & 3) & 1 == 1;
         let crossed = if ready {
             [0; CROSSED]
@@ -604,7 +611,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         let v = &self.views[VIEW];
         let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
         let crossed = Self::crossed_tiles(crossing, position);
-        let prepared = (direction & 3) * 2 + VIEW;
+        let prepared = prepared_row::<VIEW>(direction);
         let tables = &v.tables_of[tile];
         for k in 0..v.tables_count[tile] as usize {
             let p = tables[k & (G - 1)] as usize % P;
@@ -643,7 +650,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     ) {
         let v = &self.views[VIEW];
         let blank = v.crossing[from as usize & (CELLS - 1)][direction].blank_after;
-        let prepared = (direction & 3) * 2 + VIEW;
+        let prepared = prepared_row::<VIEW>(direction);
         let tables = &v.tables_of[tile];
         for k in 0..v.tables_count[tile] as usize {
             let p = tables[k & (G - 1)] as usize % P;
