@@ -81,6 +81,8 @@ pub enum Capacity {
     Common,
     /// Up to 16 distinct tables in up to 8 partitions (septet).
     Large,
+    /// Up to 32 distinct tables in up to 16 partitions (compound).
+    Huge,
 }
 
 impl Capacity {
@@ -91,16 +93,16 @@ impl Capacity {
         if distinct == 0 {
             return Err(AdditiveError::NoTables);
         }
-        if distinct > LARGE_PATTERNS {
+        if distinct > HUGE_PATTERNS {
             return Err(AdditiveError::TooManyPatterns {
                 count: distinct,
-                most: LARGE_PATTERNS,
+                most: HUGE_PATTERNS,
             });
         }
-        if partitions > LARGE_GROUPS {
+        if partitions > HUGE_GROUPS {
             return Err(AdditiveError::TooManyPartitions {
                 count: partitions,
-                most: LARGE_GROUPS,
+                most: HUGE_GROUPS,
             });
         }
         Ok(if distinct <= PAIR_PATTERNS && partitions == 1 {
@@ -109,8 +111,10 @@ impl Capacity {
             Capacity::Compact
         } else if distinct <= MAX_PATTERNS && partitions <= MAX_GROUPS {
             Capacity::Common
-        } else {
+        } else if distinct <= LARGE_PATTERNS && partitions <= LARGE_GROUPS {
             Capacity::Large
+        } else {
+            Capacity::Huge
         })
     }
 
@@ -183,6 +187,12 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
             fast_path!(LARGE_PATTERNS, LARGE_GROUPS);
             let heuristic =
                 Large::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
+            job.run(grid, &heuristic)
+        }
+        Capacity::Huge => {
+            fast_path!(HUGE_PATTERNS, HUGE_GROUPS);
+            let heuristic =
+                Huge::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
             job.run(grid, &heuristic)
         }
     })

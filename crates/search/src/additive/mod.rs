@@ -35,6 +35,11 @@ pub const COMPACT_GROUPS: usize = 2;
 pub const LARGE_PATTERNS: usize = 16;
 /// The most partitions of the large heuristic.
 pub const LARGE_GROUPS: usize = 8;
+/// The most distinct tables of the huge heuristic (the 20 of the 24-puzzle
+/// catalogue `compound`).
+pub const HUGE_PATTERNS: usize = 32;
+/// The most partitions of the huge heuristic.
+pub const HUGE_GROUPS: usize = 16;
 /// The most tiles a pattern may have here (a table of more would not fit
 /// in memory anyway).
 pub const MAX_PATTERN_TILES: usize = 16;
@@ -144,6 +149,10 @@ pub use error::AdditiveError;
 /// The heuristic for catalogues too large for the common one: up to 16
 /// distinct tables in up to 8 partitions, at twice the state per node.
 pub type Large<'a, D> = Additive<'a, D, LARGE_PATTERNS, LARGE_GROUPS>;
+
+/// The heuristic for the largest catalogues: up to 32 distinct tables in
+/// up to 16 partitions.
+pub type Huge<'a, D> = Additive<'a, D, HUGE_PATTERNS, HUGE_GROUPS>;
 
 /// The heuristic for one partition of at most two tables (7-8, 7z-8): the
 /// search copies its state at every node, and this one is a quarter of the
