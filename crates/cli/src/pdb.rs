@@ -58,8 +58,8 @@ pub struct PartitionArgs {
     /// B6-6-6-6 (5x5), or tile lists such as "1,2,3,4;5,6,7"; a z after a
     /// part ("7z-8") or before a tile list makes that table zero-aware.
     /// Partitions joined by + (or a catalogue name: duo, trio for 4x4; duo,
-    /// septet for 5x5) give the largest
-    /// of their sums [default: 7-8 for 4x4, 8 for 3x3, 6-6-6-6 for 5x5].
+    /// septet, compound for 5x5) give the largest of their sums [default:
+    /// 7-8 for 4x4, 8 for 3x3, 6-6-6-6 for 5x5].
     #[arg(long, visible_alias = "catalogue")]
     pub partition: Option<String>,
 }
