@@ -265,7 +265,7 @@ pub(crate) fn frontier_moves<H: Heuristic>(
 ) -> (Vec<(Vec<Move>, u32)>, u32, Option<Vec<Move>>, u64) {
     let state = heuristic.init(&position);
     let root = Subtree::root(position, state);
-    let above = frontier(grid, heuristic, &root, depth, bound);
+    let above = frontier(grid, heuristic, &root, depth, bound, 1);
     let mut nodes: Vec<(Vec<Move>, u32)> = above
         .nodes
         .into_iter()
@@ -359,14 +359,77 @@ struct Frontier<S> {
     stats: Stats,
 }
 
-/// The levels from the root down to `depth`, cut at `bound`.
+/// What expanding one node above the split depth gives: its children
+/// within the bound, in move order; the least f it cut off; the children
+/// generated; and a goal child, where the expansion stopped.
+struct Expansion<S> {
+    kept: Vec<Subtree<S>>,
+    least_cut: u32,
+    generated: u64,
+    goal: Option<Vec<Move>>,
+}
+
+/// Expands `node`, at depth `g`, against `bound`.
+fn expand<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    node: &Subtree<H::State>,
+    g: u32,
+    bound: u32,
+) -> Expansion<H::State> {
+    let mut expansion = Expansion {
+        kept: Vec::new(),
+        least_cut: u32::MAX,
+        generated: 0,
+        goal: None,
+    };
+    let blank = node.position.blank();
+    for &(from, mv) in grid.neighbors(blank) {
+        if Some(from) == node.parent_blank {
+            continue;
+        }
+        let Some(history) = pruning().step(node.history, mv) else {
+            continue;
+        };
+        let mut position = node.position.clone();
+        let tile = position.slide(from);
+        let state = heuristic.update(&node.state, &position, tile, from, blank);
+        expansion.generated += 1;
+        let h = heuristic.value(&state);
+        let f = g + 1 + h;
+        if f > bound {
+            expansion.least_cut = expansion.least_cut.min(f);
+            continue;
+        }
+        let mut moves = node.moves.clone();
+        moves.push(mv);
+        if h == 0 && position.is_goal(grid) {
+            expansion.goal = Some(moves);
+            return expansion;
+        }
+        expansion.kept.push(Subtree {
+            position,
+            moves,
+            parent_blank: Some(blank),
+            history,
+            state,
+        });
+    }
+    expansion
+}
+
+/// The levels from the root down to `depth`, cut at `bound`, each level's
+/// nodes expanded by `workers` threads of the rayon pool (the result is
+/// the same for any number: the levels stay in move order).
 fn frontier<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     root: &Subtree<H::State>,
     depth: u32,
     bound: u32,
+    workers: usize,
 ) -> Frontier<H::State> {
+    use rayon::prelude::*;
     let mut least_cut = u32::MAX;
     let mut stats = Stats::default();
     let mut level = vec![Subtree {
@@ -376,46 +439,45 @@ fn frontier<H: Heuristic>(
         history: START,
         state: root.state,
     }];
+    // A run of nodes is prepared (their children's entries asked for) and
+    // then expanded: the entries of a run fit the caches, and their misses
+    // overlap.
+    const RUN: usize = 32;
+    let expand_run = |run: &mut [Subtree<H::State>], g: u32| -> Vec<Expansion<H::State>> {
+        for node in run.iter_mut() {
+            let parent_blank = node.parent_blank.unwrap_or(NO_CELL);
+            heuristic.prepare_children(&mut node.state, &node.position, parent_blank);
+        }
+        run.iter()
+            .map(|node| expand(grid, heuristic, node, g, bound))
+            .collect()
+    };
     for g in 0..depth {
-        let mut next = Vec::with_capacity(level.len() * 3);
         stats.expanded += level.len() as u64;
-        for node in &level {
-            let blank = node.position.blank();
-            for &(from, mv) in grid.neighbors(blank) {
-                if Some(from) == node.parent_blank {
-                    continue;
-                }
-                let Some(history) = pruning().step(node.history, mv) else {
-                    continue;
+        let runs: Vec<Vec<Expansion<H::State>>> = if workers > 1 {
+            level
+                .par_chunks_mut(RUN)
+                .map(|run| expand_run(run, g))
+                .collect()
+        } else {
+            level
+                .chunks_mut(RUN)
+                .map(|run| expand_run(run, g))
+                .collect()
+        };
+        let mut next = Vec::with_capacity(level.len() * 3);
+        for expansion in runs.into_iter().flatten() {
+            stats.generated += expansion.generated;
+            least_cut = least_cut.min(expansion.least_cut);
+            if let Some(moves) = expansion.goal {
+                return Frontier {
+                    nodes: Vec::new(),
+                    least_cut,
+                    goal: Some(moves),
+                    stats,
                 };
-                let mut position = node.position.clone();
-                let tile = position.slide(from);
-                let state = heuristic.update(&node.state, &position, tile, from, blank);
-                stats.generated += 1;
-                let h = heuristic.value(&state);
-                let f = g + 1 + h;
-                if f > bound {
-                    least_cut = least_cut.min(f);
-                } else {
-                    let mut moves = node.moves.clone();
-                    moves.push(mv);
-                    if h == 0 && position.is_goal(grid) {
-                        return Frontier {
-                            nodes: Vec::new(),
-                            least_cut,
-                            goal: Some(moves),
-                            stats,
-                        };
-                    }
-                    next.push(Subtree {
-                        position,
-                        moves,
-                        parent_blank: Some(blank),
-                        history,
-                        state,
-                    });
-                }
             }
+            next.extend(expansion.kept);
         }
         level = next;
     }
@@ -455,7 +517,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     loop {
         stats.iterations += 1;
         // The nodes above the split depth, once per iteration.
-        let above = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound);
+        let above = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound, workers);
         stats.expanded += above.stats.expanded;
         stats.generated += above.stats.generated;
         if let Some(moves) = above.goal {
@@ -469,9 +531,10 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         // whichever thread is free, so that the threads work where a
         // solution is likeliest and the last iteration ends soonest (on
         // 24-puzzles about half the nodes of the depth-first order). The
-        // sort is stable: ties keep the frontier's level order.
-        let mut subtrees = subtrees;
-        subtrees.sort_by_key(|t| heuristic.value(&t.state));
+        // sort is stable: ties keep the frontier's level order. The order is
+        // sorted, not the subtrees, which are large (the heuristic's state).
+        let mut order: Vec<usize> = (0..subtrees.len()).collect();
+        order.sort_by_key(|&i| heuristic.value(&subtrees[i].state));
         let next_subtree = AtomicUsize::new(0);
         let search_subtree = |index: usize,
                               subtree: &Subtree<H::State>,
@@ -517,7 +580,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                 if index >= subtrees.len() || index > first_found.load(Ordering::Relaxed) {
                     return totals;
                 }
-                let (s, b) = search_subtree(index, &subtrees[index], &mut stack);
+                let (s, b) = search_subtree(index, &subtrees[order[index]], &mut stack);
                 totals.0 += s;
                 totals.1 = totals.1.min(b);
             }
@@ -545,5 +608,57 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             return None;
         }
         bound = next_bound.min(least_cut);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_board::{random_walk, Goal, SplitMix64};
+    use npuzzle_pdb::Partition;
+
+    use super::*;
+    use crate::many_tables::ManyTables;
+
+    /// The levels above the split depth are the same, in the same order,
+    /// however many threads expand them, and so is the split search's
+    /// solution.
+    #[test]
+    fn the_frontier_and_the_solution_do_not_depend_on_the_threads() {
+        let goal = Goal::BlankLast;
+        let name = "z1,2,5,6,9;3,4,7,8,12+1,2,3,4;z5,6,9,10,13;7,8,11,12,14,15";
+        let partition = Partition::parse(name, 4, goal).unwrap();
+        let pdbs = npuzzle_pdb::testing::tables(name, 4, goal);
+        let grid = Grid::new(4, goal);
+        let heuristic = ManyTables::<8, 4>::new(&grid, &pdbs, partition.groups(), true).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..3 {
+            let board = random_walk(4, goal, 60, &mut rng);
+            let position = Position::new(&board);
+            let state = heuristic.init(&position);
+            let root = Subtree::root(position.clone(), state);
+            let bound = heuristic.value(&state) + 14;
+            let one = frontier(&grid, &heuristic, &root, 10, bound, 1);
+            let two = pool.install(|| frontier(&grid, &heuristic, &root, 10, bound, 2));
+            let moves = |f: &Frontier<_>| -> Vec<Vec<Move>> {
+                f.nodes.iter().map(|t| t.moves.clone()).collect()
+            };
+            assert!(one.nodes.len() > 100, "{board}: {}", one.nodes.len());
+            assert_eq!(moves(&one), moves(&two), "{board}");
+            assert_eq!((one.least_cut, one.stats), (two.least_cut, two.stats));
+            let solve = |workers| {
+                pool.install(|| {
+                    split_ida_star(&grid, &heuristic, position.clone(), u64::MAX, None, workers)
+                })
+                .unwrap()
+            };
+            let (alone, _) = solve(1);
+            let (together, _) = solve(2);
+            assert_eq!(alone, together, "{board}");
+            assert!(board.solves(&alone, goal));
+        }
     }
 }
