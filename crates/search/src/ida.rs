@@ -544,12 +544,16 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             dfs.first_found = &first_found;
             dfs.subtree = index;
             dfs.stack = std::mem::take(stack);
+            // The start's children are prepared as every other node's are.
+            let mut start = subtree.state;
+            let parent_blank = subtree.parent_blank.unwrap_or(NO_CELL);
+            heuristic.prepare_children(&mut start, &subtree.position, parent_blank);
             let flow = dfs.run(
                 bound,
                 SPLIT_DEPTH,
                 subtree.parent_blank,
                 subtree.history,
-                &subtree.state,
+                &start,
             );
             match flow {
                 Flow::Found => {
