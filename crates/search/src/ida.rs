@@ -432,13 +432,7 @@ fn frontier<H: Heuristic>(
     use rayon::prelude::*;
     let mut least_cut = u32::MAX;
     let mut stats = Stats::default();
-    let mut level = vec![Subtree {
-        position: root.position.clone(),
-        moves: Vec::new(),
-        parent_blank: None,
-        history: START,
-        state: root.state,
-    }];
+    let mut level = vec![Subtree::root(root.position.clone(), root.state)];
     // A run of nodes is prepared (their children's entries asked for) and
     // then expanded: the entries of a run fit the caches, and their misses
     // overlap.
