@@ -75,7 +75,8 @@ pub enum Capacity {
     /// two-table heuristic when both are plain nibble tables of a board up
     /// to 4x4.
     Pair,
-    /// Up to 4 distinct tables in up to 2 partitions (6-6-3, 6-6-6-6, duo).
+    /// Up to 4 distinct tables in up to 2 partitions (6-6-3, 6-6-6-6, duo);
+    /// one partition is searched with one sum per view.
     Compact,
     /// Up to 8 distinct tables in up to 4 partitions (trio).
     Common,
@@ -172,6 +173,11 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
             job.run(grid, &heuristic)
         }
         Capacity::Compact => {
+            // One sum per view: the fast path's loops over a tile's tables
+            // and over the sums then fold away.
+            if groups.len() == 1 {
+                fast_path!(COMPACT_PATTERNS, 1);
+            }
             fast_path!(COMPACT_PATTERNS, COMPACT_GROUPS);
             let heuristic = Compact::with_capacity(grid, tables, groups, reflect)
                 .map_err(SearchError::Tables)?;

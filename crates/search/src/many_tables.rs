@@ -74,7 +74,8 @@ const NO_CROSSING: Crossing = Crossing {
 struct View<const G: usize> {
     /// The distinct tables holding each tile, then `NO_TABLE`.
     tables_of: [[u8; G]; CELLS],
-    /// How many tables hold each tile.
+    /// How many tables hold each tile, at most `G`: loops over them are
+    /// bounded by `G` too, so that with one partition they fold away.
     tables_count: [u8; CELLS],
     /// Byte `g % 8` of word `g / 8` all ones where partition `g` holds the
     /// tile.
@@ -561,7 +562,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         };
         let mut sums = state.sum[VIEW];
         let tables = &v.tables_of[tile];
-        for k in 0..v.tables_count[tile] as usize {
+        for k in 0..(v.tables_count[tile] as usize).min(G) {
             let p = tables[k & (G - 1)] as usize % P;
             let (key, order, index) = if ready {
                 let index = state.prepared_index[prepared][k & (G - 1)];
@@ -623,7 +624,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         let crossed = Self::crossed_tiles(crossing, position);
         let prepared = prepared_row::<VIEW>(direction);
         let tables = &v.tables_of[tile];
-        for k in 0..v.tables_count[tile] as usize {
+        for k in 0..(v.tables_count[tile] as usize).min(G) {
             let p = tables[k & (G - 1)] as usize % P;
             let k = k & (G - 1);
             match self.regions[p] {
@@ -662,7 +663,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         let blank = v.crossing[from as usize & (CELLS - 1)][direction].blank_after;
         let prepared = prepared_row::<VIEW>(direction);
         let tables = &v.tables_of[tile];
-        for k in 0..v.tables_count[tile] as usize {
+        for k in 0..(v.tables_count[tile] as usize).min(G) {
             let p = tables[k & (G - 1)] as usize % P;
             let k = k & (G - 1);
             if let Some(regions) = self.regions[p] {
@@ -858,7 +859,9 @@ mod tests {
     use npuzzle_pdb::Partition;
 
     use super::*;
-    use crate::additive::{Additive, HUGE_GROUPS, HUGE_PATTERNS, LARGE_GROUPS, LARGE_PATTERNS};
+    use crate::additive::{
+        Additive, COMPACT_PATTERNS, HUGE_GROUPS, HUGE_PATTERNS, LARGE_GROUPS, LARGE_PATTERNS,
+    };
     use crate::tests::{assert_same_search, random_move_from};
 
     fn catalogue(name: &str, size: usize, goal: Goal) -> (Vec<Pdb<TestBytes>>, Vec<usize>) {
@@ -895,6 +898,16 @@ mod tests {
 
     const HUGE_SETS: [(usize, &str); 1] = [(3, crate::tests::HUGE_CATALOGUE)];
 
+    /// One partition of up to four tables, as 6z-6z-6z-6z is searched: one
+    /// sum per view.
+    const ONE_PARTITION_SETS: [(usize, &str); 5] = [
+        (2, "z1;2,3"),
+        (3, "z1,2,3;5,6,7"),
+        (3, "1,2,3;z4,5;6,7;z8"),
+        (4, "z1,2,5,6;z3,4,7,8;z9,10,13,14;z11,12,15"),
+        (5, "z1,2,3;z4,5,6;z7,8,9;z10,11,12"),
+    ];
+
     /// Walking as search does (never straight back, children prepared
     /// when entered), the estimate and every cut-off value agree with the
     /// general heuristic, and the state with a fresh evaluation.
@@ -902,6 +915,7 @@ mod tests {
     fn follows_the_general_heuristic_move_by_move() {
         follow_move_by_move::<LARGE_PATTERNS, LARGE_GROUPS>(&SETS);
         follow_move_by_move::<HUGE_PATTERNS, HUGE_GROUPS>(&HUGE_SETS);
+        follow_move_by_move::<COMPACT_PATTERNS, 1>(&ONE_PARTITION_SETS);
     }
 
     fn follow_move_by_move<const P: usize, const G: usize>(sets: &[(usize, &str)]) {
@@ -972,6 +986,7 @@ mod tests {
     fn searches_the_same_nodes_as_the_general_heuristic() {
         search_the_same_nodes::<LARGE_PATTERNS, LARGE_GROUPS>(&SETS);
         search_the_same_nodes::<HUGE_PATTERNS, HUGE_GROUPS>(&HUGE_SETS);
+        search_the_same_nodes::<COMPACT_PATTERNS, 1>(&ONE_PARTITION_SETS);
     }
 
     fn search_the_same_nodes<const P: usize, const G: usize>(sets: &[(usize, &str)]) {
