@@ -85,33 +85,43 @@ struct View<const G: usize> {
     /// crosses (plain tables: its digit's place value times the cells it
     /// passes; zero-aware: nothing, the order is unchanged).
     step: [[[u32; 2]; G]; CELLS],
-    /// `cross[tile * G + k][other]`: the change of a plain table's rank
-    /// when it passes `other`, as a two's complement.
-    cross: Vec<[u32; CELLS]>,
+    /// `cross[tile][k][other]`: the change of a plain table's rank when it
+    /// passes `other`, as a two's complement (in fixed-size arrays, which
+    /// masked indexes read without bounds checks).
+    cross: Box<[[[u32; CELLS]; G]; CELLS]>,
     /// The same for a zero-aware table's order number, which fits 16 bits
     /// (half the cache lines).
-    order_cross: Vec<[u16; CELLS]>,
+    order_cross: Box<[[[u16; CELLS]; G]; CELLS]>,
     /// `[from][direction]`: the move of the tile on `from` into the blank
     /// beside it, seen in this view.
     crossing: [[Crossing; 4]; CELLS],
 }
 
-/// What search keeps per node, by view and table: the index key (a plain
-/// table's rank, a zero-aware table's cell mask), a zero-aware table's
-/// order number, the tiles' Manhattan distance and the table's value; and
-/// each partition's sum. Then what [`Heuristic::prepare_children`] worked
-/// out for the children, which a child does not inherit.
+/// What search keeps per node of one table in one view: the index key (a
+/// plain table's rank, a zero-aware table's cell mask), a zero-aware
+/// table's order number, the tiles' Manhattan distance and the table's
+/// value, in one word, so that a move reads and writes it whole.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
+struct TableState {
+    key: u32,
+    order: u16,
+    manhattan: u8,
+    value: u8,
+}
+
+/// What search keeps per node: each table's state by view, and each
+/// partition's sum. Then what [`Heuristic::prepare_children`] worked out
+/// for the children, which a child does not inherit.
 #[derive(Clone, Copy)]
 pub struct ManyTablesState<const P: usize, const G: usize> {
-    key: [[u32; P]; 2],
-    order: [[u16; P]; 2],
-    manhattan: [[u8; P]; 2],
-    value: [[u8; P]; 2],
+    tables: [[TableState; P]; 2],
     sum: [[u16; G]; 2],
     /// Bit `d`: the move in direction `d` is prepared.
     ready: u8,
     /// `[direction * 2 + view][k]`: the entry index and (zero-aware) order
-    /// number of the moved tile's `k`-th table after that move.
+    /// number of the moved tile's `k`-th table after that move (apart: the
+    /// state is copied whole above the split depth).
     prepared_index: [[u32; G]; 8],
     prepared_order: [[u16; G]; 8],
 }
@@ -225,7 +235,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         groups: &[usize],
         reflect: bool,
     ) -> Option<Self> {
-        // Per-tile rows are indexed `tile * G + k` under a mask (other
+        // Per-tile rows are indexed `[tile][k]` under masks (other
         // counts would read wrong rows), and table numbers reduced `% P`, a
         // mask only for a power of two; a partition's over-limit flag is a
         // byte of one of two u64s.
@@ -331,8 +341,8 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                 }
             };
             let mut step = [[[0u32; 2]; G]; CELLS];
-            let mut cross = vec![[0u32; CELLS]; CELLS * G];
-            let mut order_cross = vec![[0u16; CELLS]; CELLS * G];
+            let mut cross = Box::new([[[0u32; CELLS]; G]; CELLS]);
+            let mut order_cross = Box::new([[[0u16; CELLS]; G]; CELLS]);
             for x in 1..cells {
                 for (k, &p) in tables_of[x].iter().enumerate() {
                     if p == NO_TABLE {
@@ -358,9 +368,9 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                             weight(p, sy)
                         };
                         if plain {
-                            cross[x * G + k][y] = change;
+                            cross[x][k][y] = change;
                         } else {
-                            order_cross[x * G + k][y] = change.wrapping_neg() as u16;
+                            order_cross[x][k][y] = change.wrapping_neg() as u16;
                         }
                     }
                 }
@@ -456,12 +466,13 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         crossed: [u8; CROSSED],
     ) -> (u32, u16, u64) {
         let p = p % P;
-        let key = state.key[VIEW][p];
+        let old = state.tables[VIEW][p];
+        let key = old.key;
         match self.regions[p] {
             Some(regions) => {
                 let mask = key ^ crossing.flip;
                 let change = self.order_change::<VIEW>(tile, k, crossing, crossed);
-                let order = state.order[VIEW][p].wrapping_add(change);
+                let order = old.order.wrapping_add(change);
                 let set = self.set_ranks.rank(mask);
                 let index = regions.index_in_packed_set(set, order as u64, crossing.blank_after);
                 (mask, order, index)
@@ -485,7 +496,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         crossed: [u8; CROSSED],
     ) -> u32 {
         let v = &self.views[VIEW];
-        let cross = &v.cross[(tile * G + k) & (CELLS * G - 1)];
+        let cross = &v.cross[tile & (CELLS - 1)][k & (G - 1)];
         let mut change = v.step[tile][k][crossing.vertical as usize];
         for y in crossed {
             change = change.wrapping_add(cross[y as usize & (CELLS - 1)]);
@@ -506,7 +517,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         crossing: &Crossing,
         crossed: [u8; CROSSED],
     ) -> u16 {
-        let cross = &self.views[VIEW].order_cross[(tile * G + k) & (CELLS * G - 1)];
+        let cross = &self.views[VIEW].order_cross[tile & (CELLS - 1)][k & (G - 1)];
         let mut change = 0u16;
         for y in crossed {
             change = change.wrapping_add(cross[y as usize & (CELLS - 1)]);
@@ -532,6 +543,34 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         manhattan.wrapping_add(2 * ((byte >> (4 * (index % 2))) & 0xF))
     }
 
+    /// Reads table `p`'s entry at the located `(key, order, index)` into
+    /// `child`, its tiles' Manhattan distance changed by `change`, and moves
+    /// the sums of the partitions holding it.
+    #[inline(always)]
+    fn take_value<const VIEW: usize>(
+        &self,
+        state: &ManyTablesState<P, G>,
+        p: usize,
+        (key, order, index): (u32, u16, u64),
+        change: u8,
+        child: &mut ManyTablesState<P, G>,
+        sums: &mut [u16; G],
+    ) {
+        let old = state.tables[VIEW][p];
+        let manhattan = old.manhattan.wrapping_add(change);
+        let value = self.entry(p, index, manhattan);
+        // Field by field: assembling the word would cost more.
+        let slot = &mut child.tables[VIEW][p];
+        slot.key = key;
+        slot.order = order;
+        slot.manhattan = manhattan;
+        slot.value = value;
+        let delta = (value as u16).wrapping_sub(old.value as u16);
+        for (sum, &member) in sums.iter_mut().zip(&self.member[p]) {
+            *sum = sum.wrapping_add(member & delta);
+        }
+    }
+
     /// Brings `VIEW` of `child` up to date for `tile`'s move from `from` in
     /// `direction` (the Manhattan distance changing by `change`), and the
     /// sums of the partitions; returns the first sum above `limit` among
@@ -552,40 +591,40 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         child: &mut ManyTablesState<P, G>,
     ) -> Option<u32> {
         let v = &self.views[VIEW];
-        let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
+        let crossing = &v.crossing[from as usize & (CELLS - 1)][direction & 3];
         let prepared = prepared_row::<VIEW>(direction);
         let ready = state.ready >> (direction & 3) & 1 == 1;
-        let crossed = if ready {
-            [0; CROSSED]
-        } else {
-            Self::crossed_tiles(crossing, position)
-        };
         let mut sums = state.sum[VIEW];
         let tables = &v.tables_of[tile];
-        for k in 0..(v.tables_count[tile] as usize).min(G) {
-            let p = tables[k & (G - 1)] as usize % P;
-            let (key, order, index) = if ready {
+        let count = (v.tables_count[tile] as usize).min(G);
+        // Two loops: the one that works indexes out holds its loop-invariant
+        // addresses to itself.
+        if ready {
+            for k in 0..count {
+                let p = tables[k & (G - 1)] as usize % P;
                 let index = state.prepared_index[prepared][k & (G - 1)];
-                match self.regions[p] {
+                let (key, order) = match self.regions[p] {
                     Some(_) => (
-                        state.key[VIEW][p] ^ crossing.flip,
+                        state.tables[VIEW][p].key ^ crossing.flip,
                         state.prepared_order[prepared][k & (G - 1)],
-                        index as u64,
                     ),
-                    None => (index, 0, index as u64),
-                }
-            } else {
-                self.locate::<VIEW>(state, tile, k, p, crossing, crossed)
-            };
-            let manhattan = state.manhattan[VIEW][p].wrapping_add(change);
-            let value = self.entry(p, index, manhattan);
-            child.key[VIEW][p] = key;
-            child.order[VIEW][p] = order;
-            child.manhattan[VIEW][p] = manhattan;
-            child.value[VIEW][p] = value;
-            let delta = (value as u16).wrapping_sub(state.value[VIEW][p] as u16);
-            for (sum, &member) in sums.iter_mut().zip(&self.member[p]) {
-                *sum = sum.wrapping_add(member & delta);
+                    None => (index, 0),
+                };
+                self.take_value::<VIEW>(
+                    state,
+                    p,
+                    (key, order, index as u64),
+                    change,
+                    child,
+                    &mut sums,
+                );
+            }
+        } else {
+            let crossed = Self::crossed_tiles(crossing, position);
+            for k in 0..count {
+                let p = tables[k & (G - 1)] as usize % P;
+                let located = self.locate::<VIEW>(state, tile, k, p, crossing, crossed);
+                self.take_value::<VIEW>(state, p, located, change, child, &mut sums);
             }
         }
         child.sum[VIEW] = sums;
@@ -620,7 +659,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         (tile, from, direction): (usize, u8, usize),
     ) {
         let v = &self.views[VIEW];
-        let crossing = &v.crossing[from as usize & (CELLS - 1)][direction];
+        let crossing = &v.crossing[from as usize & (CELLS - 1)][direction & 3];
         let crossed = Self::crossed_tiles(crossing, position);
         let prepared = prepared_row::<VIEW>(direction);
         let tables = &v.tables_of[tile];
@@ -629,9 +668,10 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
             let k = k & (G - 1);
             match self.regions[p] {
                 Some(regions) => {
-                    let mask = state.key[VIEW][p] ^ crossing.flip;
+                    let old = state.tables[VIEW][p];
+                    let mask = old.key ^ crossing.flip;
                     let change = self.order_change::<VIEW>(tile, k, crossing, crossed);
-                    let order = state.order[VIEW][p].wrapping_add(change);
+                    let order = old.order.wrapping_add(change);
                     let set = self.set_ranks.rank(mask);
                     if self.prefetch {
                         prefetch(regions.set_record(set));
@@ -641,7 +681,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                 }
                 None => {
                     let change = self.rank_change::<VIEW>(tile, k, crossing, crossed);
-                    let rank = state.key[VIEW][p].wrapping_add(change);
+                    let rank = state.tables[VIEW][p].key.wrapping_add(change);
                     state.prepared_index[prepared][k] = rank;
                     if self.prefetch {
                         prefetch_byte(self.entries[p], rank as usize / 2);
@@ -660,7 +700,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         (tile, from, direction): (usize, u8, usize),
     ) {
         let v = &self.views[VIEW];
-        let blank = v.crossing[from as usize & (CELLS - 1)][direction].blank_after;
+        let blank = v.crossing[from as usize & (CELLS - 1)][direction & 3].blank_after;
         let prepared = prepared_row::<VIEW>(direction);
         let tables = &v.tables_of[tile];
         for k in 0..(v.tables_count[tile] as usize).min(G) {
@@ -724,10 +764,7 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
 
     fn init(&self, position: &Position) -> ManyTablesState<P, G> {
         let mut state = ManyTablesState {
-            key: [[0; P]; 2],
-            order: [[0; P]; 2],
-            manhattan: [[0; P]; 2],
-            value: [[0; P]; 2],
+            tables: [[TableState::default(); P]; 2],
             sum: [[0; G]; 2],
             ready: 0,
             prepared_index: [[0; G]; 8],
@@ -736,13 +773,15 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
         for view in 0..1 + self.reflect as usize {
             for p in 0..self.tables.len() {
                 let (key, order, manhattan, value) = self.evaluate(p, view, position);
-                state.key[view][p] = key;
-                state.order[view][p] = order;
-                state.manhattan[view][p] = manhattan;
-                state.value[view][p] = value;
+                state.tables[view][p] = TableState {
+                    key,
+                    order,
+                    manhattan,
+                    value,
+                };
             }
             for &(g, p) in &self.slots {
-                state.sum[view][g as usize] += state.value[view][p as usize] as u16;
+                state.sum[view][g as usize] += state.tables[view][p as usize].value as u16;
             }
         }
         state
@@ -787,10 +826,7 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
         child: &mut ManyTablesState<P, G>,
     ) -> u32 {
         // What was prepared for this node's children is not the child's.
-        child.key = state.key;
-        child.order = state.order;
-        child.manhattan = state.manhattan;
-        child.value = state.value;
+        child.tables = state.tables;
         child.sum = state.sum;
         child.ready = 0;
         let t = tile as usize & (CELLS - 1);
@@ -968,9 +1004,7 @@ mod tests {
                             general.update(&general_state, &position, tile, from, blank);
                         let fresh = fast.init(&position);
                         assert_eq!(fast.value(&state), general.value(&general_state), "{name}");
-                        assert_eq!(state.key, fresh.key, "{name} step {step}");
-                        assert_eq!(state.order, fresh.order, "{name} step {step}");
-                        assert_eq!(state.value, fresh.value, "{name} step {step}");
+                        assert_eq!(state.tables, fresh.tables, "{name} step {step}");
                         assert_eq!(state.sum, fresh.sum, "{name} step {step}");
                         parent_blank = blank;
                     }
