@@ -133,10 +133,16 @@ pub struct ManyTablesState<const P: usize, const G: usize> {
 struct SetRanks {
     /// Cells 0 to 8.
     low: [u32; 512],
-    /// Cells 9 to 16 and 17 to 24, by the number of cells below the chunk.
-    middle: [[u32; 9]; 256],
-    high: [[u32; 9]; 256],
+    /// Cells 9 to 16 and 17 to 24: `[bits * 9 + below]`, `below` the
+    /// number of cells below the chunk (at most 8 in a set of at most 8
+    /// cells; the rows are padded so that any count indexes them without a
+    /// check).
+    middle: [u32; CHUNK_TERMS],
+    high: [u32; CHUNK_TERMS],
 }
+
+/// 256 chunks of 9 counts, and room for a count up to 32 past the last.
+const CHUNK_TERMS: usize = 256 * 9 + 32;
 
 impl SetRanks {
     /// The ranks, built once per process.
@@ -165,14 +171,20 @@ impl SetRanks {
             }
             sum as u32
         };
+        let chunk = |first: u64| -> [u32; CHUNK_TERMS] {
+            std::array::from_fn(|i| {
+                let (bits, below) = (i / 9, i % 9);
+                if bits < 256 {
+                    terms(bits, first, below as u64)
+                } else {
+                    0
+                }
+            })
+        };
         Box::new(SetRanks {
             low: std::array::from_fn(|bits| terms(bits, 0, 0)),
-            middle: std::array::from_fn(|bits| {
-                std::array::from_fn(|below| terms(bits, 9, below as u64))
-            }),
-            high: std::array::from_fn(|bits| {
-                std::array::from_fn(|below| terms(bits, 17, below as u64))
-            }),
+            middle: chunk(9),
+            high: chunk(17),
         })
     }
 
@@ -183,8 +195,8 @@ impl SetRanks {
         let below_middle = low.count_ones() as usize;
         let below_high = (mask & 0x1FFFF).count_ones() as usize;
         (self.low[low as usize]
-            + self.middle[(mask >> 9) as usize & 0xFF][below_middle.min(8)]
-            + self.high[(mask >> 17) as usize & 0xFF][below_high.min(8)]) as usize
+            + self.middle[((mask >> 9) as usize & 0xFF) * 9 + below_middle]
+            + self.high[((mask >> 17) as usize & 0xFF) * 9 + below_high]) as usize
     }
 }
 
