@@ -571,12 +571,12 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         let old = state.tables[VIEW][p];
         let manhattan = old.manhattan.wrapping_add(change);
         let value = self.entry(p, index, manhattan);
-        // Field by field: assembling the word would cost more.
-        let slot = &mut child.tables[VIEW][p];
-        slot.key = key;
-        slot.order = order;
-        slot.manhattan = manhattan;
-        slot.value = value;
+        child.tables[VIEW][p] = TableState {
+            key,
+            order,
+            manhattan,
+            value,
+        };
         let delta = (value as u16).wrapping_sub(old.value as u16);
         for (sum, &member) in sums.iter_mut().zip(&self.member[p]) {
             *sum = sum.wrapping_add(member & delta);
