@@ -533,9 +533,11 @@ impl Solver {
 
     /// The subtrees of one IDA* iteration at `depth` below `board` for
     /// `bound` (None: the board's estimate), over the side's tables:
-    /// (nodes as (moves, estimate) most promising first, least f cut above
-    /// them, a solution above the depth or None, the board's estimate,
-    /// nodes expanded). For `npuzzle.distributed.solve`.
+    /// (nodes as (moves, estimate), lowest estimate first, least f cut
+    /// above them, a solution above the depth or None, the board's
+    /// estimate, nodes expanded). For `npuzzle.distributed.solve`, which
+    /// puts first the subtrees whose passes came nearest the goal in the
+    /// last iteration, as the local search does.
     #[pyo3(signature = (board, depth, bound=None))]
     #[allow(clippy::type_complexity)]
     fn frontier(
@@ -563,7 +565,8 @@ impl Solver {
 
     /// One IDA* pass bounded by `bound` below the node the moves `prefix`
     /// lead to from `board`: (moves from that node to the goal or None, the
-    /// least f above the bound, nodes expanded, whether `stop` ended it).
+    /// least f above the bound, nodes expanded, whether `stop` ended it,
+    /// the least estimate met: how near the goal the pass came).
     #[pyo3(signature = (board, prefix, bound, max_nodes=None, stop=None))]
     fn search_pass(
         &self,
@@ -573,7 +576,7 @@ impl Solver {
         bound: u32,
         max_nodes: Option<u64>,
         stop: Option<PyRef<'_, StopFlag>>,
-    ) -> PyResult<(Option<String>, u32, u64, bool)> {
+    ) -> PyResult<(Option<String>, u32, u64, bool, u32)> {
         let board = board_arg(board)?;
         let prefix = npuzzle::Move::parse_sequence(prefix, npuzzle::Notation::Tile)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -589,6 +592,7 @@ impl Solver {
             outcome.next_bound,
             outcome.expanded,
             outcome.stopped,
+            outcome.closest,
         ))
     }
 

@@ -310,14 +310,16 @@ def test_a_stopped_run_is_not_taken_as_searched():
     # stopped by the event after one subtree, the third never reported.
     sizes = nd._Sizes()
     tally = nd._Tally([(0, 2), (2, 5), (5, 6)], 6, least_cut=99)
-    tally.take(0, (None, 90, [5, 6], 0.1, True), sizes, [1.0] * 6)
-    tally.take(2, (None, 88, [3], 0.1, False), sizes, [1.0] * 6)
+    tally.take(0, (None, 90, [5, 6], [20, 21], 0.1, True), sizes, [1.0] * 6)
+    tally.take(2, (None, 88, [3], [30], 0.1, False), sizes, [1.0] * 6)
     assert tally.unsearched() == [(2, 5), (5, 6)]
     assert (tally.found, tally.next_bound, tally.expanded) == (None, 90, 14)
-    tally.take(2, (None, 92, [4, 4, 4], 0.1, True), sizes, [1.0] * 6)
-    tally.take(5, ("UL", 94, [7], 0.1, True), sizes, [1.0] * 6)
+    tally.take(2, (None, 92, [4, 4, 4], [22, 23, 24], 0.1, True), sizes, [1.0] * 6)
+    tally.take(5, ("UL", 94, [7], [0], 0.1, True), sizes, [1.0] * 6)
     assert tally.unsearched() == [] and tally.found == "UL"
     assert tally.counts == [5, 6, 4, 4, 4, 7] and tally.expanded == 33
+    # The search again's report replaces the stopped one's.
+    assert tally.closest == [20, 21, 22, 23, 24, 0]
 
 
 def test_a_finder_lost_before_it_reports_leaves_the_search_optimal(client, pdb_dir):
@@ -370,20 +372,25 @@ def replay_ok(board, moves, n):
 
 def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
     # The units the split search hands out, run one after another in the
-    # frontier's order, expand exactly the local search's nodes.
+    # local search's order (those whose passes came nearest the goal in the
+    # last iteration first, then the frontier's), expand exactly the local
+    # search's nodes.
     solver = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=1)
     board = [npuzzle.random_board(4, seed=7)][0]
-    bound, total = None, 0
+    bound, total, came_near, reordered = None, 0, {}, False
     while True:
         nodes, cut, shallow, estimate, above = solver.frontier(board, 12, bound)
         bound = estimate if bound is None else bound
         total += above
         assert shallow is None
-        found, next_bound = None, cut
-        for prefix, h in nodes:
-            moves, below, expanded, stopped = solver.search_pass(board, prefix, bound)
-            assert not stopped
+        ordered = sorted(nodes, key=lambda node: (came_near.get(node[0], node[1]), node[1]))
+        reordered |= ordered != nodes
+        found, next_bound, came_near = None, cut, {}
+        for prefix, h in ordered:
+            moves, below, expanded, stopped, near = solver.search_pass(board, prefix, bound)
+            assert not stopped and near <= h
             total += expanded
+            came_near[prefix] = near
             if moves is not None:
                 found = prefix + moves
                 break
@@ -394,12 +401,15 @@ def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
     alone = solver.solve(board)
     assert (len(found), total) == (alone.length, alone.expanded)
     assert replay_ok(board, found, 4)
+    # The test means something only if the last iterations' order differs
+    # from the frontier's.
+    assert reordered
     with pytest.raises(ValueError):
         solver.search_pass(board, "UXD", bound)
     # A set stop flag ends a pass at once, saying so.
     flag = npuzzle.StopFlag()
     flag.set()
-    moves, _, expanded, stopped = solver.search_pass(board, nodes[0][0], bound + 20, stop=flag)
+    moves, _, expanded, stopped, _ = solver.search_pass(board, nodes[0][0], bound + 20, stop=flag)
     assert stopped and moves is None and expanded <= 1
     # Units that would exhaust memory are refused, not attempted.
     with pytest.raises(ValueError, match="bound 4294967295 is out of range"):

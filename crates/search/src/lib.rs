@@ -232,8 +232,11 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
 /// machines ([`frontier_catalogue`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frontier {
-    /// Each node's moves from the root and its estimate, most promising
-    /// first (ties in level order, as the local split search takes them).
+    /// Each node's moves from the root and its estimate, lowest estimate
+    /// first (ties in level order). The local split search then puts first
+    /// the subtrees that came nearest the goal in the last iteration
+    /// ([`PassOutcome::closest`]); a caller that spreads the passes does the
+    /// same to search in its order.
     pub nodes: Vec<(Vec<Move>, u32)>,
     /// The least f cut off above the nodes (a candidate next bound).
     pub least_cut: u32,
@@ -257,6 +260,10 @@ pub struct PassOutcome {
     /// Whether the caller's stop flag ended the pass early (nothing found,
     /// and `next_bound` means nothing).
     pub stopped: bool,
+    /// The least estimate among the nodes the pass entered: how near the
+    /// goal it came. A split search puts the subtrees that came nearest
+    /// first in the next iteration (u32::MAX for a prefix with no nodes).
+    pub closest: u32,
 }
 
 /// The frontier at `depth` below `board` for `bound` (None: the root's
@@ -314,7 +321,7 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
             let Run(board, request, prefix, bound) = self;
             let limit = request.max_nodes.unwrap_or(u64::MAX);
             let stop = request.stop.as_deref();
-            let (moves, next_bound, expanded, complete) = ida::pass_below(
+            let (moves, next_bound, expanded, complete, closest) = ida::pass_below(
                 grid,
                 heuristic,
                 Position::new(board),
@@ -330,6 +337,7 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
                     next_bound,
                     expanded,
                     stopped: !complete,
+                    closest,
                 })
             } else {
                 Err(SearchError::NodeLimit {

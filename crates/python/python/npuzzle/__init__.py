@@ -195,8 +195,11 @@ class Solver:
         """The subtrees one IDA* iteration over the tables splits into at
         ``depth`` below ``board`` for ``bound`` (None: the board's estimate):
         ``(nodes, least_cut, goal, estimate, expanded)``, ``nodes`` a list of
-        (moves from the board, estimate), most promising first. The units of
-        :func:`npuzzle.distributed.solve`."""
+        (moves from the board, estimate), lowest estimate first (ties in
+        the order the levels generate them). The units of
+        :func:`npuzzle.distributed.solve`, which puts first the subtrees
+        whose passes came nearest the goal in the last iteration (the
+        ``closest`` of :meth:`search_pass`), as the local search does."""
         return self._native.frontier(board, depth, bound)
 
     def search_pass(
@@ -209,8 +212,11 @@ class Solver:
     ) -> tuple:
         """One IDA* pass bounded by ``bound`` below the node the moves
         ``prefix`` lead to from ``board``: ``(moves, next_bound, expanded,
-        stopped)``, ``moves`` the rest of a solution or None; setting
-        ``stop`` from another thread ends the pass within milliseconds."""
+        stopped, closest)``, ``moves`` the rest of a solution or None,
+        ``closest`` the least estimate the pass met (how near the goal it
+        came; a split search puts the subtrees that came nearest first in
+        the next iteration); setting ``stop`` from another thread ends the
+        pass within milliseconds."""
         return self._native.search_pass(board, prefix, bound, max_nodes, stop)
 
     @property

@@ -275,22 +275,23 @@ class _Watch:
 def _search_run(solver, board: list, prefixes: list, bound: int, watch: _Watch) -> tuple:
     """Passes below `prefixes` in order until a solution, the end, or the
     stop flag: (moves or None, least f above the bound, nodes expanded per
-    subtree searched, seconds, whether the run is searched to its end or
-    its solution)."""
+    subtree searched, the least estimate each met, seconds, whether the run
+    is searched to its end or its solution)."""
     import time
 
-    next_bound, counts = _UNBOUNDED, []
+    next_bound, counts, closest = _UNBOUNDED, [], []
     started = time.perf_counter()
     for prefix in prefixes:
-        moves, below, nodes, stopped = solver.search_pass(board, prefix, bound, stop=watch.stop)
+        moves, below, nodes, stopped, near = solver.search_pass(board, prefix, bound, stop=watch.stop)
         counts.append(nodes)
+        closest.append(near)
         if stopped:
-            return None, next_bound, counts, time.perf_counter() - started, False
+            return None, next_bound, counts, closest, time.perf_counter() - started, False
         if moves is not None:
             watch.event.set()
-            return prefix + moves, bound, counts, time.perf_counter() - started, True
+            return prefix + moves, bound, counts, closest, time.perf_counter() - started, True
         next_bound = min(next_bound, below)
-    return None, next_bound, counts, time.perf_counter() - started, True
+    return None, next_bound, counts, closest, time.perf_counter() - started, True
 
 
 def _drain(board: list, queue_name: str, bound: int, options: dict, found_event: str) -> list:
@@ -333,7 +334,7 @@ def _passes(board: list, prefixes: list, bound: int, options: dict, found_event:
     watch = _Watch(found_event)
     try:
         if watch.event.is_set():
-            return None, _UNBOUNDED, [], 0.0, False
+            return None, _UNBOUNDED, [], [], 0.0, False
         return _search_run(_solver(options), board, prefixes, bound, watch)
     finally:
         watch.close()
@@ -431,14 +432,16 @@ class _Tally:
     def __init__(self, runs: list, subtrees: int, least_cut: int):
         self.runs = runs
         self.counts = [0] * subtrees
+        self.closest: list = [None] * subtrees
         self.expanded = 0
         self.found: Optional[str] = None
         self.next_bound = least_cut
         self.searched: set = set()
 
     def take(self, start: int, outcome: tuple, sizes: "_Sizes", estimates: list) -> None:
-        moves, below, counts, seconds, complete = outcome
+        moves, below, counts, closest, seconds, complete = outcome
         self.counts[start : start + len(counts)] = counts
+        self.closest[start : start + len(closest)] = closest
         self.expanded += sum(counts)
         sizes.report(counts, estimates[start : start + len(counts)], seconds)
         if moves is not None and self.found is None:
@@ -490,6 +493,8 @@ def _split_search(tiles: list, options: dict, solver, client: Any, depth: int) -
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
     sizes = _Sizes()
     bound, expanded, iterations, runs_retried = None, 0, 0, 0
+    # How near the goal each subtree's pass came in the last iteration.
+    came_near: dict = {}
     while True:
         iterations += 1
         nodes, least_cut, shallow, estimate, above = solver.frontier(tiles, depth, bound)
@@ -497,6 +502,10 @@ def _split_search(tiles: list, options: dict, solver, client: Any, depth: int) -
         expanded += above
         if shallow is not None:
             return SplitSolution(shallow, expanded, iterations, runs_retried)
+        # The local split search's order: the subtrees whose passes came
+        # nearest the goal under the last bound first, then by estimate
+        # (the frontier's order, which the stable sort keeps among ties).
+        nodes.sort(key=lambda node: (came_near.get(node[0], node[1]), node[1]))
         prefixes = [moves for moves, _ in nodes]
         estimates = sizes.estimates(prefixes, [bound - len(m) - h for m, h in nodes])
         runs = sizes.runs(estimates, workers)
@@ -541,6 +550,7 @@ def _split_search(tiles: list, options: dict, solver, client: Any, depth: int) -
         if next_bound >= _UNBOUNDED:
             raise RuntimeError("the split search ran out of nodes without a solution: a bug, please report the board")
         sizes.end_iteration(prefixes, tally.counts)
+        came_near = {prefix: near for prefix, near in zip(prefixes, tally.closest) if near is not None}
         bound = next_bound
 
 
