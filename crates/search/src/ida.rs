@@ -668,22 +668,31 @@ fn packed_moves(moves: &[Move]) -> u64 {
 #[cfg(test)]
 mod tests {
     use npuzzle_board::{random_walk, Goal, SplitMix64};
+    use npuzzle_pdb::testing::TestBytes;
     use npuzzle_pdb::Partition;
 
     use super::*;
     use crate::many_tables::ManyTables;
+
+    /// A 4x4 catalogue of zero-aware and plain tables in two partitions,
+    /// small enough to build in a test: its grid, tables and partition
+    /// sizes.
+    fn small_catalogue() -> (Grid, Vec<npuzzle_pdb::Pdb<TestBytes>>, Vec<usize>) {
+        let goal = Goal::BlankLast;
+        let name = "z1,2,5,6,9;3,4,7,8,12+1,2,3,4;z5,6,9,10,13;7,8,11,12,14,15";
+        let groups = Partition::parse(name, 4, goal).unwrap().groups().to_vec();
+        let pdbs = npuzzle_pdb::testing::tables(name, 4, goal);
+        (Grid::new(4, goal), pdbs, groups)
+    }
 
     /// The levels above the split depth are the same, in the same order,
     /// however many threads expand them, and so is the split search's
     /// solution.
     #[test]
     fn the_frontier_and_the_solution_do_not_depend_on_the_threads() {
-        let goal = Goal::BlankLast;
-        let name = "z1,2,5,6,9;3,4,7,8,12+1,2,3,4;z5,6,9,10,13;7,8,11,12,14,15";
-        let partition = Partition::parse(name, 4, goal).unwrap();
-        let pdbs = npuzzle_pdb::testing::tables(name, 4, goal);
-        let grid = Grid::new(4, goal);
-        let heuristic = ManyTables::<8, 4>::new(&grid, &pdbs, partition.groups(), true).unwrap();
+        let (grid, pdbs, groups) = small_catalogue();
+        let goal = grid.goal;
+        let heuristic = ManyTables::<8, 4>::new(&grid, &pdbs, &groups, true).unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -722,12 +731,9 @@ mod tests {
     /// distributed search rebuilds from the passes' reports.
     #[test]
     fn the_split_search_takes_the_subtrees_that_came_nearest_first() {
-        let goal = Goal::BlankLast;
-        let name = "z1,2,5,6,9;3,4,7,8,12+1,2,3,4;z5,6,9,10,13;7,8,11,12,14,15";
-        let partition = Partition::parse(name, 4, goal).unwrap();
-        let pdbs = npuzzle_pdb::testing::tables(name, 4, goal);
-        let grid = Grid::new(4, goal);
-        let heuristic = ManyTables::<8, 4>::new(&grid, &pdbs, partition.groups(), true).unwrap();
+        let (grid, pdbs, groups) = small_catalogue();
+        let goal = grid.goal;
+        let heuristic = ManyTables::<8, 4>::new(&grid, &pdbs, &groups, true).unwrap();
         let mut rng = SplitMix64::new(9);
         let mut reordered = 0;
         for _ in 0..3 {
