@@ -273,7 +273,7 @@ pub(crate) fn frontier_moves<H: Heuristic>(
 ) -> (Vec<(Vec<Move>, u32)>, u32, Option<Vec<Move>>, u64) {
     let state = heuristic.init(&position);
     let root = Subtree::root(position, state);
-    let above = frontier(grid, heuristic, &root, depth, bound, 1);
+    let above = frontier(grid, heuristic, &root, depth, bound, 1, &mut Vec::new());
     let mut nodes: Vec<(Vec<Move>, u32)> = above
         .nodes
         .into_iter()
@@ -388,7 +388,8 @@ fn expand<H: Heuristic>(
     bound: u32,
 ) -> Expansion<H::State> {
     let mut expansion = Expansion {
-        kept: Vec::new(),
+        // Three children at most below the root: one allocation.
+        kept: Vec::with_capacity(3),
         least_cut: u32::MAX,
         generated: 0,
         goal: None,
@@ -411,7 +412,10 @@ fn expand<H: Heuristic>(
             expansion.least_cut = expansion.least_cut.min(f);
             continue;
         }
-        let mut moves = node.moves.clone();
+        // Allocated once at its final length (a clone and a push would
+        // allocate twice).
+        let mut moves = Vec::with_capacity(node.moves.len() + 1);
+        moves.extend_from_slice(&node.moves);
         moves.push(mv);
         if h == 0 && position.is_goal(grid) {
             expansion.goal = Some(moves);
@@ -438,11 +442,17 @@ fn frontier<H: Heuristic>(
     depth: u32,
     bound: u32,
     workers: usize,
+    spare: &mut Vec<Vec<Subtree<H::State>>>,
 ) -> Frontier<H::State> {
     use rayon::prelude::*;
     let mut least_cut = u32::MAX;
     let mut stats = Stats::default();
-    let mut level = vec![Subtree::root(root.position.clone(), root.state)];
+    // The levels are written into buffers kept from the last iteration:
+    // fresh ones of this size cost a page fault per page written, on the
+    // one thread that gathers the level.
+    let buffer = |spare: &mut Vec<Vec<Subtree<H::State>>>| spare.pop().unwrap_or_default();
+    let mut level = buffer(spare);
+    level.push(Subtree::root(root.position.clone(), root.state));
     // A run of nodes is prepared (their children's entries asked for) and
     // then expanded: the entries of a run fit the caches, and their misses
     // overlap.
@@ -469,7 +479,8 @@ fn frontier<H: Heuristic>(
                 .map(|run| expand_run(run, g))
                 .collect()
         };
-        let mut next = Vec::with_capacity(level.len() * 3);
+        let mut next = buffer(spare);
+        next.reserve(runs.iter().flatten().map(|e| e.kept.len()).sum());
         for expansion in runs.into_iter().flatten() {
             stats.generated += expansion.generated;
             least_cut = least_cut.min(expansion.least_cut);
@@ -483,7 +494,9 @@ fn frontier<H: Heuristic>(
             }
             next.extend(expansion.kept);
         }
-        level = next;
+        let mut done = std::mem::replace(&mut level, next);
+        done.clear();
+        spare.push(done);
     }
     Frontier {
         nodes: level,
@@ -521,10 +534,20 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     // How near the goal each subtree's search came in the last iteration,
     // by the subtree's moves.
     let mut came_near: HashMap<u64, u32> = HashMap::new();
+    // The frontier's level buffers, from one iteration to the next.
+    let mut spare = Vec::new();
     loop {
         stats.iterations += 1;
         // The nodes above the split depth, once per iteration.
-        let above = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound, workers);
+        let above = frontier(
+            grid,
+            heuristic,
+            &root,
+            SPLIT_DEPTH,
+            bound,
+            workers,
+            &mut spare,
+        );
         stats.expanded += above.stats.expanded;
         stats.generated += above.stats.generated;
         if let Some(moves) = above.goal {
@@ -637,6 +660,9 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                 )
             })
             .collect();
+        let mut searched = subtrees;
+        searched.clear();
+        spare.push(searched);
     }
 }
 
@@ -704,8 +730,9 @@ mod tests {
             let state = heuristic.init(&position);
             let root = Subtree::root(position.clone(), state);
             let bound = heuristic.value(&state) + 14;
-            let one = frontier(&grid, &heuristic, &root, 10, bound, 1);
-            let two = pool.install(|| frontier(&grid, &heuristic, &root, 10, bound, 2));
+            let one = frontier(&grid, &heuristic, &root, 10, bound, 1, &mut Vec::new());
+            let two =
+                pool.install(|| frontier(&grid, &heuristic, &root, 10, bound, 2, &mut Vec::new()));
             let moves = |f: &Frontier<_>| -> Vec<Vec<Move>> {
                 f.nodes.iter().map(|t| t.moves.clone()).collect()
             };
