@@ -273,10 +273,11 @@ pub(crate) fn frontier_moves<H: Heuristic>(
 ) -> (Vec<(Vec<Move>, u32)>, u32, Option<Vec<Move>>, u64) {
     let state = heuristic.init(&position);
     let root = Subtree::root(position, state);
-    let above = frontier(grid, heuristic, &root, depth, bound, 1, &mut Vec::new());
+    let above = frontier(grid, heuristic, &root, depth, bound, 1);
     let mut nodes: Vec<(Vec<Move>, u32)> = above
-        .nodes
+        .parts
         .into_iter()
+        .flatten()
         .map(|t| (t.moves, heuristic.value(&t.state)))
         .collect();
     nodes.sort_by_key(|(_, h)| *h);
@@ -359,8 +360,9 @@ impl<S> Subtree<S> {
 /// What the levels above the split depth hold.
 struct Frontier<S> {
     /// The nodes at the split depth with f within the bound, level by level
-    /// in move order.
-    nodes: Vec<Subtree<S>>,
+    /// in move order, in parts (one per run of the level above; see
+    /// `frontier`).
+    parts: Vec<Vec<Subtree<S>>>,
     /// The least f cut off above them.
     least_cut: u32,
     /// A goal above the split depth (weighted estimates can put the bound
@@ -369,27 +371,26 @@ struct Frontier<S> {
     stats: Stats,
 }
 
-/// What expanding one node above the split depth gives: its children
-/// within the bound, in move order; the least f it cut off; the children
+/// What expanding one node above the split depth gives, besides its
+/// children within the bound: the least f it cut off; the children
 /// generated; and a goal child, where the expansion stopped.
-struct Expansion<S> {
-    kept: Vec<Subtree<S>>,
+struct Expansion {
     least_cut: u32,
     generated: u64,
     goal: Option<Vec<Move>>,
 }
 
-/// Expands `node`, at depth `g`, against `bound`.
+/// Expands `node`, at depth `g`, against `bound`, its children within the
+/// bound pushed to `kept` in move order.
 fn expand<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     node: &Subtree<H::State>,
     g: u32,
     bound: u32,
-) -> Expansion<H::State> {
+    kept: &mut Vec<Subtree<H::State>>,
+) -> Expansion {
     let mut expansion = Expansion {
-        // Three children at most below the root: one allocation.
-        kept: Vec::with_capacity(3),
         least_cut: u32::MAX,
         generated: 0,
         goal: None,
@@ -421,7 +422,7 @@ fn expand<H: Heuristic>(
             expansion.goal = Some(moves);
             return expansion;
         }
-        expansion.kept.push(Subtree {
+        kept.push(Subtree {
             position,
             moves,
             parent_blank: Some(blank),
@@ -434,7 +435,10 @@ fn expand<H: Heuristic>(
 
 /// The levels from the root down to `depth`, cut at `bound`, each level's
 /// nodes expanded by `workers` threads of the rayon pool (the result is
-/// the same for any number: the levels stay in move order).
+/// the same for any number: the levels stay in move order). A level is
+/// kept in the parts its runs wrote, in order, never gathered into one
+/// array: the gathering was one thread copying every node while the other
+/// waited.
 fn frontier<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
@@ -442,64 +446,64 @@ fn frontier<H: Heuristic>(
     depth: u32,
     bound: u32,
     workers: usize,
-    spare: &mut Vec<Vec<Subtree<H::State>>>,
 ) -> Frontier<H::State> {
     use rayon::prelude::*;
     let mut least_cut = u32::MAX;
     let mut stats = Stats::default();
-    // The levels are written into buffers kept from the last iteration:
-    // fresh ones of this size cost a page fault per page written, on the
-    // one thread that gathers the level.
-    let buffer = |spare: &mut Vec<Vec<Subtree<H::State>>>| spare.pop().unwrap_or_default();
-    let mut level = buffer(spare);
-    level.push(Subtree::root(root.position.clone(), root.state));
+    let mut level = vec![vec![Subtree::root(root.position.clone(), root.state)]];
     // A run of nodes is prepared (their children's entries asked for) and
     // then expanded: the entries of a run fit the caches, and their misses
-    // overlap.
+    // overlap. Its children go to one part of the next level.
     const RUN: usize = 32;
-    let expand_run = |run: &mut [Subtree<H::State>], g: u32| -> Vec<Expansion<H::State>> {
+    let expand_run = |run: &mut [Subtree<H::State>], g: u32| {
         for node in run.iter_mut() {
             let parent_blank = node.parent_blank.unwrap_or(NO_CELL);
             heuristic.prepare_children(&mut node.state, &node.position, parent_blank);
         }
-        run.iter()
-            .map(|node| expand(grid, heuristic, node, g, bound))
-            .collect()
+        let mut kept = Vec::with_capacity(run.len() * 3);
+        let expansions: Vec<Expansion> = run
+            .iter()
+            .map(|node| expand(grid, heuristic, node, g, bound, &mut kept))
+            .collect();
+        (kept, expansions)
     };
     for g in 0..depth {
-        stats.expanded += level.len() as u64;
-        let runs: Vec<Vec<Expansion<H::State>>> = if workers > 1 {
+        stats.expanded += level.iter().map(Vec::len).sum::<usize>() as u64;
+        let runs: Vec<_> = if workers > 1 {
             level
-                .par_chunks_mut(RUN)
+                .par_iter_mut()
+                .flat_map(|part| part.par_chunks_mut(RUN))
                 .map(|run| expand_run(run, g))
                 .collect()
         } else {
             level
-                .chunks_mut(RUN)
+                .iter_mut()
+                .flat_map(|part| part.chunks_mut(RUN))
                 .map(|run| expand_run(run, g))
                 .collect()
         };
-        let mut next = buffer(spare);
-        next.reserve(runs.iter().flatten().map(|e| e.kept.len()).sum());
-        for expansion in runs.into_iter().flatten() {
-            stats.generated += expansion.generated;
-            least_cut = least_cut.min(expansion.least_cut);
-            if let Some(moves) = expansion.goal {
-                return Frontier {
-                    nodes: Vec::new(),
-                    least_cut,
-                    goal: Some(moves),
-                    stats,
-                };
+        let mut next = Vec::with_capacity(runs.len());
+        for (kept, expansions) in runs {
+            for expansion in expansions {
+                stats.generated += expansion.generated;
+                least_cut = least_cut.min(expansion.least_cut);
+                if let Some(moves) = expansion.goal {
+                    return Frontier {
+                        parts: Vec::new(),
+                        least_cut,
+                        goal: Some(moves),
+                        stats,
+                    };
+                }
             }
-            next.extend(expansion.kept);
+            if !kept.is_empty() {
+                next.push(kept);
+            }
         }
-        let mut done = std::mem::replace(&mut level, next);
-        done.clear();
-        spare.push(done);
+        level = next;
     }
     Frontier {
-        nodes: level,
+        parts: level,
         least_cut,
         goal: None,
         stats,
@@ -534,26 +538,17 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     // How near the goal each subtree's search came in the last iteration,
     // by the subtree's moves.
     let mut came_near: HashMap<u64, u32> = HashMap::new();
-    // The frontier's level buffers, from one iteration to the next.
-    let mut spare = Vec::new();
     loop {
         stats.iterations += 1;
         // The nodes above the split depth, once per iteration.
-        let above = frontier(
-            grid,
-            heuristic,
-            &root,
-            SPLIT_DEPTH,
-            bound,
-            workers,
-            &mut spare,
-        );
+        let above = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound, workers);
         stats.expanded += above.stats.expanded;
         stats.generated += above.stats.generated;
         if let Some(moves) = above.goal {
             return Some((moves, stats));
         }
-        let (subtrees, least_cut) = (above.nodes, above.least_cut);
+        let least_cut = above.least_cut;
+        let subtrees: Vec<&Subtree<H::State>> = above.parts.iter().flatten().collect();
         let first_found = AtomicUsize::new(usize::MAX);
         let stopped = AtomicBool::new(false);
         let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
@@ -622,7 +617,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                 if index >= subtrees.len() || index > first_found.load(Ordering::Relaxed) {
                     return totals;
                 }
-                let (s, b) = search_subtree(index, &subtrees[order[index]], &mut stack);
+                let (s, b) = search_subtree(index, subtrees[order[index]], &mut stack);
                 totals.0 += s;
                 totals.1 = totals.1.min(b);
             }
@@ -660,9 +655,6 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                 )
             })
             .collect();
-        let mut searched = subtrees;
-        searched.clear();
-        spare.push(searched);
     }
 }
 
@@ -730,13 +722,12 @@ mod tests {
             let state = heuristic.init(&position);
             let root = Subtree::root(position.clone(), state);
             let bound = heuristic.value(&state) + 14;
-            let one = frontier(&grid, &heuristic, &root, 10, bound, 1, &mut Vec::new());
-            let two =
-                pool.install(|| frontier(&grid, &heuristic, &root, 10, bound, 2, &mut Vec::new()));
+            let one = frontier(&grid, &heuristic, &root, 10, bound, 1);
+            let two = pool.install(|| frontier(&grid, &heuristic, &root, 10, bound, 2));
             let moves = |f: &Frontier<_>| -> Vec<Vec<Move>> {
-                f.nodes.iter().map(|t| t.moves.clone()).collect()
+                f.parts.iter().flatten().map(|t| t.moves.clone()).collect()
             };
-            assert!(one.nodes.len() > 100, "{board}: {}", one.nodes.len());
+            assert!(moves(&one).len() > 100, "{board}: {}", moves(&one).len());
             assert_eq!(moves(&one), moves(&two), "{board}");
             assert_eq!((one.least_cut, one.stats), (two.least_cut, two.stats));
             let solve = |workers| {
