@@ -436,9 +436,8 @@ fn expand<H: Heuristic>(
 /// The levels from the root down to `depth`, cut at `bound`, each level's
 /// nodes expanded by `workers` threads of the rayon pool (the result is
 /// the same for any number: the levels stay in move order). A level is
-/// kept in the parts its runs wrote, in order, never gathered into one
-/// array: the gathering was one thread copying every node while the other
-/// waited.
+/// kept in the parts its runs wrote, in order: gathering them into one
+/// array would be one thread copying every node while the others wait.
 fn frontier<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
@@ -669,18 +668,12 @@ pub(crate) fn promise(estimate: u32, closest: Option<u32>) -> (u32, u32) {
     (closest.unwrap_or(estimate), estimate)
 }
 
-/// A move sequence of up to 32 moves as one number (two bits a move,
-/// after a leading one so that lengths differ).
+/// A move sequence of up to 31 moves (the split depth is 12) as one
+/// number: two bits a move, after a leading one so that lengths differ.
 fn packed_moves(moves: &[Move]) -> u64 {
-    moves.iter().fold(1, |key, &m| {
-        key << 2
-            | match m {
-                Move::Up => 0,
-                Move::Down => 1,
-                Move::Left => 2,
-                Move::Right => 3,
-            }
-    })
+    moves
+        .iter()
+        .fold(1, |key, &m| key << 2 | crate::pruning::index(m) as u64)
 }
 
 #[cfg(test)]

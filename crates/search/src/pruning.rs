@@ -32,7 +32,8 @@ pub struct MovePruning {
     forbidden: usize,
 }
 
-fn index(m: Move) -> usize {
+/// A move's column in the transition table, 0 to 3.
+pub(crate) fn index(m: Move) -> usize {
     match m {
         Move::Up => 0,
         Move::Down => 1,
