@@ -15,6 +15,7 @@ const USAGE: &str = "\
 usage: cargo xtask bench [--quick] [--build] [--korf24] [--korf24-partition P] [--out FILE]
        cargo xtask bench --doors | --soak | --near-optimal | --distributed [BOARDS]
        cargo xtask bench --korf24-only [--korf24-partition P]
+       cargo xtask bench --catalogues
 
 Solves Korf's 100 and the 17 boards at distance 80 with the default tables
 (build them first: cargo xtask build-pdb), checks every length against the
@@ -52,6 +53,10 @@ FILE) and prints it.
   --korf24-only
                only the 24-puzzle sections --korf24 adds (printed, not
                written)
+  --catalogues only the section on the 4x4 catalogues (7-8, 7z-8, duo,
+               trio) on the 17 boards at distance 80, three ways:
+               boards in parallel, one process per board, one thread
+               (printed, not written)
   --korf24-partition P
                the 24-puzzle tables to use, a partition or a catalogue;
                repeat it to compare several [default: septet, then
@@ -401,6 +406,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 )?;
                 return Ok(());
             }
+            "--catalogues" => {
+                if !has_default_tables() {
+                    return Err(
+                        "no default tables in data/: run `cargo xtask build-pdb` first".to_string(),
+                    );
+                }
+                let npuzzle = release_npuzzle()?;
+                let mut report = String::new();
+                catalogues_section(&npuzzle, &read_set("hard80.txt")?, &mut report)?;
+                print!("{report}");
+                return Ok(());
+            }
             "--near-optimal" => {
                 // The sections of boards past optimal search alone, printed.
                 let npuzzle = release_npuzzle()?;
@@ -468,6 +485,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     bench.end_to_end(&mut report)?;
     bench.thread_rate(&mut report)?;
     bench.table_configurations(&mut report)?;
+    catalogues_section(&npuzzle, &bench.hard, &mut report)?;
     bench.serve_load(&mut report)?;
     soak_section(&mut report)?;
     crate::doors::section(&npuzzle, &mut report)?;
@@ -820,6 +838,95 @@ fn within_section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
 }
 
 /// The ten 24-puzzles beside the published figures.
+/// The 4x4 catalogues against 7-8 on the 17 boards at distance 80 (fewer
+/// nodes for more lookups per move), with their partitions: a move reads
+/// one table of each partition in each view.
+const CATALOGUES: [(&str, usize); 4] = [("7-8", 1), ("7z-8", 1), ("duo", 2), ("trio", 3)];
+
+/// The 4x4 catalogues that are built, on the 17 boards at distance 80:
+/// boards in parallel in one process; one process per board, its search
+/// split over the cores; one process per board on one thread.
+fn catalogues_section(
+    npuzzle: &Path,
+    hard: &[Instance],
+    report: &mut String,
+) -> Result<(), String> {
+    let _ = writeln!(
+        report,
+        "## 4x4 catalogues on the 17 boards at distance 80\n\n\
+         With the reflected lookup. Boards in parallel: one process, each board on one \
+         thread, wall seconds. One process per board: the search split over the cores, \
+         the sum of the processes' seconds (start, table mapping and checks included) and \
+         of their searches'. One thread: one process per board with `--jobs 1`, search \
+         seconds. Lookups per move: the tables a move reads, in both views.\n"
+    );
+    let _ = writeln!(
+        report,
+        "| tables | lookups per move | boards in parallel: expanded | wall s | one process per board: expanded | process s | search s | against 7-8 | one thread: expanded | search s | M nodes/s |"
+    );
+    let _ = writeln!(
+        report,
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    let mut reference = None;
+    for (config, partitions) in CATALOGUES {
+        if tables_built(npuzzle, config).is_none() {
+            let _ = writeln!(
+                report,
+                "| {config} | not built: `cargo xtask build-pdb --partition {config}` | | | | | | | | | |"
+            );
+            continue;
+        }
+        let parallel = solve_set(npuzzle, hard, &["--partition", config])?;
+        if !parallel.all_optimal {
+            return Err(format!("{config}: a length differs from the known optimum"));
+        }
+        // (expanded, process seconds, search seconds) over the boards.
+        let per_board = |jobs: Option<&str>| -> Result<(u64, f64, f64), String> {
+            let mut total = (0, 0.0, 0.0);
+            for instance in hard {
+                let mut args = vec!["--no-moves", "--partition", config];
+                if let Some(jobs) = jobs {
+                    args.extend(["--jobs", jobs]);
+                }
+                args.push(&instance.tiles);
+                let started = Instant::now();
+                let record = first_record(npuzzle, &args)?;
+                total.1 += started.elapsed().as_secs_f64();
+                if record["length"].as_u64() != Some(instance.length) {
+                    return Err(format!(
+                        "{config}: {} is not solved optimally",
+                        instance.tiles
+                    ));
+                }
+                total.0 += record["nodes"].as_u64().unwrap_or(0);
+                total.2 += record["seconds"].as_f64().unwrap_or(0.0);
+            }
+            Ok(total)
+        };
+        let (split_nodes, split_process, split_search) = per_board(None)?;
+        let (one_nodes, _, one_search) = per_board(Some("1"))?;
+        let against = match reference {
+            None => {
+                reference = Some(split_process);
+                "1.00".to_string()
+            }
+            Some(seconds) => format!("{:.2}", split_process / seconds),
+        };
+        let lookups = 2 * partitions;
+        let _ = writeln!(
+            report,
+            "| {config} | {lookups} | {} | {:.2} | {split_nodes} | {split_process:.2} | {split_search:.2} | {against} | {one_nodes} | {one_search:.2} | {:.2} |",
+            parallel.expanded,
+            parallel.wall,
+            one_nodes as f64 / one_search.max(1e-9) / 1e6,
+        );
+        eprintln!("bench: catalogues {config}: done");
+    }
+    let _ = writeln!(report);
+    Ok(())
+}
+
 fn korf24_section(npuzzle: &Path, partition: &str, report: &mut String) -> Result<(), String> {
     let started = Instant::now();
     let status = Command::new(npuzzle)

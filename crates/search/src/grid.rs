@@ -89,6 +89,71 @@ impl Grid {
     pub fn distance(&self, tile: u8, cell: u8) -> u32 {
         self.distance[tile as usize * self.cells() + cell as usize] as u32
     }
+
+    /// Every move (the tile on `from` into the blank on `to`) as the board
+    /// shows it, or its mirror image (the board transposed), for the fast
+    /// heuristics' per-move tables.
+    pub(crate) fn moves_seen<const K: usize>(&self, mirror: bool, no_cell: u8) -> Vec<SeenMove<K>> {
+        let n = self.n;
+        // Transposing is its own inverse: it maps board cells to the
+        // mirror's and back.
+        let seen = |cell: u8| {
+            if mirror {
+                ((cell as usize % n) * n + cell as usize / n) as u8
+            } else {
+                cell
+            }
+        };
+        let mut moves = Vec::new();
+        for to in 0..self.cells() as u8 {
+            for &(from, _) in self.neighbors(to) {
+                let (tile, blank) = (seen(from), seen(to));
+                let mut crossed = [no_cell; K];
+                let between = tile.min(blank) + 1..tile.max(blank);
+                for (slot, cell) in crossed.iter_mut().zip(between) {
+                    *slot = seen(cell);
+                }
+                moves.push(SeenMove {
+                    from,
+                    to,
+                    tile,
+                    blank,
+                    crossed,
+                });
+            }
+        }
+        moves
+    }
+}
+
+/// A move seen in the board or its mirror image.
+pub(crate) struct SeenMove<const K: usize> {
+    /// The move on the board: the tile's cell and the blank's.
+    pub from: u8,
+    pub to: u8,
+    /// The same two cells as seen.
+    pub tile: u8,
+    pub blank: u8,
+    /// The board cells whose tiles the move passes as seen (vertically
+    /// there), then `no_cell`: where search reads the crossed tiles.
+    pub crossed: [u8; K],
+}
+
+impl<const K: usize> SeenMove<K> {
+    /// Whether the tile moves along a column as seen.
+    pub fn vertical(&self) -> bool {
+        self.tile.abs_diff(self.blank) > 1
+    }
+
+    /// Whether the tile moves to a higher cell as seen.
+    pub fn up(&self) -> bool {
+        self.blank > self.tile
+    }
+
+    /// The two cells' bits as seen.
+    pub fn cells(&self) -> u32 {
+        1 << self.tile | 1 << self.blank
+    }
 }
 
 /// A board in the form search mutates in place: both directions of the

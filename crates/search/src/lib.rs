@@ -13,6 +13,7 @@ mod prefetch;
 mod pruning;
 mod reduction;
 mod smooth;
+mod table_pairs;
 mod two_tables;
 mod types;
 mod weighted;
@@ -152,6 +153,7 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
 ) -> Result<W::Output, SearchError> {
     use additive::*;
     use many_tables::ManyTables;
+    use table_pairs::TablePairs;
     let capacity = Capacity::for_tables(tables, groups).map_err(SearchError::Tables)?;
     macro_rules! fast_path {
         ($p:expr, $g:expr) => {
@@ -161,6 +163,19 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
                 return Ok(job.run(grid, &heuristic));
             }
         };
+    }
+    // Up to four partitions of one or two tables on boards up to 4x4.
+    macro_rules! pairs_path {
+        ($($g:literal)*) => {
+            $(if groups.len() == $g {
+                if let Some(heuristic) = TablePairs::<$g>::new(grid, tables, groups, reflect) {
+                    return Ok(job.run(grid, &heuristic));
+                }
+            })*
+        };
+    }
+    if capacity != Capacity::Pair || two_tables::TwoTables::new(grid, tables, reflect).is_none() {
+        pairs_path!(1 2 3 4);
     }
     Ok(match capacity {
         Capacity::Pair => {

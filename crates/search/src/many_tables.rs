@@ -388,30 +388,15 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                 }
             }
             let mut crossing = [[NO_CROSSING; 4]; CELLS];
-            for to in 0..cells as u8 {
-                for &(from, _) in grid.neighbors(to) {
-                    let (a, b) = if view == 1 {
-                        (transpose[from as usize], transpose[to as usize])
-                    } else {
-                        (from, to)
+            for seen in grid.moves_seen::<CROSSED>(view == 1, NO_CELL) {
+                crossing[seen.from as usize][direction_of(seen.from, seen.to) as usize] =
+                    Crossing {
+                        crossed: seen.crossed,
+                        vertical: seen.vertical(),
+                        up: seen.up(),
+                        flip: seen.cells(),
+                        blank_after: seen.tile,
                     };
-                    let (low, high) = (a.min(b), a.max(b));
-                    let mut crossed = [NO_CELL; CROSSED];
-                    for (slot, cell) in crossed.iter_mut().zip(low + 1..high) {
-                        *slot = if view == 1 {
-                            transpose[cell as usize]
-                        } else {
-                            cell
-                        };
-                    }
-                    crossing[from as usize][direction_of(from, to) as usize] = Crossing {
-                        crossed,
-                        vertical: high - low > 1,
-                        up: b > a,
-                        flip: 1 << a | 1 << b,
-                        blank_after: a,
-                    };
-                }
             }
             let holds = table_in.map(|row| {
                 let mut words = [0u64; 2];
@@ -903,24 +888,12 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
 #[cfg(test)]
 mod tests {
     use npuzzle_board::{random_board, random_walk, Goal, SplitMix64};
-    use npuzzle_pdb::testing::TestBytes;
-    use npuzzle_pdb::Partition;
 
     use super::*;
     use crate::additive::{
         Additive, COMPACT_PATTERNS, HUGE_GROUPS, HUGE_PATTERNS, LARGE_GROUPS, LARGE_PATTERNS,
     };
-    use crate::tests::{assert_same_search, random_move_from};
-
-    fn catalogue(name: &str, size: usize, goal: Goal) -> (Vec<Pdb<TestBytes>>, Vec<usize>) {
-        let partition = Partition::parse(name, size, goal).unwrap();
-        let pdbs = partition
-            .patterns()
-            .iter()
-            .map(npuzzle_pdb::testing::table)
-            .collect();
-        (pdbs, partition.groups().to_vec())
-    }
+    use crate::tests::{assert_follows_move_by_move, assert_same_search, catalogue};
 
     /// Plain and zero-aware tables, alone and mixed, in one partition and
     /// in catalogues sharing tables, with tiles in no table, on each board
@@ -976,50 +949,10 @@ mod tests {
                         .unwrap_or_else(|| panic!("{name} is taken"));
                     let general =
                         Additive::<_, P, G>::with_capacity(&grid, &pdbs, &groups, reflect).unwrap();
-                    let mut rng = SplitMix64::new(size as u64 * 31 + reflect as u64);
-                    let mut position = Position::new(&random_board(size, goal, &mut rng));
-                    let mut state = fast.init(&position);
-                    let mut general_state = general.init(&position);
-                    assert_eq!(fast.value(&state), general.value(&general_state));
-                    let mut parent_blank = u8::MAX;
-                    for step in 0..1500 {
-                        let blank = position.blank();
-                        let from = random_move_from(&grid, &position, parent_blank, &mut rng);
-                        // As search calls it: before the move is made.
-                        let tile = position.tiles[from as usize];
-                        // Limits about the estimate half the time, where
-                        // which sum passes first decides the cut-off value.
-                        let limit = if step % 2 == 0 {
-                            rng.below(40) as u32
-                        } else {
-                            (fast.value(&state) + rng.below(5) as u32).saturating_sub(2)
-                        };
-                        let mut child = state;
-                        let mut general_child = general_state;
-                        let cut = fast
-                            .update_within(&state, &position, tile, from, blank, limit, &mut child);
-                        position.slide(from);
-                        let expected = general.update_within(
-                            &general_state,
-                            &position,
-                            tile,
-                            from,
-                            blank,
-                            limit,
-                            &mut general_child,
-                        );
-                        assert_eq!(cut, expected, "{name} step {step} limit {limit}");
-                        let mut updated = fast.update(&state, &position, tile, from, blank);
-                        fast.prepare_children(&mut updated, &position, blank);
-                        state = updated;
-                        general_state =
-                            general.update(&general_state, &position, tile, from, blank);
-                        let fresh = fast.init(&position);
-                        assert_eq!(fast.value(&state), general.value(&general_state), "{name}");
-                        assert_eq!(state.tables, fresh.tables, "{name} step {step}");
-                        assert_eq!(state.sum, fresh.sum, "{name} step {step}");
-                        parent_blank = blank;
-                    }
+                    let seed = size as u64 * 31 + reflect as u64;
+                    assert_follows_move_by_move(&grid, (&fast, &general), seed, name, |a, b| {
+                        a.tables == b.tables && a.sum == b.sum
+                    });
                 }
             }
         }

@@ -208,6 +208,17 @@ fn built_tables(name: &str, n: usize, goal: Goal) -> Vec<npuzzle_pdb::Pdb<TestBy
     npuzzle_pdb::testing::tables(name, n, goal)
 }
 
+/// The tables of the partitions or catalogue `name`, and how many each
+/// partition has.
+pub(crate) fn catalogue(
+    name: &str,
+    size: usize,
+    goal: Goal,
+) -> (Vec<npuzzle_pdb::Pdb<TestBytes>>, Vec<usize>) {
+    let partition = npuzzle_pdb::Partition::parse(name, size, goal).unwrap();
+    (built_tables(name, size, goal), partition.groups().to_vec())
+}
+
 /// IDA* over additive tables, with the pruning automaton, with and without
 /// the reflected lookup, is optimal on every 8-puzzle board of both goals.
 /// The 4-4 tables take the least over the blank's regions, so they are not
@@ -247,7 +258,6 @@ pub(crate) fn random_slide(
     (position.slide(from), from, blank)
 }
 
-/// A heuristic written for speed searches exactly as the general one:
 /// A random cell the blank of `position` can move to, other than
 /// `parent_blank` (a walk that never steps straight back, as search does).
 pub(crate) fn random_move_from(
@@ -263,6 +273,61 @@ pub(crate) fn random_move_from(
         .filter(|&from| from != parent_blank)
         .collect();
     options[rng.below(options.len() as u64) as usize]
+}
+
+/// Walks 1,500 moves from a random board as search does (never straight
+/// back, each child prepared when entered), with limits about the estimate
+/// half the time (where which sum passes first decides the cut-off value),
+/// and checks move by move that `fast` gives `general`'s estimate and every
+/// cut-off value, and (`same_state`) the state a fresh evaluation gives.
+pub(crate) fn assert_follows_move_by_move<F: Heuristic, H: Heuristic>(
+    grid: &Grid,
+    (fast, general): (&F, &H),
+    seed: u64,
+    name: &str,
+    same_state: impl Fn(&F::State, &F::State) -> bool,
+) {
+    let mut rng = SplitMix64::new(seed);
+    let mut position = Position::new(&random_board(grid.n, grid.goal, &mut rng));
+    let mut state = fast.init(&position);
+    let mut general_state = general.init(&position);
+    assert_eq!(fast.value(&state), general.value(&general_state), "{name}");
+    let mut parent_blank = u8::MAX;
+    for step in 0..1500 {
+        let blank = position.blank();
+        let from = random_move_from(grid, &position, parent_blank, &mut rng);
+        // As search calls it: before the move is made.
+        let tile = position.tiles[from as usize];
+        let limit = if step % 2 == 0 {
+            rng.below(40) as u32
+        } else {
+            (fast.value(&state) + rng.below(5) as u32).saturating_sub(2)
+        };
+        let mut child = state;
+        let mut general_child = general_state;
+        let cut = fast.update_within(&state, &position, tile, from, blank, limit, &mut child);
+        position.slide(from);
+        let expected = general.update_within(
+            &general_state,
+            &position,
+            tile,
+            from,
+            blank,
+            limit,
+            &mut general_child,
+        );
+        assert_eq!(cut, expected, "{name} step {step} limit {limit}");
+        let mut updated = fast.update(&state, &position, tile, from, blank);
+        fast.prepare_children(&mut updated, &position, blank);
+        state = updated;
+        general_state = general.update(&general_state, &position, tile, from, blank);
+        assert_eq!(fast.value(&state), general.value(&general_state), "{name}");
+        assert!(
+            same_state(&state, &fast.init(&position)),
+            "{name} step {step}"
+        );
+        parent_blank = blank;
+    }
 }
 
 /// IDA* over `fast` expands and generates the same nodes as over

@@ -100,7 +100,7 @@ pub struct TwoTables<'a> {
 /// `TwoTablesState::next`, the move's place in `Move::ALL` (so that search,
 /// which has the move, needs no lookup).
 #[inline(always)]
-fn direction(from: u8, to: u8) -> usize {
+pub(crate) fn direction(from: u8, to: u8) -> usize {
     DIRECTION[from.wrapping_sub(to) as usize & (CELLS - 1)] as usize
 }
 
@@ -181,29 +181,12 @@ impl<'a> TwoTables<'a> {
                 }
             }
             let mut crossing = [[Crossing::default(); 4]; CELLS];
-            for to in 0..cells as u8 {
-                for &(from, _) in grid.neighbors(to) {
-                    let (a, b) = if mirror {
-                        (transpose[from as usize], transpose[to as usize])
-                    } else {
-                        (from, to)
-                    };
-                    let (low, high) = (a.min(b), a.max(b));
-                    let mut crossed = [NO_CELL; 3];
-                    for (slot, cell) in crossed.iter_mut().zip(low + 1..high) {
-                        // Tiles are read on the board.
-                        *slot = if mirror {
-                            transpose[cell as usize]
-                        } else {
-                            cell
-                        };
-                    }
-                    crossing[from as usize][direction(from, to)] = Crossing {
-                        crossed,
-                        vertical: high - low > 1,
-                        sign: if b > a { 1 } else { u32::MAX },
-                    };
-                }
+            for seen in grid.moves_seen::<3>(mirror, NO_CELL) {
+                crossing[seen.from as usize][direction(seen.from, seen.to)] = Crossing {
+                    crossed: seen.crossed,
+                    vertical: seen.vertical(),
+                    sign: if seen.up() { 1 } else { u32::MAX },
+                };
             }
             View {
                 table_of,

@@ -1,0 +1,662 @@
+//! The additive heuristic of up to four partitions of at most two tables
+//! each, plain or zero-aware, on boards up to 4x4 (7z-8, duo, trio), written
+//! for speed: the same estimates as [`Additive`](crate::additive::Additive),
+//! node for node.
+//!
+//! It is the two-table heuristic ([`two_tables`](crate::two_tables)) once per
+//! partition. A move changes one table of each partition in each view, so
+//! with the partition count a constant every loop unrolls, and a table's
+//! slot is found by one read. A zero-aware table's key packs the cell set's
+//! mask (low 16 bits) and the order number (high 16 bits), so that a move
+//! updates it as it updates a plain table's rank: a sum of table reads,
+//! here with the two cells' bits flipped. The set's rank is one read of a
+//! table by mask. Children are evaluated partition by partition, and a
+//! child is cut off at the first sum above the bound, the one the general
+//! heuristic returns, so the partitions after it are never read.
+
+use std::sync::OnceLock;
+
+use npuzzle_pdb::regions::Regions;
+use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
+
+use crate::grid::{Grid, Position};
+use crate::heuristic::Heuristic;
+use crate::prefetch::prefetch_byte;
+use crate::two_tables::direction;
+
+/// The largest side taken: a cell set fits 16 bits, a move crosses at most
+/// three cells.
+const MAX_SIDE: usize = 4;
+const CELLS: usize = MAX_SIDE * MAX_SIDE;
+/// A cell no tile stands on (the blank's tile, 0, reads there, and crosses
+/// nothing), for moves that cross fewer than three cells.
+const NO_CELL: u8 = u8::MAX;
+/// A tile in neither table of a partition.
+const NO_SLOT: u8 = 2;
+/// The most tiles of a zero-aware table: its order number fits 16 bits.
+const MAX_ZERO_AWARE_TILES: usize = 8;
+
+/// A move's geometry in one view: the cells it crosses (cells of the board,
+/// where the tiles are read), whether it is vertical there, whether the
+/// tile's cell grows (1) or shrinks (-1, two's complement), the two cells'
+/// bits and the cell the blank comes to.
+#[derive(Clone, Copy, Default)]
+struct Crossing {
+    crossed: [u8; 3],
+    vertical: bool,
+    sign: u32,
+    flip: u32,
+    blank_after: u8,
+}
+
+/// The board's view (0) or the mirror's (1) of the tables.
+struct View<const G: usize> {
+    /// `slot[tile][g]`: which table of partition `g` holds the tile, or
+    /// `NO_SLOT`.
+    slot: [[u8; G]; CELLS],
+    /// `[tile][g][vertical]`: the change of the key when the tile moves to
+    /// a higher cell, but for the tiles it crosses (a plain table's digit
+    /// place value times the cells it passes; zero-aware: nothing).
+    step: [[[u32; 2]; G]; CELLS],
+    /// `cross[tile][g][other]`: the change of the key when the tile passes
+    /// `other` towards a higher cell, as a two's complement: of a plain
+    /// table's rank, or of a zero-aware table's order number (in the high
+    /// half).
+    cross: [[[u32; CELLS]; G]; CELLS],
+    /// `[tile][g]`: the bits of the move's cells flipped in the key (a
+    /// zero-aware table's cell mask), else none.
+    flips: [[u32; G]; CELLS],
+    /// `[from][direction]`: the move of the tile on `from` into the blank
+    /// beside it, seen in this view.
+    crossing: [[Crossing; 4]; CELLS],
+}
+
+/// A zero-aware table's numbering and its cell sets' ranks by mask.
+#[derive(Clone, Copy)]
+struct ZeroAware<'a> {
+    regions: &'a Regions,
+    set_rank: &'static [u16],
+}
+
+/// `[view][partition][slot]`: each table's key, the Manhattan distance of its
+/// tiles and its value (the distance plus twice the entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tables<const G: usize> {
+    key: [[[u32; 2]; G]; 2],
+    manhattan: [[[u8; 2]; G]; 2],
+    value: [[[u8; 2]; G]; 2],
+}
+
+/// What search keeps per node.
+#[derive(Clone, Copy)]
+pub struct TablePairsState<const G: usize> {
+    now: Tables<G>,
+    /// `[direction][view][g]`: the key and the entry index the move in that
+    /// direction leads to in the table of partition `g` holding the moving
+    /// tile; filled by `prepare_children`.
+    next_key: [[[u32; G]; 2]; 4],
+    next_index: [[[u32; G]; 2]; 4],
+}
+
+/// Up to four partitions of one or two tables with nibble entries, plain
+/// or zero-aware by region (index scheme 3), on boards up to 4x4.
+pub struct TablePairs<'a, const G: usize> {
+    /// `[g][slot]`: the entries (empty past a partition's tables).
+    entries: [[&'a [u8]; 2]; G],
+    zero_aware: [[Option<ZeroAware<'a>>; 2]; G],
+    /// `[g][slot]`: the tables' rankers and tiles, and for the mirror's
+    /// view the tile whose mirror image each one is (for `init`).
+    rankers: [[Option<&'a Ranker>; 2]; G],
+    sources: [[[Vec<u8>; 2]; 2]; G],
+    tiles: [[Vec<u8>; 2]; G],
+    views: [View<G>; 2],
+    grid: Grid,
+    transpose: [u8; CELLS],
+    /// `distance[tile][cell]`: the grid distance to the tile's home.
+    distance: [[u8; CELLS]; CELLS],
+    reflect: bool,
+}
+
+/// The ranks of the sets of `k` cells of a 4x4 board by their mask (0 for
+/// other masks), built once per `k` and shared.
+fn set_ranks(regions: &Regions, k: usize) -> &'static [u16] {
+    static BY_TILES: [OnceLock<Box<[u16]>>; MAX_ZERO_AWARE_TILES + 1] =
+        [const { OnceLock::new() }; MAX_ZERO_AWARE_TILES + 1];
+    BY_TILES[k].get_or_init(|| {
+        (0..1u32 << CELLS)
+            .map(|mask| {
+                if mask.count_ones() as usize == k {
+                    regions.set_rank(mask as u64) as u16
+                } else {
+                    0
+                }
+            })
+            .collect()
+    })
+}
+
+impl<'a, const G: usize> TablePairs<'a, G> {
+    /// The heuristic over `pdbs`, in `G` partitions of `groups[g]` tables,
+    /// or `None` unless every table is plain or zero-aware by region with
+    /// nibble entries for `grid`'s board of side at most 4, each partition
+    /// one or two disjoint tables (the other fast paths and the general
+    /// heuristic take every other case).
+    pub fn new<D: AsRef<[u8]> + Sync>(
+        grid: &Grid,
+        pdbs: &'a [Pdb<D>],
+        groups: &[usize],
+        reflect: bool,
+    ) -> Option<Self> {
+        let n = grid.n;
+        if n > MAX_SIDE
+            || groups.len() != G
+            || groups.iter().any(|&size| !(1..=2).contains(&size))
+            || groups.iter().sum::<usize>() != pdbs.len()
+        {
+            return None;
+        }
+        for pdb in pdbs {
+            let pattern = pdb.pattern();
+            let scheme = pattern.index_scheme();
+            let usable = (scheme == IndexScheme::Placement
+                || scheme == IndexScheme::PlacementAndRegion
+                    && pattern.tiles().len() <= MAX_ZERO_AWARE_TILES)
+                && pdb.encoding() == Encoding::NibbleExcess
+                && (pattern.size(), pattern.goal()) == (n, grid.goal)
+                && pdb.header().entries() <= 1 << 32;
+            if !usable {
+                return None;
+            }
+        }
+        // `[g][slot]`: the table given for that slot.
+        let mut given = [[None; 2]; G];
+        let mut next = 0;
+        for (g, &size) in groups.iter().enumerate() {
+            for slot in given[g].iter_mut().take(size) {
+                *slot = Some(&pdbs[next]);
+                next += 1;
+            }
+        }
+        let mut transpose = [0u8; CELLS];
+        for (cell, t) in transpose.iter_mut().enumerate().take(n * n) {
+            *t = ((cell % n) * n + cell / n) as u8;
+        }
+        let goal = grid.goal;
+        let mirror_tile =
+            |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
+        let tiles =
+            given.map(|pair| pair.map(|pdb| pdb.map_or(vec![], |p| p.pattern().tiles().to_vec())));
+        let sources = tiles.clone().map(|pair| {
+            pair.map(|tiles| {
+                [
+                    tiles.clone(),
+                    tiles.iter().map(|&t| mirror_tile(t)).collect(),
+                ]
+            })
+        });
+        let zero_aware = given.map(|pair| {
+            pair.map(|pdb| {
+                let pdb = pdb?;
+                let regions = pdb.regions()?;
+                Some(ZeroAware {
+                    regions,
+                    set_rank: set_ranks(regions, pdb.pattern().tiles().len()),
+                })
+            })
+        });
+        let mut views = Vec::with_capacity(2);
+        for view in 0..2 {
+            let mut slot_of = [[NO_SLOT; G]; CELLS];
+            // Each tile's place in its table's rank order.
+            let mut place = [[0usize; G]; CELLS];
+            for (g, pair) in sources.iter().enumerate() {
+                for (s, by_view) in pair.iter().enumerate() {
+                    for (i, &x) in by_view[view].iter().enumerate() {
+                        let x = x as usize;
+                        if slot_of[x][g] != NO_SLOT {
+                            // Two tables of one partition holding a tile:
+                            // not additive.
+                            return None;
+                        }
+                        slot_of[x][g] = s as u8;
+                        place[x][g] = i;
+                    }
+                }
+            }
+            // The value of digit `i` of table `[g][s]`'s key.
+            let weight = |g: usize, s: usize, i: usize| -> u32 {
+                match zero_aware[g][s] {
+                    // Digit i of the order number counts i!, in the high half.
+                    Some(_) => (1..=i as u32).product::<u32>() << 16,
+                    None => given[g][s].map_or(0, |p| p.pattern().ranker().weight(i) as u32),
+                }
+            };
+            let mut step = [[[0u32; 2]; G]; CELLS];
+            let mut cross = [[[0u32; CELLS]; G]; CELLS];
+            let mut flips = [[0u32; G]; CELLS];
+            for x in 1..n * n {
+                for g in 0..G {
+                    let s = slot_of[x][g] as usize;
+                    if s == NO_SLOT as usize {
+                        continue;
+                    }
+                    let wx = weight(g, s, place[x][g]);
+                    match zero_aware[g][s] {
+                        Some(_) => flips[x][g] = u32::MAX,
+                        None => step[x][g] = [wx, wx.wrapping_mul(n as u32)],
+                    }
+                    for y in 1..n * n {
+                        if y == x || slot_of[y][g] as usize != s {
+                            continue;
+                        }
+                        // A plain digit is the cell less the earlier tiles
+                        // below it; an order digit counts the earlier tiles
+                        // below.
+                        let change = if place[y][g] < place[x][g] {
+                            wx.wrapping_neg()
+                        } else {
+                            weight(g, s, place[y][g])
+                        };
+                        cross[x][g][y] = match zero_aware[g][s] {
+                            Some(_) => change.wrapping_neg(),
+                            None => change,
+                        };
+                    }
+                }
+            }
+            let mut crossing = [[Crossing::default(); 4]; CELLS];
+            for seen in grid.moves_seen::<3>(view == 1, NO_CELL) {
+                crossing[seen.from as usize][direction(seen.from, seen.to)] = Crossing {
+                    crossed: seen.crossed,
+                    vertical: seen.vertical(),
+                    sign: if seen.up() { 1 } else { u32::MAX },
+                    flip: seen.cells(),
+                    blank_after: seen.tile,
+                };
+            }
+            views.push(View {
+                slot: slot_of,
+                step,
+                cross,
+                flips,
+                crossing,
+            });
+        }
+        let [board, mirror]: [View<G>; 2] = views.try_into().ok()?;
+        Some(TablePairs {
+            entries: given.map(|pair| pair.map(|pdb| pdb.map_or(&[][..], |p| p.table()))),
+            zero_aware,
+            rankers: given.map(|pair| pair.map(|pdb| pdb.map(|p| p.pattern().ranker()))),
+            sources,
+            tiles,
+            views: [board, mirror],
+            grid: grid.clone(),
+            transpose,
+            distance: grid.distance_table(),
+            reflect,
+        })
+    }
+
+    /// Table `[g][s]`'s value at `index`, its tiles `manhattan` away.
+    #[inline(always)]
+    fn entry(&self, g: usize, s: usize, index: u32, manhattan: u8) -> u8 {
+        let byte = self.entries[g][s & 1]
+            .get(index as usize / 2)
+            .copied()
+            .unwrap_or(0);
+        manhattan.wrapping_add(2 * ((byte >> (4 * (index % 2))) & 0xF))
+    }
+
+    /// The entry index of a zero-aware table's `key` with the blank on
+    /// `blank`.
+    #[inline(always)]
+    fn zero_aware_index(table: &ZeroAware, key: u32, blank: u8) -> u32 {
+        let set = table
+            .set_rank
+            .get(key as usize & 0xFFFF)
+            .copied()
+            .unwrap_or(0);
+        table
+            .regions
+            .index_in_packed_set(set as usize, (key >> 16) as u64, blank) as u32
+    }
+
+    /// Fills `state`'s next keys and indexes for the moves out of
+    /// `position` (which `state` describes), but the one back to
+    /// `parent_blank`, and asks for the entries they will read.
+    #[inline(always)]
+    fn fill_next(&self, state: &mut TablePairsState<G>, position: &Position, parent_blank: u8) {
+        let blank = position.blank();
+        for &(from, mv) in self.grid.neighbors(blank) {
+            if from == parent_blank {
+                continue;
+            }
+            let tile = position.tiles[from as usize] as usize & (CELLS - 1);
+            let direction = mv as usize & 3;
+            self.fill_view::<0>(state, position, tile, from, direction);
+            if self.reflect {
+                self.fill_view::<1>(state, position, tile, from, direction);
+            }
+        }
+    }
+
+    /// The keys and entry indexes, in `VIEW`, of the tables holding `tile`
+    /// after its move from `from` in `direction`, into `state`; their
+    /// entries are asked for.
+    #[inline(always)]
+    fn fill_view<const VIEW: usize>(
+        &self,
+        state: &mut TablePairsState<G>,
+        position: &Position,
+        tile: usize,
+        from: u8,
+        direction: usize,
+    ) {
+        let v = &self.views[VIEW];
+        let crossing = &v.crossing[from as usize & (CELLS - 1)][direction & 3];
+        let [a, b, c] = crossing.crossed;
+        let crossed = [
+            position.tiles[a as usize] as usize & (CELLS - 1),
+            position.tiles[b as usize] as usize & (CELLS - 1),
+            position.tiles[c as usize] as usize & (CELLS - 1),
+        ];
+        for g in 0..G {
+            let s = v.slot[tile][g] as usize;
+            if s == NO_SLOT as usize {
+                continue;
+            }
+            let s = s & 1;
+            let cross = &v.cross[tile][g];
+            let change = v.step[tile][g][crossing.vertical as usize]
+                .wrapping_add(cross[crossed[0]])
+                .wrapping_add(cross[crossed[1]])
+                .wrapping_add(cross[crossed[2]]);
+            let key = (state.now.key[VIEW][g][s] ^ (crossing.flip & v.flips[tile][g]))
+                .wrapping_add(change.wrapping_mul(crossing.sign));
+            let index = match &self.zero_aware[g][s] {
+                Some(table) => Self::zero_aware_index(table, key, crossing.blank_after),
+                None => key,
+            };
+            state.next_key[direction][VIEW][g] = key;
+            state.next_index[direction][VIEW][g] = index;
+            prefetch_byte(self.entries[g][s], index as usize / 2);
+        }
+    }
+
+    /// Table `[g][s]`'s key, Manhattan distance and value in the board or
+    /// its mirror, from scratch.
+    fn evaluate(&self, g: usize, s: usize, view: usize, position: &Position) -> (u32, u8, u8) {
+        let transpose = |cell: u8| {
+            if view == 1 {
+                self.transpose[cell as usize]
+            } else {
+                cell
+            }
+        };
+        let mut placement = [0u8; CELLS];
+        let mut manhattan = 0u8;
+        let tiles = &self.tiles[g][s];
+        for (i, (&source, &tile)) in self.sources[g][s][view].iter().zip(tiles).enumerate() {
+            let cell = transpose(position.cells[source as usize]);
+            placement[i] = cell;
+            manhattan += self.grid.distance(tile, cell) as u8;
+        }
+        let placement = &placement[..tiles.len()];
+        let (key, index) = match (&self.zero_aware[g][s], self.rankers[g][s]) {
+            (Some(table), _) => {
+                let (_, order) = table.regions.set_and_order(placement);
+                let mask = placement.iter().fold(0u32, |m, &c| m | 1 << c);
+                let key = mask | (order as u32) << 16;
+                (
+                    key,
+                    Self::zero_aware_index(table, key, transpose(position.blank())),
+                )
+            }
+            (None, Some(ranker)) => {
+                let rank = ranker.rank(placement) as u32;
+                (rank, rank)
+            }
+            (None, None) => return (0, 0, 0),
+        };
+        (key, manhattan, self.entry(g, s, index, manhattan))
+    }
+}
+
+impl<const G: usize> Heuristic for TablePairs<'_, G> {
+    type State = TablePairsState<G>;
+    /// The children's keys are in the parent's state.
+    const UPDATE_READS_POSITION: bool = false;
+
+    fn name(&self) -> &'static str {
+        "pdb"
+    }
+
+    fn init(&self, position: &Position) -> TablePairsState<G> {
+        let mut state = TablePairsState {
+            now: Tables {
+                key: [[[0; 2]; G]; 2],
+                manhattan: [[[0; 2]; G]; 2],
+                value: [[[0; 2]; G]; 2],
+            },
+            next_key: [[[0; G]; 2]; 4],
+            next_index: [[[0; G]; 2]; 4],
+        };
+        for view in 0..1 + self.reflect as usize {
+            for g in 0..G {
+                for s in 0..2 {
+                    let (key, manhattan, value) = self.evaluate(g, s, view, position);
+                    state.now.key[view][g][s] = key;
+                    state.now.manhattan[view][g][s] = manhattan;
+                    state.now.value[view][g][s] = value;
+                }
+            }
+        }
+        self.fill_next(&mut state, position, u8::MAX);
+        state
+    }
+
+    #[inline(always)]
+    fn value(&self, state: &TablePairsState<G>) -> u32 {
+        let mut best = 0;
+        for view in state.now.value {
+            for [a, b] in view {
+                best = best.max(a as u32 + b as u32);
+            }
+        }
+        best
+    }
+
+    fn update(
+        &self,
+        state: &TablePairsState<G>,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> TablePairsState<G> {
+        let mut child = *state;
+        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
+        self.fill_next(&mut child, position, u8::MAX);
+        child
+    }
+
+    /// Reads the entries `prepare_children` located, partition by
+    /// partition, the board's first, and stops at the first sum above
+    /// `limit` among the partitions holding the tile (as the general
+    /// heuristic does, so that the cut-off values, and so the bounds and
+    /// node counts, are the same).
+    #[inline(always)]
+    fn update_within(
+        &self,
+        state: &TablePairsState<G>,
+        _position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+        limit: u32,
+        child: &mut TablePairsState<G>,
+    ) -> u32 {
+        child.now = state.now;
+        let now = &mut child.now;
+        let t = tile as usize & (CELLS - 1);
+        let distance = &self.distance[t];
+        let change =
+            distance[to as usize & (CELLS - 1)].wrapping_sub(distance[from as usize & (CELLS - 1)]);
+        let direction = direction(from, to);
+        // The sums are kept in registers: reading back values just stored
+        // byte by byte would wait for the stores.
+        let mut h = 0;
+        for view in 0..1 + self.reflect as usize {
+            for (g, &s) in self.views[view].slot[t].iter().enumerate() {
+                let s = s as usize;
+                let sum = if s != NO_SLOT as usize {
+                    let s = s & 1;
+                    let manhattan = now.manhattan[view][g][s].wrapping_add(change);
+                    let index = state.next_index[direction][view][g];
+                    let value = self.entry(g, s, index, manhattan);
+                    now.key[view][g][s] = state.next_key[direction][view][g];
+                    now.manhattan[view][g][s] = manhattan;
+                    now.value[view][g][s] = value;
+                    let sum = value as u32 + now.value[view][g][s ^ 1] as u32;
+                    if sum > limit {
+                        return sum;
+                    }
+                    sum
+                } else {
+                    // A partition without the tile keeps its sum, unchecked,
+                    // as in the general heuristic.
+                    now.value[view][g][0] as u32 + now.value[view][g][1] as u32
+                };
+                h = h.max(sum);
+            }
+        }
+        h
+    }
+
+    #[inline(always)]
+    fn prepare_children(
+        &self,
+        state: &mut TablePairsState<G>,
+        position: &Position,
+        parent_blank: u8,
+    ) {
+        self.fill_next(state, position, parent_blank);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_board::{random_board, random_walk, Goal, SplitMix64};
+    use npuzzle_pdb::testing::TestBytes;
+
+    use super::*;
+    use crate::additive::{Additive, LARGE_GROUPS, LARGE_PATTERNS};
+    use crate::tests::{assert_follows_move_by_move, assert_same_search, catalogue};
+
+    /// Plain and zero-aware tables, alone and mixed, one or two to a
+    /// partition, with tiles in no table, in one to four partitions, on each
+    /// board size taken.
+    const SETS: [(usize, &str); 10] = [
+        (2, "z1;2,3"),
+        (2, "z1;2,3+1,2;z3"),
+        (3, "4z-4"),
+        (3, "z1,2,3;5,6,7"),
+        (3, "z1,2,3,4+5,6,7,8"),
+        (3, "z1,2,3,4;5,6,7,8+1,4,7,5;z2,3,6,8+z1,2;3,6,7"),
+        (3, "4z-4+4-4+z1,4,7,5;2,3,6,8+z1,2,3,4,5,6;7,8"),
+        (4, "z1,2,5,6,9;3,4,7,8,12"),
+        (4, "1,2,3,4,5;z10,11,14,15,12"),
+        (4, "z1,2,5,6,9;3,4,7,8,12+z1,2,3,4;z5,6,7,8"),
+    ];
+
+    /// Walking as search does, the estimate and every cut-off value agree
+    /// with the general heuristic, and the state with a fresh evaluation.
+    #[test]
+    fn follows_the_general_heuristic_move_by_move() {
+        compare_on_every_set(false);
+    }
+
+    /// IDA* over these tables expands and generates the same nodes as over
+    /// the general heuristic and finds the same moves; split across
+    /// threads, a solution as short.
+    #[test]
+    fn searches_the_same_nodes_as_the_general_heuristic() {
+        compare_on_every_set(true);
+    }
+
+    /// Compares the heuristic over each set's tables, for each goal, with
+    /// and without the reflected lookup, with the general one: move by
+    /// move, or (`whole`) over whole searches.
+    fn compare_on_every_set(whole: bool) {
+        fn compare<const G: usize>(
+            grid: &Grid,
+            (pdbs, groups): (&[Pdb<TestBytes>], &[usize]),
+            name: &str,
+            whole: bool,
+        ) {
+            let mut rng = SplitMix64::new(11);
+            for reflect in [false, true] {
+                let fast = TablePairs::<G>::new(grid, pdbs, groups, reflect)
+                    .unwrap_or_else(|| panic!("{name} is taken"));
+                let general = Additive::<_, LARGE_PATTERNS, LARGE_GROUPS>::with_capacity(
+                    grid, pdbs, groups, reflect,
+                )
+                .unwrap();
+                if !whole {
+                    let seed = grid.n as u64 * 31 + reflect as u64;
+                    assert_follows_move_by_move(grid, (&fast, &general), seed, name, |a, b| {
+                        a.now == b.now
+                    });
+                    continue;
+                }
+                for _ in 0..if grid.n == 4 { 4 } else { 10 } {
+                    let board = if grid.n == 4 {
+                        random_walk(4, grid.goal, 30, &mut rng)
+                    } else {
+                        random_board(grid.n, grid.goal, &mut rng)
+                    };
+                    assert_same_search(grid, &fast, &general, &board);
+                }
+            }
+        }
+        for (size, name) in SETS {
+            for goal in Goal::ALL {
+                let (pdbs, groups) = catalogue(name, size, goal);
+                let set = (&pdbs[..], &groups[..]);
+                let grid = Grid::new(size, goal);
+                match groups.len() {
+                    1 => compare::<1>(&grid, set, name, whole),
+                    2 => compare::<2>(&grid, set, name, whole),
+                    3 => compare::<3>(&grid, set, name, whole),
+                    _ => compare::<4>(&grid, set, name, whole),
+                }
+            }
+        }
+    }
+
+    /// Partitions of more than two tables, tables of another goal, a
+    /// partition count other than `G` or boards past 4x4 are left to the
+    /// other heuristics.
+    #[test]
+    fn takes_only_what_it_was_written_for() {
+        let goal = Goal::BlankLast;
+        let grid = Grid::new(3, goal);
+        let taken = |name: &str| {
+            let (pdbs, groups) = catalogue(name, 3, goal);
+            TablePairs::<2>::new(&grid, &pdbs, &groups, true).is_some()
+        };
+        assert!(taken("4z-4+4-4"));
+        assert!(taken("z1,2,3,4+5,6,7,8"));
+        assert!(!taken("4z-4"));
+        assert!(!taken("1,2,3;4,5,6;7,8+4-4"));
+        let (other_goal, groups) = catalogue("4z-4+4-4", 3, Goal::BlankFirst);
+        assert!(TablePairs::<2>::new(&grid, &other_goal, &groups, true).is_none());
+        // Two tables holding tile 4, given as one partition.
+        let (overlapping, _) = catalogue("1,2,3,4+4,5,6", 3, goal);
+        assert!(TablePairs::<1>::new(&grid, &overlapping, &[2], true).is_none());
+        assert!(TablePairs::<2>::new(&grid, &overlapping, &[1, 1], true).is_some());
+        let big = Grid::new(5, goal);
+        let (five, groups) = catalogue("z1,2;3,4", 5, goal);
+        assert!(TablePairs::<1>::new(&big, &five, &groups, true).is_none());
+    }
+}
