@@ -174,20 +174,19 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
             })*
         };
     }
-    if capacity != Capacity::Pair || two_tables::TwoTables::new(grid, tables, reflect).is_none() {
-        pairs_path!(1 2 3 4);
-    }
     Ok(match capacity {
         Capacity::Pair => {
             if let Some(heuristic) = two_tables::TwoTables::new(grid, tables, reflect) {
                 return Ok(job.run(grid, &heuristic));
             }
+            pairs_path!(1 2 3 4);
             fast_path!(PAIR_PATTERNS, 1);
             let heuristic =
                 Pair::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
             job.run(grid, &heuristic)
         }
         Capacity::Compact => {
+            pairs_path!(1 2 3 4);
             // One sum per view: the fast path's loops over a tile's tables
             // and over the sums then fold away.
             if groups.len() == 1 {
@@ -199,6 +198,7 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
             job.run(grid, &heuristic)
         }
         Capacity::Common => {
+            pairs_path!(1 2 3 4);
             fast_path!(MAX_PATTERNS, MAX_GROUPS);
             let heuristic = Additive::with_groups(grid, tables, groups, reflect)
                 .map_err(SearchError::Tables)?;
