@@ -115,6 +115,9 @@ pub struct TablePairs<'a, const G: usize> {
     /// `distance[tile][cell]`: the grid distance to the tile's home.
     distance: [[u8; CELLS]; CELLS],
     reflect: bool,
+    /// `[g]`: partition `g`'s mirror view repeats a partition's board view,
+    /// so it is not read (its values stay 0).
+    mirror_repeats: [bool; G],
 }
 
 /// The ranks of the sets of `k` cells of a 4x4 board by their mask (0 for
@@ -204,12 +207,33 @@ impl<'a, const G: usize> TablePairs<'a, G> {
                 })
             })
         });
+        // A partition whose mirror image is a partition of the set (itself,
+        // for the L and square partitions of trio) reads in the mirror's
+        // view the values another partition reads in the board's: its
+        // mirror view is left out.
+        let kinds = |g: usize, view: usize| {
+            let mut kinds: Vec<(Vec<u8>, bool)> = (0..2)
+                .filter(|&s| given[g][s].is_some())
+                .map(|s| {
+                    let mut tiles = sources[g][s][view].clone();
+                    tiles.sort_unstable();
+                    (tiles, zero_aware[g][s].is_some())
+                })
+                .collect();
+            kinds.sort();
+            kinds
+        };
+        let mirror_repeats: [bool; G] =
+            std::array::from_fn(|g| (0..G).any(|q| kinds(g, 1) == kinds(q, 0)));
         let mut views = Vec::with_capacity(2);
         for view in 0..2 {
             let mut slot_of = [[NO_SLOT; G]; CELLS];
             // Each tile's place in its table's rank order.
             let mut place = [[0usize; G]; CELLS];
             for (g, pair) in sources.iter().enumerate() {
+                if view == 1 && mirror_repeats[g] {
+                    continue;
+                }
                 for (s, by_view) in pair.iter().enumerate() {
                     for (i, &x) in by_view[view].iter().enumerate() {
                         let x = x as usize;
@@ -294,6 +318,7 @@ impl<'a, const G: usize> TablePairs<'a, G> {
             transpose,
             distance: grid.distance_table(),
             reflect,
+            mirror_repeats,
         })
     }
 
@@ -443,6 +468,9 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
         };
         for view in 0..1 + self.reflect as usize {
             for g in 0..G {
+                if view == 1 && self.mirror_repeats[g] {
+                    continue;
+                }
                 for s in 0..2 {
                     let (key, manhattan, value) = self.evaluate(g, s, view, position);
                     state.now.key[view][g][s] = key;
@@ -556,7 +584,7 @@ mod tests {
     /// Plain and zero-aware tables, alone and mixed, one or two to a
     /// partition, with tiles in no table, in one to four partitions, on each
     /// board size taken.
-    const SETS: [(usize, &str); 10] = [
+    const SETS: [(usize, &str); 12] = [
         (2, "z1;2,3"),
         (2, "z1;2,3+1,2;z3"),
         (3, "4z-4"),
@@ -567,7 +595,66 @@ mod tests {
         (4, "z1,2,5,6,9;3,4,7,8,12"),
         (4, "1,2,3,4,5;z10,11,14,15,12"),
         (4, "z1,2,5,6,9;3,4,7,8,12+z1,2,3,4;z5,6,7,8"),
+        // Their own mirror images: the first for blank-last, the second
+        // for blank-first.
+        (3, "z1,2,4,5;3,6,7,8+z1,3,4,8;2,5,6,7"),
+        // Each the other's mirror image for blank-first; the first its own
+        // for blank-last.
+        (3, "z1,2,4;3,5,6,7,8+z3,4,6;1,2,5,7,8"),
     ];
+
+    /// Which partitions' mirror views repeat a board view: those of the
+    /// sets built for it, and none of 7-8 or the 5x5 sets.
+    #[test]
+    fn leaves_out_the_mirror_views_that_repeat_a_partition() {
+        let repeats = |size: usize, name: &str, goal: Goal| {
+            let (pdbs, groups) = catalogue(name, size, goal);
+            let grid = Grid::new(size, goal);
+            match groups.len() {
+                1 => TablePairs::<1>::new(&grid, &pdbs, &groups, true)
+                    .map(|t| t.mirror_repeats.to_vec()),
+                _ => TablePairs::<2>::new(&grid, &pdbs, &groups, true)
+                    .map(|t| t.mirror_repeats.to_vec()),
+            }
+            .unwrap()
+        };
+        let [own, pair] = [SETS[10].1, SETS[11].1];
+        assert_eq!(repeats(3, own, Goal::BlankLast), [true, false]);
+        assert_eq!(repeats(3, own, Goal::BlankFirst), [false, true]);
+        assert_eq!(repeats(3, pair, Goal::BlankFirst), [true, true]);
+        // The first is its own image for blank-last.
+        assert_eq!(repeats(3, pair, Goal::BlankLast), [true, false]);
+        assert_eq!(repeats(3, "4z-4", Goal::BlankLast), [false]);
+    }
+
+    /// What leaving them out rests on: a repeating partition's sum over the
+    /// mirrored board, from the tables themselves, is another partition's
+    /// sum over the board, on every board tried.
+    #[test]
+    fn a_repeating_mirror_view_reads_another_partitions_values() {
+        let mut rng = SplitMix64::new(5);
+        for (name, goal) in [
+            (SETS[10].1, Goal::BlankLast),
+            (SETS[10].1, Goal::BlankFirst),
+            (SETS[11].1, Goal::BlankFirst),
+            (SETS[11].1, Goal::BlankLast),
+        ] {
+            let grid = Grid::new(3, goal);
+            let (pdbs, groups) = catalogue(name, 3, goal);
+            let fast = TablePairs::<2>::new(&grid, &pdbs, &groups, true).unwrap();
+            let set =
+                npuzzle_pdb::TableSet::with_groups(catalogue(name, 3, goal).0, &groups).unwrap();
+            let boards: Vec<_> = (0..300).map(|_| random_board(3, goal, &mut rng)).collect();
+            let sums: Vec<_> = boards
+                .iter()
+                .map(|board| set.lookup(board).unwrap().partition_sums)
+                .collect();
+            for g in (0..2).filter(|&g| fast.mirror_repeats[g]) {
+                let same = (0..2).any(|q| sums.iter().all(|s| s[g].1 == s[q].0));
+                assert!(same, "{name} {goal}: partition {g}'s mirror view");
+            }
+        }
+    }
 
     /// Walking as search does, the estimate and every cut-off value agree
     /// with the general heuristic, and the state with a fresh evaluation.
