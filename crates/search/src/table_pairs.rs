@@ -209,8 +209,9 @@ impl<'a, const G: usize> TablePairs<'a, G> {
         });
         // A partition whose mirror image is a partition of the set (itself,
         // for the L and square partitions of trio) reads in the mirror's
-        // view the values another partition reads in the board's: its
-        // mirror view is left out.
+        // view the values that partition reads in the board's (a table's
+        // value is a function of the abstract state, which the mirror maps
+        // onto the image's): its mirror view is left out.
         let kinds = |g: usize, view: usize| {
             let mut kinds: Vec<(Vec<u8>, bool)> = (0..2)
                 .filter(|&s| given[g][s].is_some())
@@ -604,7 +605,7 @@ mod tests {
     ];
 
     /// Which partitions' mirror views repeat a board view: those of the
-    /// sets built for it, and none of 7-8 or the 5x5 sets.
+    /// sets built for it, for the goal each was built for, and not 4z-4's.
     #[test]
     fn leaves_out_the_mirror_views_that_repeat_a_partition() {
         let repeats = |size: usize, name: &str, goal: Goal| {
