@@ -221,6 +221,7 @@ pub fn section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
             );
             continue;
         }
+        crate::bench::fresh_page_cache(npuzzle, case.partition, case.size, case.goal);
         let (mut from_cli, mut from_c, mut from_python) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..case.runs {
             from_cli.push(cli(npuzzle, case)?);
