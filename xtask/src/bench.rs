@@ -355,24 +355,15 @@ pub fn fresh_page_cache(npuzzle: &Path, partition: &str, size: usize, goal: &str
                 .status();
         }
     }
-    let solved = if size == 4 {
-        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15".to_string()
-    } else {
-        let cells = size * size;
-        let mut tiles: Vec<usize> = match goal {
-            "blank-first" => (0..cells).collect(),
-            _ => (1..cells).chain([0]).collect(),
-        };
-        // One move from the goal: the blank and its neighbour swapped.
-        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
-        let beside = if blank == 0 { 1 } else { blank - 1 };
-        tiles.swap(blank, beside);
-        tiles
-            .iter()
-            .map(|t| t.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+    // One move from the goal: the blank and the tile before it swapped.
+    let cells = size * size;
+    let mut tiles: Vec<usize> = match goal {
+        "blank-first" => (0..cells).collect(),
+        _ => (1..cells).chain([0]).collect(),
     };
+    let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+    tiles.swap(blank, if blank == 0 { 1 } else { blank - 1 });
+    let solved: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
     let _ = Command::new(npuzzle)
         .args([
             "solve",
@@ -384,7 +375,7 @@ pub fn fresh_page_cache(npuzzle: &Path, partition: &str, size: usize, goal: &str
         ])
         .arg("--pdb-dir")
         .arg(root().join("data"))
-        .arg(solved)
+        .arg(solved.join(" "))
         .stdout(Stdio::null())
         .status();
 }
@@ -934,8 +925,9 @@ fn catalogues_section(
          by run. One process per board: the search split over the cores, the sum of the \
          processes' seconds (start, table mapping and checks included) and of their \
          searches'. One thread: one process per board with `--jobs 1`, search seconds. \
-         Both alternate the sets board by board. Lookups per move: the tables a move reads, in both views (a partition \
-         that is its own mirror image is read in the board's view alone). Against 7-8: \
+         Both alternate the sets board by board. Lookups per move: the tables a move \
+         reads, in both views (a partition that is its own mirror image is read in the \
+         board's view alone). Against 7-8: \
          the ratio of wall seconds boards in parallel, and of process seconds one process \
          per board. The tables are dropped from the page cache and mapped once before the \
          runs.\n"
