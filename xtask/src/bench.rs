@@ -324,8 +324,8 @@ fn solve_set(npuzzle: &Path, instances: &[Instance], args: &[&str]) -> Result<Ou
 /// `goal`) from the page cache, then maps them once. The timed runs then
 /// find the pages as the kernel reads them for a map that asks for huge
 /// pages (2 MiB folios, where the kernel and the filesystem keep them),
-/// not as earlier reads and memory pressure left them: on this machine a
-/// cache split into small pages made `trio` 15-20 % slower. Tables not yet
+/// not as the page cache last held them: on this machine a cache partly
+/// in small pages made `trio` 15-20 % slower. Tables not yet
 /// unpacked, or unpacked outside data/cache, are left as they are; without
 /// GNU `dd` nothing is dropped.
 pub fn fresh_page_cache(npuzzle: &Path, partition: &str, size: usize, goal: &str) {
