@@ -134,10 +134,9 @@ pub struct TablePairs<'a, const G: usize> {
 
 /// The records of the sets of `k` cells of an n x n board (n <= 4) by
 /// their mask (empty for other masks; 1 MB), built once per board size and
-/// `k` and shared: one read, where the set's rank by mask and then the
-/// numbering's record were two dependent ones (the 17 boards at distance
-/// 80 on one thread: `trio` about 3 % faster, `7z-8` about 10 %). Entry
-/// numbers fit 32 bits: `new` takes no larger table.
+/// `k` and shared: the search finds a set's record in one read instead of
+/// two dependent ones (its rank by mask, then the numbering's record).
+/// Entry numbers fit 32 bits: `new` takes no larger table.
 fn set_records(regions: &Regions, n: usize, k: usize) -> &'static [SetRecord] {
     type Built = Vec<((usize, usize), &'static [SetRecord])>;
     static BUILT: Mutex<Built> = Mutex::new(Vec::new());
