@@ -335,7 +335,7 @@ pub(crate) fn pass_below<H: Heuristic>(
     }
 }
 
-/// A node below the root where a parallel task starts.
+/// A node the levels above the split depth expand.
 struct Subtree<S> {
     position: Position,
     moves: Vec<Move>,
@@ -357,16 +357,40 @@ impl<S> Subtree<S> {
     }
 }
 
+/// A node at the split depth, where a subtree's search starts: the
+/// root's position after `moves` (kept as moves, not as a position: a
+/// position is 512 bytes, and there are tens of thousands of them).
+struct Start<S> {
+    moves: Vec<Move>,
+    parent_blank: Option<u8>,
+    history: PruneState,
+    state: S,
+}
+
+impl<S> Start<S> {
+    /// The position this start stands for, `root` being the root's.
+    fn position(&self, grid: &Grid, root: &Position) -> Position {
+        let mut position = root.clone();
+        for &m in &self.moves {
+            let from = m
+                .blank_target(grid.n, position.blank() as usize)
+                .expect("a frontier node's moves stay on the board");
+            position.slide(from as u8);
+        }
+        position
+    }
+}
+
 /// What the levels above the split depth hold.
 struct Frontier<S> {
-    /// The nodes at the split depth with f within the bound, level by level
-    /// in move order, in parts (one per run of the level above; see
-    /// `frontier`).
-    parts: Vec<Vec<Subtree<S>>>,
+    /// The nodes at the split depth with f within the bound, in level
+    /// order, in parts (one per node of the last level walked breadth
+    /// first; see `frontier`).
+    parts: Vec<Vec<Start<S>>>,
     /// The least f cut off above them.
     least_cut: u32,
     /// A goal above the split depth (weighted estimates can put the bound
-    /// past a shallow goal), the first in level order.
+    /// past a shallow goal): the shallowest, the first in level order.
     goal: Option<Vec<Move>>,
     stats: Stats,
 }
@@ -433,11 +457,13 @@ fn expand<H: Heuristic>(
     expansion
 }
 
-/// The levels from the root down to `depth`, cut at `bound`, each level's
-/// nodes expanded by `workers` threads of the rayon pool (the result is
-/// the same for any number: the levels stay in move order). A level is
-/// kept in the parts its runs wrote, in order: gathering them into one
-/// array would be one thread copying every node while the others wait.
+/// The levels from the root down to `depth`, cut at `bound`: the top
+/// `BREADTH_FIRST` breadth first, the rest depth first below each node of
+/// the last of those, these walks shared by `workers` threads of the rayon
+/// pool (the result is the same for any number: the nodes stay in level
+/// order, each level in move order). The nodes at `depth` are kept in
+/// parts, one per node above, in order: gathering them into one array
+/// would be one thread copying every node while the others wait.
 fn frontier<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
@@ -447,65 +473,170 @@ fn frontier<H: Heuristic>(
     workers: usize,
 ) -> Frontier<H::State> {
     use rayon::prelude::*;
+    /// Levels expanded breadth first: enough nodes for the threads to
+    /// share, few enough that copying them costs nothing.
+    const BREADTH_FIRST: u32 = 4;
     let mut least_cut = u32::MAX;
     let mut stats = Stats::default();
-    let mut level = vec![vec![Subtree::root(root.position.clone(), root.state)]];
-    // A run of nodes is prepared (their children's entries asked for) and
-    // then expanded: the entries of a run fit the caches, and their misses
-    // overlap. Its children go to one part of the next level.
-    const RUN: usize = 32;
-    let expand_run = |run: &mut [Subtree<H::State>], g: u32| {
-        for node in run.iter_mut() {
-            let parent_blank = node.parent_blank.unwrap_or(NO_CELL);
-            heuristic.prepare_children(&mut node.state, &node.position, parent_blank);
-        }
-        let mut kept = Vec::with_capacity(run.len() * 3);
-        let expansions: Vec<Expansion> = run
-            .iter()
-            .map(|node| expand(grid, heuristic, node, g, bound, &mut kept))
-            .collect();
-        (kept, expansions)
-    };
-    for g in 0..depth {
-        stats.expanded += level.iter().map(Vec::len).sum::<usize>() as u64;
-        let runs: Vec<_> = if workers > 1 {
-            level
-                .par_iter_mut()
-                .flat_map(|part| part.par_chunks_mut(RUN))
-                .map(|run| expand_run(run, g))
-                .collect()
-        } else {
-            level
-                .iter_mut()
-                .flat_map(|part| part.chunks_mut(RUN))
-                .map(|run| expand_run(run, g))
-                .collect()
-        };
-        let mut next = Vec::with_capacity(runs.len());
-        for (kept, expansions) in runs {
-            for expansion in expansions {
-                stats.generated += expansion.generated;
-                least_cut = least_cut.min(expansion.least_cut);
-                if let Some(moves) = expansion.goal {
-                    return Frontier {
-                        parts: Vec::new(),
-                        least_cut,
-                        goal: Some(moves),
-                        stats,
-                    };
-                }
-            }
-            if !kept.is_empty() {
-                next.push(kept);
+    let mut level = vec![Subtree::root(root.position.clone(), root.state)];
+    for g in 0..depth.min(BREADTH_FIRST) {
+        stats.expanded += level.len() as u64;
+        let mut next = Vec::with_capacity(level.len() * 3);
+        for node in &level {
+            let expansion = expand(grid, heuristic, node, g, bound, &mut next);
+            stats.generated += expansion.generated;
+            least_cut = least_cut.min(expansion.least_cut);
+            if let Some(moves) = expansion.goal {
+                return Frontier {
+                    parts: Vec::new(),
+                    least_cut,
+                    goal: Some(moves),
+                    stats,
+                };
             }
         }
         level = next;
     }
+    let below = |node: &Subtree<H::State>| {
+        let mut collector = Collector {
+            grid,
+            heuristic,
+            pruning: pruning(),
+            position: node.position.clone(),
+            moves: node.moves.clone(),
+            depth,
+            bound,
+            kept: Vec::new(),
+            least_cut: u32::MAX,
+            stats: Stats::default(),
+            goal: None,
+        };
+        let g = node.moves.len() as u32;
+        let parent_blank = node.parent_blank.unwrap_or(NO_CELL);
+        let mut start = node.state;
+        heuristic.prepare_children(&mut start, &node.position, parent_blank);
+        let mut stack = vec![[start; 4]; (depth - g + 1) as usize];
+        collector.collect(g, parent_blank, node.history, &start, &mut stack);
+        collector
+    };
+    let collected: Vec<Collector<H>> = if workers > 1 {
+        level.par_iter().map(below).collect()
+    } else {
+        level.iter().map(below).collect()
+    };
+    let mut goal: Option<(u32, Vec<Move>)> = None;
+    let mut parts = Vec::with_capacity(collected.len());
+    for part in collected {
+        stats += part.stats;
+        least_cut = least_cut.min(part.least_cut);
+        if let Some((at, moves)) = part.goal {
+            if goal.as_ref().is_none_or(|(shallowest, _)| at < *shallowest) {
+                goal = Some((at, moves));
+            }
+        }
+        if !part.kept.is_empty() {
+            parts.push(part.kept);
+        }
+    }
+    if goal.is_some() {
+        parts.clear();
+    }
     Frontier {
-        parts: level,
+        parts,
         least_cut,
-        goal: None,
+        goal: goal.map(|(_, moves)| moves),
         stats,
+    }
+}
+
+/// A depth-first walk that keeps the nodes at `depth` within `bound`, as
+/// the search does: a node's children are evaluated with the entries
+/// asked for when it was entered (a level at a time, each node's position
+/// and state would be copied once per level).
+struct Collector<'a, H: Heuristic> {
+    grid: &'a Grid,
+    heuristic: &'a H,
+    pruning: &'static MovePruning,
+    position: Position,
+    moves: Vec<Move>,
+    depth: u32,
+    bound: u32,
+    kept: Vec<Start<H::State>>,
+    least_cut: u32,
+    stats: Stats,
+    /// The shallowest goal within the bound, the first in move order:
+    /// its depth and moves.
+    goal: Option<(u32, Vec<Move>)>,
+}
+
+impl<H: Heuristic> Collector<'_, H> {
+    fn collect(
+        &mut self,
+        g: u32,
+        parent_blank: u8,
+        history: PruneState,
+        state: &H::State,
+        stack: &mut [[H::State; 4]],
+    ) {
+        if g == self.depth {
+            self.kept.push(Start {
+                moves: self.moves.clone(),
+                parent_blank: (parent_blank != NO_CELL).then_some(parent_blank),
+                history,
+                state: *state,
+            });
+            return;
+        }
+        self.stats.expanded += 1;
+        let blank = self.position.blank();
+        let (states, deeper) = stack
+            .split_first_mut()
+            .expect("a row per level down to the depth");
+        let mut children: [(u8, Move, PruneState); 4] = [(0, Move::Up, START); 4];
+        let mut count = 0;
+        for &(from, mv) in self.grid.neighbors(blank) {
+            if from == parent_blank {
+                continue;
+            }
+            let Some(after) = self.pruning.step(history, mv) else {
+                continue;
+            };
+            let tile = self.position.slide(from);
+            // Cut-off values as the search's, whose next bound they join.
+            let h = self.heuristic.update_within(
+                state,
+                &self.position,
+                tile,
+                from,
+                blank,
+                self.bound.saturating_sub(g + 1),
+                &mut states[count],
+            );
+            self.stats.generated += 1;
+            let f = g + 1 + h;
+            if f > self.bound {
+                self.least_cut = self.least_cut.min(f);
+            } else if h == 0 && self.position.is_goal(self.grid) {
+                if self.goal.as_ref().is_none_or(|(at, _)| g + 1 < *at) {
+                    let mut moves = self.moves.clone();
+                    moves.push(mv);
+                    self.goal = Some((g + 1, moves));
+                }
+            } else {
+                self.heuristic
+                    .prepare_children(&mut states[count], &self.position, blank);
+                children[count] = (from, mv, after);
+                count += 1;
+            }
+            self.position.slide(blank);
+        }
+        for (c, &(from, mv, after)) in children.iter().enumerate().take(count) {
+            self.position.slide(from);
+            self.moves.push(mv);
+            self.collect(g + 1, blank, after, &states[c], deeper);
+            self.moves.pop();
+            self.position.slide(blank);
+        }
     }
 }
 
@@ -547,7 +678,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             return Some((moves, stats));
         }
         let least_cut = above.least_cut;
-        let subtrees: Vec<&Subtree<H::State>> = above.parts.iter().flatten().collect();
+        let subtrees: Vec<&Start<H::State>> = above.parts.iter().flatten().collect();
         let first_found = AtomicUsize::new(usize::MAX);
         let stopped = AtomicBool::new(false);
         let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
@@ -568,17 +699,18 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         let closest: Vec<AtomicU32> = subtrees.iter().map(|_| AtomicU32::new(u32::MAX)).collect();
         let next_subtree = AtomicUsize::new(0);
         let search_subtree = |index: usize,
-                              subtree: &Subtree<H::State>,
+                              subtree: &Start<H::State>,
                               stack: &mut Vec<[H::State; 4]>|
          -> (Stats, u32) {
-            let mut dfs = Dfs::new(grid, heuristic, subtree.position.clone(), node_limit, stop);
-            dfs.first_found = &first_found;
-            dfs.subtree = index;
-            dfs.stack = std::mem::take(stack);
+            let position = subtree.position(grid, &root.position);
             // The start's children are prepared as every other node's are.
             let mut start = subtree.state;
             let parent_blank = subtree.parent_blank.unwrap_or(NO_CELL);
-            heuristic.prepare_children(&mut start, &subtree.position, parent_blank);
+            heuristic.prepare_children(&mut start, &position, parent_blank);
+            let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
+            dfs.first_found = &first_found;
+            dfs.subtree = index;
+            dfs.stack = std::mem::take(stack);
             let flow = dfs.run(
                 bound,
                 SPLIT_DEPTH,
@@ -733,6 +865,34 @@ mod tests {
             let (together, _) = solve(2);
             assert_eq!(alone, together, "{board}");
             assert!(board.solves(&alone, goal));
+        }
+    }
+
+    /// A goal above the depth, as a bound past it (an inadmissible
+    /// estimate's) finds it: the shallowest, the first in move order, for
+    /// any number of threads, and no frontier with it.
+    #[test]
+    fn the_frontier_stops_at_the_shallowest_goal() {
+        let grid = Grid::new(4, Goal::BlankLast);
+        let heuristic = crate::heuristic::Manhattan::new(&grid);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut rng = SplitMix64::new(3);
+        for walk in [3, 6, 9] {
+            let board = random_walk(4, Goal::BlankLast, walk, &mut rng);
+            let position = Position::new(&board);
+            let (shortest, _) =
+                crate::classic::bfs(&grid, position.clone(), u64::MAX, None).unwrap();
+            let root = Subtree::root(position.clone(), heuristic.init(&position));
+            let one = frontier(&grid, &heuristic, &root, 12, 40, 1);
+            let two = pool.install(|| frontier(&grid, &heuristic, &root, 12, 40, 2));
+            let found = one.goal.expect("a goal within the bound");
+            assert_eq!(found.len(), shortest.len(), "{board}");
+            assert!(board.solves(&found, Goal::BlankLast), "{board}");
+            assert_eq!(two.goal, Some(found), "{board}");
+            assert!(one.parts.is_empty() && two.parts.is_empty());
         }
     }
 
