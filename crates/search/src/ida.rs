@@ -623,8 +623,12 @@ impl<H: Heuristic> Collector<'_, H> {
                     self.goal = Some((g + 1, moves));
                 }
             } else {
-                self.heuristic
-                    .prepare_children(&mut states[count], &self.position, blank);
+                // A child at the depth is kept, not entered: its search
+                // prepares it.
+                if g + 1 < self.depth {
+                    self.heuristic
+                        .prepare_children(&mut states[count], &self.position, blank);
+                }
                 children[count] = (from, mv, after);
                 count += 1;
             }
