@@ -159,6 +159,8 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         // one would wait for the stores.
         let mut f_of = [0u32; 4];
         let mut count = 0;
+        // The loop of `moves_out`, written out: through the iterator the
+        // search takes 6-9 % more instructions.
         for &(from, mv) in self.grid.neighbors(blank) {
             if from == parent_blank {
                 continue;
@@ -220,6 +222,24 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         }
         Flow::Exhausted
     }
+}
+
+/// The moves search makes out of a node whose blank is on `blank`: each
+/// one's cell the blank goes to, the move, and the pruning automaton's
+/// state after it. The move back to `parent_blank` and the moves that end
+/// a pruned sequence are left out.
+#[inline(always)]
+fn moves_out<'a>(
+    grid: &'a Grid,
+    pruning: &'static MovePruning,
+    blank: u8,
+    parent_blank: u8,
+    history: PruneState,
+) -> impl Iterator<Item = (u8, Move, PruneState)> + 'a {
+    grid.neighbors(blank)
+        .iter()
+        .filter(move |&&(from, _)| from != parent_blank)
+        .filter_map(move |&(from, mv)| Some((from, mv, pruning.step(history, mv)?)))
 }
 
 /// The first `count` children by their f in `f`, the earlier first among
@@ -420,13 +440,8 @@ fn expand<H: Heuristic>(
         goal: None,
     };
     let blank = node.position.blank();
-    for &(from, mv) in grid.neighbors(blank) {
-        if Some(from) == node.parent_blank {
-            continue;
-        }
-        let Some(history) = pruning().step(node.history, mv) else {
-            continue;
-        };
+    let parent_blank = node.parent_blank.unwrap_or(NO_CELL);
+    for (from, mv, history) in moves_out(grid, pruning(), blank, parent_blank, node.history) {
         let mut position = node.position.clone();
         let tile = position.slide(from);
         let state = heuristic.update(&node.state, &position, tile, from, blank);
@@ -594,13 +609,7 @@ impl<H: Heuristic> Collector<'_, H> {
             .expect("a row per level down to the depth");
         let mut children: [(u8, Move, PruneState); 4] = [(0, Move::Up, START); 4];
         let mut count = 0;
-        for &(from, mv) in self.grid.neighbors(blank) {
-            if from == parent_blank {
-                continue;
-            }
-            let Some(after) = self.pruning.step(history, mv) else {
-                continue;
-            };
+        for (from, mv, after) in moves_out(self.grid, self.pruning, blank, parent_blank, history) {
             let tile = self.position.slide(from);
             // Cut-off values as the search's, whose next bound they join.
             let h = self.heuristic.update_within(
