@@ -653,6 +653,21 @@ impl<H: Heuristic> Collector<'_, H> {
     }
 }
 
+/// The depth a split search cuts each iteration at. Cut at 12 moves, a
+/// 4x4 iteration has thousands of subtrees of a few hundred nodes, each
+/// begun with entries that no subtree searched just before brought into
+/// the cache; at 8 they hold thousands of nodes (the 17 boards at
+/// distance 80: 2-10 % faster, nodes within 1.5 %). The 24-puzzle's
+/// subtrees are large at 12 already, and its last iteration gains from
+/// the finer order (docs/internals.md, "Split depth on the 4x4").
+fn split_depth(grid: &Grid) -> u32 {
+    if grid.n <= 4 {
+        8
+    } else {
+        12
+    }
+}
+
 /// IDA* with each iteration split into the subtrees below a fixed depth,
 /// searched most promising first by `workers` threads of the rayon pool
 /// (1: the calling thread alone). The solution kept is the one in the
@@ -670,10 +685,10 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     use rayon::prelude::*;
     use std::sync::Mutex;
 
-    const SPLIT_DEPTH: u32 = 12;
+    let depth = split_depth(grid);
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
-    if bound <= SPLIT_DEPTH + 2 {
+    if bound <= depth + 2 {
         return ida_star(grid, heuristic, position, node_limit, stop);
     }
     let root = Subtree::root(position, state);
@@ -684,7 +699,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     loop {
         stats.iterations += 1;
         // The nodes above the split depth, once per iteration.
-        let above = frontier(grid, heuristic, &root, SPLIT_DEPTH, bound, workers);
+        let above = frontier(grid, heuristic, &root, depth, bound, workers);
         stats.expanded += above.stats.expanded;
         stats.generated += above.stats.generated;
         if let Some(moves) = above.goal {
@@ -724,13 +739,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             dfs.first_found = &first_found;
             dfs.subtree = index;
             dfs.stack = std::mem::take(stack);
-            let flow = dfs.run(
-                bound,
-                SPLIT_DEPTH,
-                subtree.parent_blank,
-                subtree.history,
-                &start,
-            );
+            let flow = dfs.run(bound, depth, subtree.parent_blank, subtree.history, &start);
             match flow {
                 Flow::Found => {
                     first_found.fetch_min(index, Ordering::Relaxed);
@@ -813,7 +822,7 @@ pub(crate) fn promise(estimate: u32, closest: Option<u32>) -> (u32, u32) {
     (closest.unwrap_or(estimate), estimate)
 }
 
-/// A move sequence of up to 31 moves (the split depth is 12) as one
+/// A move sequence of up to 31 moves (the split depth is at most 12) as one
 /// number: two bits a move, after a leading one so that lengths differ.
 fn packed_moves(moves: &[Move]) -> u64 {
     moves
@@ -929,8 +938,13 @@ mod tests {
             let mut came_near: HashMap<Vec<Move>, u32> = HashMap::new();
             let mut expanded = 0;
             let found = loop {
-                let (nodes, least_cut, shallow, above) =
-                    frontier_moves(&grid, &heuristic, position.clone(), 12, bound);
+                let (nodes, least_cut, shallow, above) = frontier_moves(
+                    &grid,
+                    &heuristic,
+                    position.clone(),
+                    split_depth(&grid),
+                    bound,
+                );
                 assert!(shallow.is_none(), "{board}");
                 expanded += above;
                 let mut ordered = nodes.clone();
