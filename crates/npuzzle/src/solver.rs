@@ -30,7 +30,7 @@ use crate::tables::{tables_error, Tables};
 pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
 
 /// The deepest frontier [`Solver::frontier`] makes (the local split
-/// search's depth): it holds up to about 3^depth boards.
+/// search's deepest): it holds up to about 3^depth boards.
 pub const MAX_FRONTIER_DEPTH: u32 = 12;
 
 /// The largest bound [`Solver::pass`] takes: the search keeps a row of
@@ -653,14 +653,17 @@ impl Solver {
     }
 
     /// The subtrees one IDA* iteration over the side's tables splits into
-    /// at `depth` below `board`, for `bound` (None: the board's estimate):
-    /// the units of a search spread over machines (see [`Solver::pass`]).
+    /// at `depth` below `board` (None: where the local split search cuts
+    /// a board of its side, [`npuzzle_search::split_depth`]), for `bound`
+    /// (None: the board's estimate): the units of a search spread over
+    /// machines (see [`Solver::pass`]).
     pub fn frontier(
         &self,
         board: &Board,
-        depth: u32,
+        depth: Option<u32>,
         bound: Option<u32>,
     ) -> Result<npuzzle_search::Frontier, Error> {
+        let depth = depth.unwrap_or_else(|| npuzzle_search::split_depth(board.size()));
         if !(1..=MAX_FRONTIER_DEPTH).contains(&depth) {
             return Err(Error::InvalidArgument(format!(
                 "depth {depth} is out of range: give 1 to {MAX_FRONTIER_DEPTH} (the frontier \

@@ -531,20 +531,21 @@ impl Solver {
         value.map(|lookup| lookup.value).map_err(to_py)
     }
 
-    /// The subtrees of one IDA* iteration at `depth` below `board` for
-    /// `bound` (None: the board's estimate), over the side's tables:
+    /// The subtrees of one IDA* iteration at `depth` below `board` (None:
+    /// where the local search splits a board of its side) for `bound`
+    /// (None: the board's estimate), over the side's tables:
     /// (nodes as (moves, estimate), lowest estimate first, least f cut
     /// above them, a solution above the depth or None, the board's
     /// estimate, nodes expanded). For `npuzzle.distributed.solve`, which
     /// puts first the subtrees whose passes came nearest the goal in the
     /// last iteration, as the local search does.
-    #[pyo3(signature = (board, depth, bound=None))]
+    #[pyo3(signature = (board, depth=None, bound=None))]
     #[allow(clippy::type_complexity)]
     fn frontier(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
-        depth: u32,
+        depth: Option<u32>,
         bound: Option<u32>,
     ) -> PyResult<(Vec<(String, u32)>, u32, Option<String>, u32, u64)> {
         let board = board_arg(board)?;

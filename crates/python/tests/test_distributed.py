@@ -374,12 +374,12 @@ def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
     # The units the split search hands out, run one after another in the
     # local search's order (those whose passes came nearest the goal in the
     # last iteration first, then the frontier's), expand exactly the local
-    # search's nodes. The local search splits a 4x4 board at 8 moves.
+    # search's nodes, at the depth the local search splits a 4x4 board.
     solver = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=1)
     board = [npuzzle.random_board(4, seed=7)][0]
     bound, total, came_near, reordered = None, 0, {}, False
     while True:
-        nodes, cut, shallow, estimate, above = solver.frontier(board, 8, bound)
+        nodes, cut, shallow, estimate, above = solver.frontier(board, bound=bound)
         bound = estimate if bound is None else bound
         total += above
         assert shallow is None

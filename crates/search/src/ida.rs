@@ -660,8 +660,8 @@ impl<H: Heuristic> Collector<'_, H> {
 /// distance 80: 2-10 % faster, nodes within 1.5 %). The 24-puzzle's
 /// subtrees are large at 12 already, and its last iteration gains from
 /// the finer order (docs/internals.md, "Split depth on the 4x4").
-fn split_depth(grid: &Grid) -> u32 {
-    if grid.n <= 4 {
+pub fn split_depth(side: usize) -> u32 {
+    if side <= 4 {
         8
     } else {
         12
@@ -685,7 +685,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     use rayon::prelude::*;
     use std::sync::Mutex;
 
-    let depth = split_depth(grid);
+    let depth = split_depth(grid.n);
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
     if bound <= depth + 2 {
@@ -942,7 +942,7 @@ mod tests {
                     &grid,
                     &heuristic,
                     position.clone(),
-                    split_depth(&grid),
+                    split_depth(grid.n),
                     bound,
                 );
                 assert!(shallow.is_none(), "{board}");

@@ -191,9 +191,13 @@ class Solver:
         """The best lower bound on the board's distance without a search."""
         return self._native.lower_bound(board)
 
-    def frontier(self, board: Board, depth: int, bound: Optional[int] = None) -> tuple:
+    def frontier(
+        self, board: Board, depth: Optional[int] = None, bound: Optional[int] = None
+    ) -> tuple:
         """The subtrees one IDA* iteration over the tables splits into at
-        ``depth`` below ``board`` for ``bound`` (None: the board's estimate):
+        ``depth`` below ``board`` (None: where the local search splits a
+        board of its size, 8 moves up to 4x4 and 12 beyond) for ``bound``
+        (None: the board's estimate):
         ``(nodes, least_cut, goal, estimate, expanded)``, ``nodes`` a list of
         (moves from the board, estimate), lowest estimate first (ties in
         the order the levels generate them). The units of

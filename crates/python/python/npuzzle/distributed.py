@@ -461,11 +461,13 @@ def solve(
     goal: str = "blank-last",
     partition: Optional[str] = None,
     client: Any = None,
-    depth: int = 12,
+    depth: Optional[int] = None,
 ) -> SplitSolution:
     """Solves one board optimally with IDA* whose iterations are split into
-    the subtrees at ``depth`` below the board, searched on the workers under
-    the iteration's bound. The driver cuts the subtrees, in the local
+    the subtrees at ``depth`` below the board (None: where the local search
+    splits a board of its size, 8 moves up to 4x4 and 12 beyond, so that
+    one worker expands the local search's nodes), searched on the workers
+    under the iteration's bound. The driver cuts the subtrees, in the local
     search's order (most promising first), into runs of about 0.1 s of work
     and puts them on a Dask queue; one task per worker takes the next run
     whenever it is free, so the workers search neighbouring subtrees. The
@@ -487,7 +489,9 @@ def solve(
         return _split_search(tiles, options, solver, client, depth)
 
 
-def _split_search(tiles: list, options: dict, solver, client: Any, depth: int) -> SplitSolution:
+def _split_search(
+    tiles: list, options: dict, solver, client: Any, depth: Optional[int]
+) -> SplitSolution:
     from distributed import Event, Queue
 
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
