@@ -91,10 +91,11 @@ pub struct Request {
     pub heuristic: HeuristicKind,
     /// BFS and A*: most boards kept in memory; IDA*: most nodes expanded.
     pub max_nodes: Option<u64>,
-    /// IDA*: split each iteration into subtrees searched most promising
-    /// first, across the current rayon pool (or on this thread outside
-    /// one); the moves are the same for any number of threads. Without it,
-    /// a plain depth-first IDA* on this thread.
+    /// IDA*: search the subtrees each iteration splits into across the
+    /// current rayon pool (or on this thread outside one). Without it, on
+    /// this thread alone, as a batch does with one board per thread. The
+    /// subtrees go most promising first either way, so the moves are the
+    /// same for any number of threads.
     pub parallel: bool,
     /// Set from another thread to stop the search: it ends within a few
     /// milliseconds with [`SearchError::Stopped`].
