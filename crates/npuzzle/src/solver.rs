@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -577,10 +577,10 @@ impl Solver {
         // One thread: the split search on this thread, for the same moves
         // as with more.
         if self.config.threads <= 1 {
-            return guard(|| self.answer(board, true, max_nodes, stop));
+            return guard(|| self.answer(board, true, max_nodes, stop, None));
         }
         match self.pool() {
-            Ok(pool) => pool.install(|| guard(|| self.answer(board, true, max_nodes, stop))),
+            Ok(pool) => pool.install(|| guard(|| self.answer(board, true, max_nodes, stop, None))),
             Err(e) => Err(Error::InvalidArgument(e)),
         }
     }
@@ -589,7 +589,7 @@ impl Solver {
     /// in, unsplit), with its own node limit: for servers and batch runners
     /// that have their own threads.
     pub fn solve_here(&self, board: &Board, max_nodes: Option<u64>) -> Result<Solution, Error> {
-        guard(|| self.answer(board, false, max_nodes, None))
+        guard(|| self.answer(board, false, max_nodes, None, None))
     }
 
     /// [`Solver::solve_here`] that another thread can stop (see
@@ -600,11 +600,33 @@ impl Solver {
         max_nodes: Option<u64>,
         stop: &Arc<AtomicBool>,
     ) -> Result<Solution, Error> {
-        guard(|| self.answer(board, false, max_nodes, Some(Arc::clone(stop))))
+        guard(|| self.answer(board, false, max_nodes, Some(Arc::clone(stop)), None))
+    }
+
+    /// [`Solver::solve_here_until`] for a batch's thread: the search takes
+    /// on the batch's threads that `spare` counts (those with no board left)
+    /// as they come free.
+    pub(crate) fn solve_in_batch(
+        &self,
+        board: &Board,
+        max_nodes: Option<u64>,
+        stop: &Arc<AtomicBool>,
+        spare: &Arc<AtomicUsize>,
+    ) -> Result<Solution, Error> {
+        guard(|| {
+            self.answer(
+                board,
+                false,
+                max_nodes,
+                Some(Arc::clone(stop)),
+                Some(Arc::clone(spare)),
+            )
+        })
     }
 
     /// Solves many boards, the solver's thread count at a time (each search
-    /// on one thread); answers in the order of the boards.
+    /// on one thread, joined by the threads that have no board left once
+    /// every board is taken); answers in the order of the boards.
     pub fn solve_many(&self, boards: &[Board]) -> Vec<Result<Solution, Error>> {
         fn itself(board: &Board) -> Option<&Board> {
             Some(board)
@@ -961,6 +983,7 @@ impl Solver {
         parallel: bool,
         max_nodes: Option<u64>,
         stop: Option<Arc<AtomicBool>>,
+        spare_threads: Option<Arc<AtomicUsize>>,
     ) -> Result<Solution, Error> {
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
@@ -986,6 +1009,7 @@ impl Solver {
             parallel,
             stop,
             within: self.config.within,
+            spare_threads,
         };
         let mut solution = Solution {
             heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),

@@ -5,7 +5,7 @@
 //! item is yielded.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -75,17 +75,21 @@ impl<T: Send + 'static> Answers<T> {
         let job_rx = Arc::new(Mutex::new(job_rx));
         let max_nodes = solver.max_nodes();
         let stop = Arc::new(AtomicBool::new(false));
+        // Threads whose last item is taken lend themselves to the searches
+        // still under way, so that the last boards use every core.
+        let spare = Arc::new(AtomicUsize::new(0));
         for _ in 0..threads {
             let (job_rx, done_tx, solver) = (Arc::clone(&job_rx), done_tx.clone(), solver.clone());
-            let stop = Arc::clone(&stop);
+            let (stop, spare) = (Arc::clone(&stop), Arc::clone(&spare));
             std::thread::spawn(move || loop {
                 let job = job_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                 let Ok((index, item)) = job else {
+                    spare.fetch_add(1, Ordering::AcqRel);
                     break;
                 };
                 let started = Instant::now();
-                let result =
-                    board_of(&item).map(|board| solver.solve_here_until(board, max_nodes, &stop));
+                let result = board_of(&item)
+                    .map(|board| solver.solve_in_batch(board, max_nodes, &stop, &spare));
                 let answered = Answered {
                     item,
                     result,

@@ -681,6 +681,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     node_limit: u64,
     stop: Option<&AtomicBool>,
     workers: usize,
+    spare: Option<&AtomicUsize>,
 ) -> Option<(Vec<Move>, Stats)> {
     use rayon::prelude::*;
     use std::sync::Mutex;
@@ -759,11 +760,16 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             closest[index].store(dfs.closest, Ordering::Relaxed);
             (dfs.stats, dfs.next_bound)
         };
-        let worker = |_| {
+        // `recruit`, on the search's own thread, takes spare threads on
+        // before each subtree.
+        let worker = |recruit: Option<&dyn Fn()>| {
             let mut totals = (Stats::default(), u32::MAX);
             // One stack of child states per thread, for all its subtrees.
             let mut stack = Vec::new();
             loop {
+                if let Some(recruit) = recruit {
+                    recruit();
+                }
                 let index = next_subtree.fetch_add(1, Ordering::Relaxed);
                 // A later subtree cannot change the answer once an
                 // earlier one has one.
@@ -776,9 +782,12 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             }
         };
         let (iteration_stats, next_bound) = if workers <= 1 {
-            worker(0)
+            match spare {
+                None => worker(None),
+                Some(spare) => with_spare_threads(spare, &worker),
+            }
         } else {
-            (0..workers).into_par_iter().map(worker).reduce(
+            (0..workers).into_par_iter().map(|_| worker(None)).reduce(
                 || (Stats::default(), u32::MAX),
                 |(mut a, x), (b, y)| {
                     a += b;
@@ -809,6 +818,40 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             })
             .collect();
     }
+}
+
+/// Runs `worker` on this thread, taking on the threads that `spare`
+/// counts as they come free (a batch's threads that have no board left)
+/// to run it alongside until the iteration ends, then giving them back:
+/// a batch's last boards use every core.
+fn with_spare_threads<W>(spare: &AtomicUsize, worker: &W) -> (Stats, u32)
+where
+    W: Fn(Option<&dyn Fn()>) -> (Stats, u32) + Sync,
+{
+    std::thread::scope(|scope| {
+        let helpers = std::cell::RefCell::new(Vec::new());
+        let recruit = || {
+            while spare.load(Ordering::Relaxed) > 0
+                && spare
+                    .fetch_update(Ordering::AcqRel, Ordering::Relaxed, |n| n.checked_sub(1))
+                    .is_ok()
+            {
+                helpers.borrow_mut().push(scope.spawn(move || worker(None)));
+            }
+        };
+        let mut totals = worker(Some(&recruit));
+        let helpers = helpers.into_inner();
+        let taken = helpers.len();
+        for helper in helpers {
+            let (stats, next_bound) = helper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            totals.0 += stats;
+            totals.1 = totals.1.min(next_bound);
+        }
+        spare.fetch_add(taken, Ordering::AcqRel);
+        totals
+    })
 }
 
 /// The key a split search orders a subtree by, most promising first: the
@@ -879,7 +922,15 @@ mod tests {
             assert_eq!((one.least_cut, one.stats), (two.least_cut, two.stats));
             let solve = |workers| {
                 pool.install(|| {
-                    split_ida_star(&grid, &heuristic, position.clone(), u64::MAX, None, workers)
+                    split_ida_star(
+                        &grid,
+                        &heuristic,
+                        position.clone(),
+                        u64::MAX,
+                        None,
+                        workers,
+                        None,
+                    )
                 })
                 .unwrap()
             };
@@ -887,7 +938,62 @@ mod tests {
             let (together, _) = solve(2);
             assert_eq!(alone, together, "{board}");
             assert!(board.solves(&alone, goal));
+            // One thread with a spare one, lent for every iteration.
+            let spare = AtomicUsize::new(1);
+            let (helped, _) = split_ida_star(
+                &grid,
+                &heuristic,
+                position.clone(),
+                u64::MAX,
+                None,
+                1,
+                Some(&spare),
+            )
+            .unwrap();
+            assert_eq!(alone, helped, "{board}");
+            assert_eq!(
+                spare.load(Ordering::Relaxed),
+                1,
+                "the spare thread is given back"
+            );
         }
+    }
+
+    /// A search takes on every spare thread when it looks, runs the worker
+    /// on each, adds up their figures, and gives the threads back.
+    #[test]
+    fn spare_threads_join_the_search_and_are_given_back() {
+        let spare = AtomicUsize::new(3);
+        let runs = AtomicUsize::new(0);
+        let worker = |recruit: Option<&dyn Fn()>| {
+            if let Some(recruit) = recruit {
+                recruit();
+                assert_eq!(spare.load(Ordering::Relaxed), 0, "all three taken");
+            }
+            let run = runs.fetch_add(1, Ordering::Relaxed) as u64;
+            let stats = Stats {
+                expanded: 10 + run,
+                ..Stats::default()
+            };
+            (stats, 40 + run as u32)
+        };
+        let (stats, next_bound) = with_spare_threads(&spare, &worker);
+        assert_eq!(runs.load(Ordering::Relaxed), 4);
+        assert_eq!(stats.expanded, 10 + 11 + 12 + 13);
+        assert_eq!(next_bound, 40);
+        assert_eq!(spare.load(Ordering::Relaxed), 3);
+        // None spare: the worker alone.
+        let none = AtomicUsize::new(0);
+        runs.store(0, Ordering::Relaxed);
+        let worker = |recruit: Option<&dyn Fn()>| {
+            if let Some(recruit) = recruit {
+                recruit();
+            }
+            runs.fetch_add(1, Ordering::Relaxed);
+            (Stats::default(), 7)
+        };
+        assert_eq!(with_spare_threads(&none, &worker).1, 7);
+        assert_eq!(runs.load(Ordering::Relaxed), 1);
     }
 
     /// A goal above the depth, as a bound past it (an inadmissible
@@ -933,7 +1039,8 @@ mod tests {
             let board = random_walk(4, goal, 60, &mut rng);
             let position = Position::new(&board);
             let (solution, stats) =
-                split_ida_star(&grid, &heuristic, position.clone(), u64::MAX, None, 1).unwrap();
+                split_ida_star(&grid, &heuristic, position.clone(), u64::MAX, None, 1, None)
+                    .unwrap();
             let mut bound = heuristic.value(&heuristic.init(&position));
             let mut came_near: HashMap<Vec<Move>, u32> = HashMap::new();
             let mut expanded = 0;

@@ -421,7 +421,10 @@ fn search<H: Heuristic>(
             } else {
                 1
             };
-            ida::split_ida_star(grid, heuristic, position, limit, stop, workers)
+            let spare = (!request.parallel)
+                .then_some(request.spare_threads.as_deref())
+                .flatten();
+            ida::split_ida_star(grid, heuristic, position, limit, stop, workers, spare)
         }
     };
     let stopped = || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));

@@ -818,6 +818,7 @@ fn search_core(core: &Board, within: u32, budget: u64) -> Result<Option<Solution
         parallel: false,
         stop: None,
         within,
+        spare_threads: None,
     };
     match solve(core, &request) {
         Ok(solution) => Ok(Some(solution)),

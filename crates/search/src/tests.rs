@@ -35,6 +35,7 @@ fn request(algorithm: Algorithm, heuristic: HeuristicKind, goal: Goal) -> Reques
         parallel: false,
         stop: None,
         within: 0,
+        spare_threads: None,
     }
 }
 
@@ -661,6 +662,7 @@ fn pdb_search_agrees_with_linear_conflict_search() {
             parallel: false,
             stop: None,
             within: 0,
+            spare_threads: None,
         };
         let truth = solve(&board, &request).unwrap();
         for reflect in [false, true] {

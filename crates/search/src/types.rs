@@ -3,7 +3,7 @@
 //! searches depend on it and not on each other.
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -104,6 +104,11 @@ pub struct Request {
     /// longer than optimal (weighted search: IDA* or A* over
     /// `(1 + within / 100) * h`), and is usually found far sooner.
     pub within: u32,
+    /// IDA* without `parallel`: threads of the caller's that have nothing
+    /// left to do (a batch's, once every board is taken). The search takes
+    /// them on between subtrees to search its iteration alongside, and gives
+    /// them back when the iteration ends.
+    pub spare_threads: Option<Arc<AtomicUsize>>,
 }
 
 /// The memory BFS and A* may fill by default.
@@ -147,6 +152,7 @@ impl Default for Request {
             parallel: false,
             stop: None,
             within: 0,
+            spare_threads: None,
         }
     }
 }
