@@ -836,7 +836,15 @@ where
                     .fetch_update(Ordering::AcqRel, Ordering::Relaxed, |n| n.checked_sub(1))
                     .is_ok()
             {
-                helpers.borrow_mut().push(scope.spawn(move || worker(None)));
+                // A thread the system refuses is given back: the search
+                // goes on without it.
+                match std::thread::Builder::new().spawn_scoped(scope, move || worker(None)) {
+                    Ok(helper) => helpers.borrow_mut().push(helper),
+                    Err(_) => {
+                        spare.fetch_add(1, Ordering::AcqRel);
+                        return;
+                    }
+                }
             }
         };
         let mut totals = worker(Some(&recruit));
