@@ -421,9 +421,7 @@ fn search<H: Heuristic>(
             } else {
                 1
             };
-            let spare = (!request.parallel)
-                .then_some(request.spare_threads.as_deref())
-                .flatten();
+            let spare = request.spare_threads.as_deref();
             ida::split_ida_star(grid, heuristic, position, limit, stop, workers, spare)
         }
     };

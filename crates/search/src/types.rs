@@ -104,7 +104,7 @@ pub struct Request {
     /// longer than optimal (weighted search: IDA* or A* over
     /// `(1 + within / 100) * h`), and is usually found far sooner.
     pub within: u32,
-    /// IDA* without `parallel`: threads of the caller's that have nothing
+    /// IDA* on one thread: threads of the caller's that have nothing
     /// left to do (a batch's, once every board is taken). The search takes
     /// them on between subtrees to search its iteration alongside, and gives
     /// them back when the iteration ends.
