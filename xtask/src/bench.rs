@@ -53,8 +53,9 @@ FILE) and prints it.
   --korf24-only
                only the 24-puzzle sections --korf24 adds (printed, not
                written)
-  --catalogues only the section on the 4x4 catalogues (7-8, 7z-8, duo,
-               trio) on the 17 boards at distance 80, three ways:
+  --catalogues only the section on the 4x4 catalogues (7-8, 7z-8,
+               7-8+S7-8, duo, 7-8+L7-8+S7-8, trio) on the 17 boards at
+               distance 80, three ways:
                boards in parallel, one process per board, one thread
                (printed, not written)
   --korf24-partition P
@@ -87,7 +88,7 @@ const KORF24_DEFAULT: [&str; 3] = ["septet", "6z-6z-6z-6z", "compound"];
 
 /// The 15-puzzle table configurations the bench compares, with how to
 /// build each.
-const CONFIGURATIONS: [&str; 11] = [
+const CONFIGURATIONS: [&str; 12] = [
     "7-8",
     "7z-8",
     "L7-8",
@@ -98,6 +99,7 @@ const CONFIGURATIONS: [&str; 11] = [
     "duo",
     "7z-8+L7z-8",
     "7z-8+L7-8+S7-8",
+    "7-8+L7-8+S7-8",
     "trio",
 ];
 
@@ -905,7 +907,14 @@ fn within_section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
 /// nodes for more lookups per move), with the tables a move reads: one of
 /// each partition in each view, but none in the mirror's view of the L and
 /// square partitions, which are their own mirror images.
-const CATALOGUES: [(&str, usize); 4] = [("7-8", 2), ("7z-8", 2), ("duo", 3), ("trio", 4)];
+const CATALOGUES: [(&str, usize); 6] = [
+    ("7-8", 2),
+    ("7z-8", 2),
+    ("7-8+S7-8", 3),
+    ("duo", 3),
+    ("7-8+L7-8+S7-8", 4),
+    ("trio", 4),
+];
 /// Runs of the 17 boards in parallel per set, the median reported.
 const CATALOGUE_ROUNDS: usize = 5;
 
