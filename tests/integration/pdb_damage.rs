@@ -10,6 +10,9 @@ use npuzzle_pdb::Partition;
 use crate::harness::*;
 use crate::tables::*;
 
+/// A board three moves from the goal.
+const NEAR: &str = "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15";
+
 /// `npuzzle solve ARGS --partition PARTITION --pdb-dir DATA BOARD`, run in `dir`.
 fn solve_over(dir: &Path, data: &Path, partition: &str, args: &[&str], board: &str) -> Run {
     let data = dir_arg(data);
@@ -149,6 +152,16 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
     assert!(run.stderr.contains("goal blank-first"), "{}", run.stderr);
 }
 
+/// The optimal answer, after a note that the damaged cache was replaced.
+fn assert_solved_replacing_the_cache(run: &Run, length: u32) {
+    assert_eq!(run.json_records()[0]["length"], length, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("replacing the unpacked table"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn a_damaged_cache_is_never_used() {
     let dir = scratch();
@@ -165,19 +178,51 @@ fn a_damaged_cache_is_never_used() {
     let verify = npuzzle_in(dir.path(), &["pdb", "verify", packed.to_str().unwrap()], "");
     assert_eq!(verify.status, 1);
     assert!(verify.stderr.contains("unpacked copy"), "{}", verify.stderr);
-    let run = solve();
-    assert_eq!(run.json_records()[0]["length"], 80, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("replacing the unpacked table"),
-        "{}",
-        run.stderr
-    );
+    assert_solved_replacing_the_cache(&solve(), 80);
     let again = npuzzle_in(dir.path(), &["pdb", "verify", packed.to_str().unwrap()], "");
     assert_eq!(again.status, 0, "{}", again.stderr);
     // The replaced cache is read-only for everyone.
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o444);
+}
+
+/// A copy stamped as checked and then changed in place (the same inode
+/// and length, one byte) is checked in full again and replaced.
+#[test]
+fn a_stamped_cache_changed_in_place_is_replaced() {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    // Three moves from the goal: what is checked is the cache, not the search.
+    let solve = || solve_over(dir.path(), &data, "6-6-3", &["--json"], NEAR);
+    let packed = blank_last_pattern_file(&data, "6-6-3", 0);
+    let cache = file::cache_path(&packed);
+    let stamp = file::stamp_path(&cache);
+    let _ = std::fs::remove_file(&stamp);
+    // Copied just now: checked in full, not stamped.
+    assert_eq!(solve().json_records()[0]["length"], 3);
+    assert!(!stamp.exists());
+    std::thread::sleep(file::SETTLED + std::time::Duration::from_millis(200));
+    assert_eq!(solve().json_records()[0]["length"], 3);
+    assert!(stamp.is_file());
+    let mode = |m| std::fs::Permissions::from_mode(m);
+    std::fs::set_permissions(&cache, mode(0o644)).unwrap();
+    let mut copy = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&cache)
+        .unwrap();
+    let at = copy.metadata().unwrap().len() / 2;
+    let mut byte = [0u8];
+    copy.seek(SeekFrom::Start(at)).unwrap();
+    copy.read_exact(&mut byte).unwrap();
+    copy.seek(SeekFrom::Start(at)).unwrap();
+    copy.write_all(&[byte[0].wrapping_add(0x0c)]).unwrap();
+    drop(copy);
+    std::fs::set_permissions(&cache, mode(0o444)).unwrap();
+    assert_solved_replacing_the_cache(&solve(), 3);
 }
 
 #[test]

@@ -8,8 +8,10 @@
 //! the page cache.
 //!
 //! Trust: a cache is used only when its header equals the packed file's and
-//! its table passes the CRC (checked at every open, in parallel: tens of
-//! milliseconds for the 288 MB 7-8 set); otherwise it is unpacked again.
+//! its table passes the CRC (in parallel: tens of milliseconds for the
+//! 288 MB 7-8 set) and the sampled check of its values; otherwise it is
+//! unpacked again. A copy that passed is stamped, and its later opens skip
+//! both checks until it changes or the machine reboots (`checked.rs`).
 //! Unpacking holds a lock on the cache directory, so processes started
 //! together unpack once; it writes a uniquely named temporary file, checks
 //! length and CRC, makes it read-only, renames it into place and syncs the
@@ -20,13 +22,17 @@ use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 pub use memmap2::Mmap;
 
+use crate::checked::Identity;
+pub use crate::checked::{stamp_path, SETTLED};
 use crate::error::{fail, open_file};
 pub use crate::error::{normalize, OpenError, Problem};
 use crate::format::{Header, PdbError, HEADER_LEN};
 pub use crate::mapped::open_unpacked;
+use crate::mapped::open_unpacked_file;
 pub use crate::naming::file_name;
 use crate::pattern::Partition;
 use crate::table::Pdb;
@@ -283,13 +289,13 @@ fn write_atomically_unless(
 /// Table files are readable by all and writable by none (0444): other
 /// users share the cache, and nothing should modify a mapped file in place.
 #[cfg(unix)]
-fn make_read_only(file: &File) -> io::Result<()> {
+pub(crate) fn make_read_only(file: &File) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     file.set_permissions(fs::Permissions::from_mode(0o444))
 }
 
 #[cfg(not(unix))]
-fn make_read_only(file: &File) -> io::Result<()> {
+pub(crate) fn make_read_only(file: &File) -> io::Result<()> {
     let mut permissions = file.metadata()?.permissions();
     permissions.set_readonly(true);
     file.set_permissions(permissions)
@@ -333,7 +339,7 @@ pub fn read_packed_header(path: &Path) -> Result<(Header, Vec<u8>), OpenError> {
 
 /// What became of a look at a cache file.
 enum CacheState {
-    Good(Box<Pdb<Mmap>>),
+    Good(Box<Pdb<Mmap>>, Trust),
     Absent,
     /// Present but not the packed file's table (another build, or damaged).
     Bad(String),
@@ -341,8 +347,17 @@ enum CacheState {
     Blocked,
 }
 
+/// Why an opened table may be used, and what is left to check.
+enum Trust {
+    /// Its copy's stamp says it passed every check as it is now.
+    Stamped,
+    /// Its CRC passed; its values are still to be sampled, and then the
+    /// copy at the path, if any, stamped.
+    Checked(Option<(Identity, PathBuf)>),
+}
+
 /// Maps the cache at `path` if it holds exactly the table whose header is
-/// `header_bytes`, its CRC checked.
+/// `header_bytes`, its CRC checked unless its stamp vouches for it.
 fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
     if !path.exists() {
         return CacheState::Absent;
@@ -350,15 +365,23 @@ fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
     if !path.is_file() {
         return CacheState::Blocked;
     }
-    let pdb = match open_unpacked(path) {
-        Ok(pdb) => pdb,
+    let now = SystemTime::now();
+    let (pdb, file) = match open_unpacked_file(path) {
+        Ok(opened) => opened,
         Err(e) => return CacheState::Bad(e.problem().to_string()),
     };
     if pdb.bytes()[..HEADER_LEN] != header_bytes[..] {
         return CacheState::Bad("it holds another build of the table".to_string());
     }
+    let identity = Identity::of(&file, pdb.header().table_crc(), now);
+    if identity.as_ref().is_some_and(|id| id.is_stamped(path)) {
+        return CacheState::Good(Box::new(pdb), Trust::Stamped);
+    }
     match pdb.verify() {
-        Ok(()) => CacheState::Good(Box::new(pdb)),
+        Ok(()) => CacheState::Good(
+            Box::new(pdb),
+            Trust::Checked(identity.map(|id| (id, path.to_path_buf()))),
+        ),
         Err(e) => CacheState::Bad(e.to_string()),
     }
 }
@@ -420,12 +443,12 @@ fn unpack_to(
     cache: &Path,
     header: &Header,
     header_bytes: &[u8],
-) -> Result<Pdb<Mmap>, UnpackError> {
+) -> Result<(Pdb<Mmap>, Trust), UnpackError> {
     let mut ready = None;
     let mut source_error = None;
     let already = || match check_cache(cache, header_bytes) {
-        CacheState::Good(pdb) => {
-            ready = Some(*pdb);
+        CacheState::Good(pdb, trust) => {
+            ready = Some((*pdb, trust));
             true
         }
         _ => false,
@@ -443,32 +466,42 @@ fn unpack_to(
         return Err(UnpackError::Source(e));
     }
     written.map_err(UnpackError::Target)?;
-    if let Some(pdb) = ready {
-        return Ok(pdb);
+    if let Some(ready) = ready {
+        return Ok(ready);
     }
-    open_unpacked(cache).map_err(|e| match e.problem() {
+    // Checked as it was written; stamped at a later open, once settled.
+    let pdb = open_unpacked(cache).map_err(|e| match e.problem() {
         Problem::Io(io) => UnpackError::Target(io::Error::new(io.kind(), e.to_string())),
         _ => UnpackError::Source(e),
-    })
+    })?;
+    Ok((pdb, Trust::Checked(None)))
 }
 
 /// Opens a packed table for lookups, saying through `note` (one line each)
 /// when a cache was damaged or could not be written where expected.
 pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableFile, OpenError> {
-    let pdb = open_checked_crc(packed, note)?;
-    pdb.check_plausible(crate::OPEN_SAMPLES)
-        .map_err(|e| fail(packed, Problem::Pdb(e)))?;
+    let (pdb, trust) = open_checked_crc(packed, note)?;
+    if let Trust::Checked(stamp) = trust {
+        pdb.check_plausible(crate::OPEN_SAMPLES)
+            .map_err(|e| fail(packed, Problem::Pdb(e)))?;
+        if let Some((identity, copy)) = stamp {
+            identity.stamp(&copy);
+        }
+    }
     Ok(pdb)
 }
 
 /// [`open_noting`] up to the CRC, before the values are checked.
-fn open_checked_crc(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableFile, OpenError> {
+fn open_checked_crc(
+    packed: &Path,
+    note: &mut dyn FnMut(String),
+) -> Result<(TableFile, Trust), OpenError> {
     let (header, header_bytes) = read_packed_header(packed)?;
     let mut places = cache_paths(packed);
     let mut blocked = Vec::new();
     for place in &places {
         match check_cache(place, &header_bytes) {
-            CacheState::Good(pdb) => return Ok(pdb.map_bytes(TableBytes::mapped)),
+            CacheState::Good(pdb, trust) => return Ok((pdb.map_bytes(TableBytes::mapped), trust)),
             CacheState::Absent => {}
             CacheState::Bad(why) => note(format!(
                 "{}: replacing the unpacked table ({why})",
@@ -487,7 +520,7 @@ fn open_checked_crc(packed: &Path, note: &mut dyn FnMut(String)) -> Result<Table
     places.retain(|place| !blocked.contains(place));
     for place in &places {
         match unpack_to(packed, place, &header, &header_bytes) {
-            Ok(pdb) => return Ok(pdb.map_bytes(TableBytes::mapped)),
+            Ok((pdb, trust)) => return Ok((pdb.map_bytes(TableBytes::mapped), trust)),
             Err(UnpackError::Source(e)) => return Err(e),
             Err(UnpackError::Target(e)) => note(format!(
                 "cannot write the unpacked table {}: {e}; trying elsewhere",
@@ -506,7 +539,9 @@ fn open_checked_crc(packed: &Path, note: &mut dyn FnMut(String)) -> Result<Table
         Err(UnpackError::Source(e)) => return Err(e),
         Err(UnpackError::Target(e)) => return Err(fail(packed, Problem::Io(e))),
     }
-    Pdb::from_bytes(TableBytes::Owned(Arc::new(image))).map_err(|e| fail(packed, Problem::Pdb(e)))
+    let pdb = Pdb::from_bytes(TableBytes::Owned(Arc::new(image)))
+        .map_err(|e| fail(packed, Problem::Pdb(e)))?;
+    Ok((pdb, Trust::Checked(None)))
 }
 
 /// Opens a packed table for lookups (see [`open_noting`]), silently.

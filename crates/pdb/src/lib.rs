@@ -35,6 +35,8 @@
 //! table's CRC. The format is specified in `docs/pdb-format.md`.
 #![warn(missing_docs)]
 
+#[cfg(feature = "store")]
+mod checked;
 mod error;
 #[cfg(feature = "store")]
 pub mod file;

@@ -46,7 +46,13 @@ pub(crate) fn map(file: &File) -> io::Result<Mmap> {
 /// Opens an unpacked table file (`*.pdb`) by mapping it: O(1) checks only
 /// (the header); [`Pdb::verify`] checks the table.
 pub fn open_unpacked(path: &Path) -> Result<Pdb<Mmap>, OpenError> {
+    open_unpacked_file(path).map(|(pdb, _)| pdb)
+}
+
+/// [`open_unpacked`], with the file it mapped, for its metadata.
+pub(crate) fn open_unpacked_file(path: &Path) -> Result<(Pdb<Mmap>, File), OpenError> {
     let file = open_file(path)?;
     let bytes = map(&file).map_err(|e| fail(path, Problem::Io(e)))?;
-    Pdb::from_bytes(bytes).map_err(|e| fail(path, Problem::Pdb(e)))
+    let pdb = Pdb::from_bytes(bytes).map_err(|e| fail(path, Problem::Pdb(e)))?;
+    Ok((pdb, file))
 }

@@ -1,0 +1,178 @@
+//! Stamps that let later opens of an unpacked copy skip its full checks.
+//!
+//! Checking a copy in full (the CRC of the whole table, then sampled
+//! values) reads every byte: some 50 ms for the 988 MB of the 4x4 `trio`,
+//! paid by every process that opens it. After a copy passes, a stamp
+//! `NAME.pdb.checked` beside it records the copy's identity as the
+//! filesystem reports it (device, inode, length, modification and change
+//! times to the nanosecond), the table's CRC from its header and the
+//! boot's id. An open whose copy matches its stamp skips the checks; any
+//! other runs them in full. A write to the copy moves its change time (the
+//! kernel sets it; no program can set it back), a new unpack is a new
+//! inode, and a reboot a new boot id, so the copy is checked again after
+//! each: once per boot, as its pages come from the disk again.
+//!
+//! The change time moves only if the write falls in a later tick of the
+//! filesystem's clock than the time recorded. So a copy is stamped only
+//! when its last change is [`SETTLED`] or more before its check began,
+//! longer than any filesystem's tick: a later write then always moves it.
+//! A copy unpacked just now was checked as it was written, and is stamped
+//! at a later open.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// How long before a check a copy must last have changed to be stamped.
+pub const SETTLED: Duration = Duration::from_secs(3);
+
+/// What the filesystem and the kernel say of an open copy: the stamp's
+/// text, and whether the copy has settled.
+pub(crate) struct Identity {
+    stamp: String,
+    settled: bool,
+}
+
+/// The stamp file of the unpacked copy at `copy`.
+pub fn stamp_path(copy: &Path) -> PathBuf {
+    let mut name = copy.file_name().unwrap_or_default().to_os_string();
+    name.push(".checked");
+    copy.with_file_name(name)
+}
+
+impl Identity {
+    /// The identity of the copy open as `file`, whose header gives
+    /// `table_crc`, taken at `now`, before any of its bytes are checked.
+    /// None where the platform gives no inode and change time.
+    pub(crate) fn of(file: &File, table_crc: u32, now: SystemTime) -> Option<Identity> {
+        let (stamp, changed) = identity(file, table_crc)?;
+        let settled = now
+            .duration_since(UNIX_EPOCH)
+            .is_ok_and(|now| now.saturating_sub(changed) >= SETTLED);
+        Some(Identity { stamp, settled })
+    }
+
+    /// Whether the copy's stamp says it passed its full checks as it is.
+    pub(crate) fn is_stamped(&self, copy: &Path) -> bool {
+        fs::read(stamp_path(copy)).is_ok_and(|text| text == self.stamp.as_bytes())
+    }
+
+    /// Records that the copy passed its full checks, if it has settled.
+    /// Best effort: a directory that cannot be written keeps no stamp, and
+    /// its copies are checked in full at every open.
+    pub(crate) fn stamp(&self, copy: &Path) {
+        if !self.settled {
+            return;
+        }
+        let _ = write_stamp(&stamp_path(copy), &self.stamp);
+    }
+}
+
+/// Written through a temporary file and renamed, so a reader sees a whole
+/// stamp or none; read-only, like the tables, for others sharing the cache.
+fn write_stamp(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    temporary.write_all(text.as_bytes())?;
+    crate::file::make_read_only(temporary.as_file())?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn identity(file: &File, table_crc: u32) -> Option<(String, Duration)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata().ok()?;
+    let changed = Duration::new(
+        u64::try_from(meta.ctime()).ok()?,
+        u32::try_from(meta.ctime_nsec()).ok()?,
+    );
+    let stamp = format!(
+        "npuzzle checked copy 1\ndevice {}\ninode {}\nlength {}\nmodified {}.{:09}\n\
+         changed {}.{:09}\ntable crc {table_crc:08x}\nboot {}\n",
+        meta.dev(),
+        meta.ino(),
+        meta.size(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+        boot_id(),
+    );
+    Some((stamp, changed))
+}
+
+#[cfg(not(unix))]
+fn identity(_file: &File, _table_crc: u32) -> Option<(String, Duration)> {
+    None
+}
+
+/// The kernel's id of this boot (Linux); elsewhere none, and stamps last
+/// across boots.
+fn boot_id() -> String {
+    fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|id| id.trim().to_string())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy_in(dir: &Path) -> PathBuf {
+        let copy = dir.join("table.pdb");
+        fs::write(&copy, b"table bytes").unwrap();
+        copy
+    }
+
+    /// A copy is stamped only once settled, and then matches its stamp.
+    #[test]
+    fn stamps_settled_copies_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = copy_in(dir.path());
+        let file = File::open(&copy).unwrap();
+        let fresh = Identity::of(&file, 7, SystemTime::now()).unwrap();
+        assert!(!fresh.settled);
+        fresh.stamp(&copy);
+        assert!(!stamp_path(&copy).exists());
+        let later = SystemTime::now() + SETTLED;
+        let settled = Identity::of(&file, 7, later).unwrap();
+        settled.stamp(&copy);
+        assert!(settled.is_stamped(&copy));
+        assert!(Identity::of(&file, 7, later).unwrap().is_stamped(&copy));
+        // Another build of the table (another CRC) does not match.
+        assert!(!Identity::of(&file, 8, later).unwrap().is_stamped(&copy));
+    }
+
+    /// A write to the copy, or a new copy in its place, voids the stamp.
+    #[test]
+    fn changes_void_the_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = copy_in(dir.path());
+        let later = || SystemTime::now() + SETTLED;
+        let identity = |copy: &Path| Identity::of(&File::open(copy).unwrap(), 7, later()).unwrap();
+        identity(&copy).stamp(&copy);
+        assert!(identity(&copy).is_stamped(&copy));
+        // The same length, one byte changed in place.
+        std::thread::sleep(Duration::from_millis(20));
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&copy)
+            .unwrap()
+            .write_all(b"T")
+            .unwrap();
+        assert!(!identity(&copy).is_stamped(&copy));
+        identity(&copy).stamp(&copy);
+        assert!(identity(&copy).is_stamped(&copy));
+        // The same bytes under a new inode.
+        let other = dir.path().join("other.pdb");
+        fs::copy(&copy, &other).unwrap();
+        fs::rename(&other, &copy).unwrap();
+        assert!(!identity(&copy).is_stamped(&copy));
+    }
+}
