@@ -491,7 +491,8 @@ pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableF
     Ok(pdb)
 }
 
-/// [`open_noting`] up to the CRC, before the values are checked.
+/// [`open_noting`] up to the CRC, or the copy's stamp in its stead, with
+/// what is left to check.
 fn open_checked_crc(
     packed: &Path,
     note: &mut dyn FnMut(String),
