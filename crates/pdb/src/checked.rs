@@ -74,10 +74,7 @@ impl Identity {
 fn write_stamp(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let mut temporary = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut temporary = crate::file::temporary_for(dir, &name)?;
     temporary.write_all(text.as_bytes())?;
     crate::file::make_read_only(temporary.as_file())?;
     temporary.persist(path).map_err(|e| e.error)?;
@@ -112,12 +109,15 @@ fn identity(_file: &File, _table_crc: u32) -> Option<(String, Duration)> {
     None
 }
 
-/// The kernel's id of this boot (Linux); elsewhere none, and stamps last
-/// across boots.
-fn boot_id() -> String {
-    fs::read_to_string("/proc/sys/kernel/random/boot_id")
-        .map(|id| id.trim().to_string())
-        .unwrap_or_default()
+/// The kernel's id of this boot (Linux), read once per process; elsewhere
+/// none, and stamps last across boots.
+fn boot_id() -> &'static str {
+    static BOOT_ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BOOT_ID.get_or_init(|| {
+        fs::read_to_string("/proc/sys/kernel/random/boot_id")
+            .map(|id| id.trim().to_string())
+            .unwrap_or_default()
+    })
 }
 
 #[cfg(test)]

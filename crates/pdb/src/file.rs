@@ -266,10 +266,7 @@ fn write_atomically_unless(
     if let Some(len) = expected_len {
         check_room(dir, len)?;
     }
-    let mut temporary = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut temporary = temporary_for(dir, name)?;
     {
         let mut out = KillAfter {
             inner: BlockWriter::new(temporary.as_file_mut()),
@@ -284,6 +281,15 @@ fn write_atomically_unless(
     temporary.persist(path).map_err(|e| e.error)?;
     File::open(dir)?.sync_all()?;
     Ok(true)
+}
+
+/// A new temporary file in `dir` for a file to be named `name`:
+/// `.NAME.RANDOM.tmp`, the pattern [`remove_stale_temporaries`] clears.
+pub(crate) fn temporary_for(dir: &Path, name: &str) -> io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
 }
 
 /// Table files are readable by all and writable by none (0444): other
