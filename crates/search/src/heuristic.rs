@@ -1,7 +1,43 @@
 //! Admissible estimates of the distance to the goal, behind one trait that
 //! lets search update them move by move instead of recomputing them.
 
+use npuzzle_board::Move;
+
 use crate::grid::{Grid, Position};
+
+/// The moves out of a node that search will try, a bit per `Move`: the
+/// children whose entries a heuristic asks for ahead. Search leaves out
+/// the moves the pruning automaton forbids, about a tenth of those the
+/// board allows, so their cache lines are not fetched for nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveSet(u8);
+
+impl MoveSet {
+    /// Every move.
+    pub const ALL: MoveSet = MoveSet(0xF);
+
+    /// The moves whose bits (by `Move as u8`) are set in `bits`.
+    pub const fn from_bits(bits: u8) -> MoveSet {
+        MoveSet(bits & 0xF)
+    }
+
+    /// Every move out of `blank` on `grid` but the one to `cell` (the way
+    /// back to the parent, or none when `cell` is not a neighbour).
+    pub fn all_but_to(grid: &Grid, blank: u8, cell: u8) -> MoveSet {
+        let back = grid
+            .neighbors(blank)
+            .iter()
+            .find(|&&(from, _)| from == cell)
+            .map_or(0, |&(_, mv)| 1 << mv as u8);
+        MoveSet(0xF & !back)
+    }
+
+    /// Whether `mv` is one of the moves.
+    #[inline(always)]
+    pub fn contains(self, mv: Move) -> bool {
+        self.0 >> (mv as u8) & 1 != 0
+    }
+}
 
 /// An admissible heuristic that search can update incrementally. `State` is
 /// whatever the heuristic keeps between moves; search copies it on its stack,
@@ -37,13 +73,13 @@ pub trait Heuristic: Sync {
     ) -> Self::State;
 
     /// Search will enter the node that `state` and `position` describe,
-    /// whose parent's blank is at `parent_blank`, and calls this first, on
+    /// and make no moves out of it but `moves`; it calls this first, on
     /// every node it enters but the start (whose state comes from `init` or
-    /// `update`). A heuristic whose lookups miss the cache may ask for its
-    /// children's entries now, and may keep in `state` what it computed to
-    /// find them.
+    /// `update`, prepared for every move). A heuristic whose lookups miss
+    /// the cache may ask for those children's entries now, and may keep in
+    /// `state` what it computed to find them.
     #[inline(always)]
-    fn prepare_children(&self, _state: &mut Self::State, _position: &Position, _parent_blank: u8) {}
+    fn prepare_children(&self, _state: &mut Self::State, _position: &Position, _moves: MoveSet) {}
 
     /// The estimate of the child that `tile`'s move from `from` to `to`
     /// leads to, its state written to `child` (search passes the row where

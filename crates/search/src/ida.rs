@@ -192,8 +192,11 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 if !H::UPDATE_READS_POSITION {
                     self.position.slide(from);
                 }
-                self.heuristic
-                    .prepare_children(&mut states[count], &self.position, blank);
+                self.heuristic.prepare_children(
+                    &mut states[count],
+                    &self.position,
+                    self.pruning.moves(after),
+                );
                 self.position.slide(blank);
                 children[count] = (from, mv, after);
                 f_of[count] = f;
@@ -529,7 +532,7 @@ fn frontier<H: Heuristic>(
         let g = node.moves.len() as u32;
         let parent_blank = node.parent_blank.unwrap_or(NO_CELL);
         let mut start = node.state;
-        heuristic.prepare_children(&mut start, &node.position, parent_blank);
+        heuristic.prepare_children(&mut start, &node.position, pruning().moves(node.history));
         let mut stack = vec![[start; 4]; (depth - g + 1) as usize];
         collector.collect(g, parent_blank, node.history, &start, &mut stack);
         collector
@@ -635,8 +638,11 @@ impl<H: Heuristic> Collector<'_, H> {
                 // A child at the depth is kept, not entered: its search
                 // prepares it.
                 if g + 1 < self.depth {
-                    self.heuristic
-                        .prepare_children(&mut states[count], &self.position, blank);
+                    self.heuristic.prepare_children(
+                        &mut states[count],
+                        &self.position,
+                        self.pruning.moves(after),
+                    );
                 }
                 children[count] = (from, mv, after);
                 count += 1;
@@ -734,8 +740,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             let position = subtree.position(grid, &root.position);
             // The start's children are prepared as every other node's are.
             let mut start = subtree.state;
-            let parent_blank = subtree.parent_blank.unwrap_or(NO_CELL);
-            heuristic.prepare_children(&mut start, &position, parent_blank);
+            heuristic.prepare_children(&mut start, &position, pruning().moves(subtree.history));
             let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
             dfs.first_found = &first_found;
             dfs.subtree = index;

@@ -22,7 +22,7 @@ use npuzzle_pdb::regions::Regions;
 use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
 
 use crate::grid::{Grid, Position};
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
 
 /// The largest side taken: a vertical move crosses `MAX_SIDE - 1` cells,
@@ -846,20 +846,20 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
         self.value(child)
     }
 
-    /// Works out every index the children of the node will read, but the
-    /// move back to `parent_blank`'s, and asks for their entries.
+    /// Works out every index the children of the node will read by
+    /// `moves`, and asks for their entries.
     #[inline(always)]
     fn prepare_children(
         &self,
         state: &mut ManyTablesState<P, G>,
         position: &Position,
-        parent_blank: u8,
+        moves: MoveSet,
     ) {
         let blank = position.blank();
         let mut steps = [(0, 0, 0); 4];
         let mut count = 0;
-        for &(from, _) in self.grid.neighbors(blank) {
-            if from == parent_blank {
+        for &(from, mv) in self.grid.neighbors(blank) {
+            if !moves.contains(mv) {
                 continue;
             }
             let tile = position.tiles[from as usize] as usize & (CELLS - 1);

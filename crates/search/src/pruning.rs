@@ -18,6 +18,8 @@ use std::collections::{HashMap, HashSet};
 
 use npuzzle_board::Move;
 
+use crate::heuristic::MoveSet;
+
 /// An automaton state; `START` before any move.
 pub type PruneState = u16;
 /// The state before any move.
@@ -28,6 +30,9 @@ const DEAD: PruneState = PruneState::MAX;
 /// end in a forbidden sequence.
 pub struct MovePruning {
     next: Vec<[PruneState; 4]>,
+    /// `allowed[state]`: the moves out of `state` that `next` does not
+    /// forbid.
+    allowed: Vec<MoveSet>,
     #[cfg(test)]
     forbidden: usize,
 }
@@ -263,12 +268,20 @@ impl MovePruning {
                 }
             }
         }
-        let next = goto
+        let next: Vec<[PruneState; 4]> = goto
             .iter()
             .map(|row| row.map(|s| if terminal[s as usize] { DEAD } else { s }))
             .collect();
+        let allowed = next
+            .iter()
+            .map(|row| {
+                let bits = (0..4).filter(|&m| row[m] != DEAD).map(|m| 1 << m);
+                MoveSet::from_bits(bits.sum())
+            })
+            .collect();
         MovePruning {
             next,
+            allowed,
             #[cfg(test)]
             forbidden: patterns.len(),
         }
@@ -282,6 +295,12 @@ impl MovePruning {
         (s != DEAD).then_some(s)
     }
 
+    /// The moves out of `state` that `step` allows.
+    #[inline(always)]
+    pub fn moves(&self, state: PruneState) -> MoveSet {
+        self.allowed[state as usize]
+    }
+
     #[cfg(test)]
     /// The forbidden sequences the automaton knows.
     pub fn forbidden_count(&self) -> usize {
@@ -292,6 +311,26 @@ impl MovePruning {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_lists_what_step_allows() {
+        let pruning = MovePruning::standard();
+        let all = [Move::Up, Move::Down, Move::Left, Move::Right];
+        for state in 0..pruning.next.len() as PruneState {
+            for m in all {
+                assert_eq!(
+                    pruning.moves(state).contains(m),
+                    pruning.step(state, m).is_some(),
+                    "state {state}, {m:?}"
+                );
+            }
+        }
+        // The way back is never among the moves after a move.
+        for m in all {
+            let after = pruning.step(START, m).expect("a first move is allowed");
+            assert!(!pruning.moves(after).contains(m.opposite()), "{m:?}");
+        }
+    }
 
     #[test]
     fn undoing_a_move_and_circling_a_square_twice_are_pruned() {

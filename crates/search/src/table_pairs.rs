@@ -21,7 +21,7 @@ use npuzzle_pdb::regions::Regions;
 use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
 
 use crate::grid::{Grid, Position};
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Heuristic, MoveSet};
 use crate::prefetch::prefetch_byte;
 use crate::two_tables::direction;
 
@@ -380,13 +380,13 @@ impl<'a, const G: usize> TablePairs<'a, G> {
     }
 
     /// Fills `state`'s next keys and indexes for the moves out of
-    /// `position` (which `state` describes), but the one back to
-    /// `parent_blank`, and asks for the entries they will read.
+    /// `position` (which `state` describes) that are among `moves`, and
+    /// asks for the entries they will read.
     #[inline(always)]
-    fn fill_next(&self, state: &mut TablePairsState<G>, position: &Position, parent_blank: u8) {
+    fn fill_next(&self, state: &mut TablePairsState<G>, position: &Position, moves: MoveSet) {
         let blank = position.blank();
         for &(from, mv) in self.grid.neighbors(blank) {
-            if from == parent_blank {
+            if !moves.contains(mv) {
                 continue;
             }
             let tile = position.tiles[from as usize] as usize & (CELLS - 1);
@@ -512,7 +512,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
                 }
             }
         }
-        self.fill_next(&mut state, position, u8::MAX);
+        self.fill_next(&mut state, position, MoveSet::ALL);
         state
     }
 
@@ -537,7 +537,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
     ) -> TablePairsState<G> {
         let mut child = *state;
         self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
-        self.fill_next(&mut child, position, u8::MAX);
+        self.fill_next(&mut child, position, MoveSet::ALL);
         child
     }
 
@@ -599,9 +599,9 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
         &self,
         state: &mut TablePairsState<G>,
         position: &Position,
-        parent_blank: u8,
+        moves: MoveSet,
     ) {
-        self.fill_next(state, position, parent_blank);
+        self.fill_next(state, position, moves);
     }
 }
 

@@ -16,7 +16,7 @@
 use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
 
 use crate::grid::{Grid, Position};
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Heuristic, MoveSet};
 use crate::prefetch::prefetch_byte;
 
 /// The largest side taken: a move crosses at most three cells.
@@ -217,13 +217,13 @@ impl<'a> TwoTables<'a> {
     }
 
     /// Fills `state.next` for the moves out of `position` (which `state`
-    /// describes), but the one back to `parent_blank`, and asks for the
+    /// describes) that are among `moves`, and asks for the
     /// entries they will read.
     #[inline(always)]
-    fn fill_next(&self, state: &mut TwoTablesState, position: &Position, parent_blank: u8) {
+    fn fill_next(&self, state: &mut TwoTablesState, position: &Position, moves: MoveSet) {
         let blank = position.blank();
         for &(from, mv) in self.grid.neighbors(blank) {
-            if from == parent_blank {
+            if !moves.contains(mv) {
                 continue;
             }
             let tile = position.tiles[from as usize];
@@ -321,7 +321,7 @@ impl Heuristic for TwoTables<'_> {
                 state.now.value[view][p] = value;
             }
         }
-        self.fill_next(&mut state, position, u8::MAX);
+        self.fill_next(&mut state, position, MoveSet::ALL);
         state
     }
 
@@ -341,7 +341,7 @@ impl Heuristic for TwoTables<'_> {
     ) -> TwoTablesState {
         let mut child = *state;
         self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
-        self.fill_next(&mut child, position, u8::MAX);
+        self.fill_next(&mut child, position, MoveSet::ALL);
         child
     }
 
@@ -398,8 +398,8 @@ impl Heuristic for TwoTables<'_> {
     }
 
     #[inline(always)]
-    fn prepare_children(&self, state: &mut TwoTablesState, position: &Position, parent_blank: u8) {
-        self.fill_next(state, position, parent_blank);
+    fn prepare_children(&self, state: &mut TwoTablesState, position: &Position, moves: MoveSet) {
+        self.fill_next(state, position, moves);
     }
 }
 
@@ -473,7 +473,8 @@ mod tests {
                         // The path goes on through the child, entered.
                         let max = u32::MAX;
                         two.update_within(&state, &position, tile, from, blank, max, &mut child);
-                        two.prepare_children(&mut child, &position, blank);
+                        let moves = MoveSet::all_but_to(&grid, position.blank(), blank);
+                        two.prepare_children(&mut child, &position, moves);
                         state = child;
                         general_state =
                             general.update(&general_state, &position, tile, from, blank);

@@ -6,7 +6,7 @@
 //! admissible `h`, consistent or not. The weight is `1 + within / 100`.
 
 use crate::grid::Position;
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Heuristic, MoveSet};
 
 /// `inner` with its estimates multiplied by `percent / 100` (rounded down).
 pub struct Weighted<'a, H> {
@@ -59,8 +59,8 @@ impl<H: Heuristic> Heuristic for Weighted<'_, H> {
     }
 
     #[inline(always)]
-    fn prepare_children(&self, state: &mut H::State, position: &Position, parent_blank: u8) {
-        self.inner.prepare_children(state, position, parent_blank)
+    fn prepare_children(&self, state: &mut H::State, position: &Position, moves: MoveSet) {
+        self.inner.prepare_children(state, position, moves)
     }
 
     #[inline(always)]

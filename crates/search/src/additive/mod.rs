@@ -13,7 +13,7 @@ use npuzzle_pdb::regions::Regions;
 use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
 
 use crate::grid::{Grid, Position};
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, NEAR_ENTRIES, PREFETCH_MIN_BYTES};
 
 /// The most distinct tables the heuristic takes, over all its partitions
@@ -204,10 +204,10 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
         &self,
         state: &mut AdditiveState<P, G>,
         position: &Position,
-        parent_blank: u8,
+        moves: MoveSet,
     ) {
         if self.prefetched != 0 {
-            self.far_child_entries(state, position, parent_blank, |p, byte| {
+            self.far_child_entries(state, position, moves, |p, byte| {
                 prefetch_byte(self.tables[p].entries, byte)
             });
         }
@@ -373,9 +373,8 @@ mod tests {
         for _ in 0..3000 {
             let blank = position.blank();
             let mut asked = Vec::new();
-            additive.far_child_entries(&state, &position, parent_blank, |p, byte| {
-                asked.push((p, byte))
-            });
+            let moves = MoveSet::all_but_to(&grid, blank, parent_blank);
+            additive.far_child_entries(&state, &position, moves, |p, byte| asked.push((p, byte)));
             let mut read = Vec::new();
             for &(from, _) in grid.neighbors(blank) {
                 let tile = position.slide(from);

@@ -6,18 +6,18 @@ use super::*;
 impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G> {
     /// The entries (table, byte) of the prefetched tables that the children
     /// of the node `state` and `position` describe will read far from its
-    /// own, but for the move back to `parent_blank`.
+    /// own, by `moves`.
     #[inline(always)]
     pub(super) fn far_child_entries(
         &self,
         state: &AdditiveState<P, G>,
         position: &Position,
-        parent_blank: u8,
+        moves: MoveSet,
         mut each: impl FnMut(usize, usize),
     ) {
         let blank = position.blank();
-        for &(from, _) in self.grid.neighbors(blank) {
-            if from == parent_blank {
+        for &(from, mv) in self.grid.neighbors(blank) {
+            if !moves.contains(mv) {
                 continue;
             }
             let tile = position.tiles[from as usize];
