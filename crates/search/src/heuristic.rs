@@ -22,8 +22,10 @@ impl MoveSet {
     }
 
     /// Every move out of `blank` on `grid` but the one to `cell` (the way
-    /// back to the parent, or none when `cell` is not a neighbour).
-    pub fn all_but_to(grid: &Grid, blank: u8, cell: u8) -> MoveSet {
+    /// back to the parent, or none when `cell` is not a neighbour): what
+    /// the tests' walks, which do not run the automaton, prepare.
+    #[cfg(test)]
+    pub(crate) fn all_but_to(grid: &Grid, blank: u8, cell: u8) -> MoveSet {
         let back = grid
             .neighbors(blank)
             .iter()
