@@ -12,6 +12,12 @@
 //! inode, and a reboot a new boot id, so the copy is checked again after
 //! each: once per boot, as its pages come from the disk again.
 //!
+//! A stamp carries a keyed BLAKE3 code over its text, under a key that
+//! only this user can read (`.stamp-key` in the cache directory, 0600), so
+//! a stamp written by hand does not vouch for a rewritten copy. Stamps and
+//! the key are read only as small regular files, never through a link,
+//! without blocking on a FIFO; anything else means "check in full".
+//!
 //! The change time moves only if the write falls in a later tick of the
 //! filesystem's clock than the time recorded. So a copy is stamped only
 //! when its last change is [`SETTLED`] or more before its check began,
@@ -20,7 +26,7 @@
 //! at a later open.
 
 use std::fs::{self, File};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -55,7 +61,11 @@ impl Identity {
 
     /// Whether the copy's stamp says it passed its full checks as it is.
     pub(crate) fn is_stamped(&self, copy: &Path) -> bool {
-        fs::read(stamp_path(copy)).is_ok_and(|text| text == self.stamp.as_bytes())
+        let Some(key) = read_key(copy) else {
+            return false;
+        };
+        read_small_file(&stamp_path(copy), STAMP_LIMIT)
+            .is_some_and(|text| text == signed(&self.stamp, &key).as_bytes())
     }
 
     /// Records that the copy passed its full checks, if it has settled.
@@ -65,8 +75,89 @@ impl Identity {
         if !self.settled {
             return;
         }
-        let _ = write_stamp(&stamp_path(copy), &self.stamp);
+        if let Some(key) = read_key(copy).or_else(|| make_key(copy)) {
+            let _ = write_stamp(&stamp_path(copy), &signed(&self.stamp, &key));
+        }
     }
+}
+
+/// The longest stamp read; real ones are some 200 bytes.
+const STAMP_LIMIT: u64 = 4096;
+
+/// The stamp's text followed by its keyed code.
+fn signed(text: &str, key: &[u8; 32]) -> String {
+    let code = blake3::keyed_hash(key, text.as_bytes());
+    format!("{text}code {}\n", code.to_hex())
+}
+
+/// The key file of the directory holding `copy`.
+fn key_path(copy: &Path) -> PathBuf {
+    copy.with_file_name(".stamp-key")
+}
+
+/// The directory's key: 32 bytes in a regular file of this user's that
+/// no one else can read or write.
+fn read_key(copy: &Path) -> Option<[u8; 32]> {
+    let path = key_path(copy);
+    let (bytes, owner, mode) = read_small_file_with_owner(&path, 32)?;
+    let mine = owner == rustix::process::geteuid().as_raw();
+    if !mine || mode & 0o077 != 0 {
+        return None;
+    }
+    bytes.try_into().ok()
+}
+
+/// A new key for the directory holding `copy`, unless one appeared
+/// meanwhile (then that one, if it is readable).
+fn make_key(copy: &Path) -> Option<[u8; 32]> {
+    let path = key_path(copy);
+    let mut key = [0u8; 32];
+    let mut filled = 0;
+    while filled < key.len() {
+        filled +=
+            rustix::rand::getrandom(&mut key[filled..], rustix::rand::GetRandomFlags::empty())
+                .ok()?;
+    }
+    let dir = path.parent()?;
+    // Made 0600 by tempfile; persisted only where no key is yet.
+    let mut temporary = crate::file::temporary_for(dir, ".stamp-key").ok()?;
+    temporary.write_all(&key).ok()?;
+    match temporary.persist_noclobber(&path) {
+        Ok(_) => Some(key),
+        Err(_) => read_key(copy),
+    }
+}
+
+/// The bytes of a regular file of at most `limit` bytes, read without
+/// following a link at its name or blocking on a FIFO; None for anything
+/// else.
+pub(crate) fn read_small_file(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    read_small_file_with_owner(path, limit).map(|(bytes, _, _)| bytes)
+}
+
+/// [`read_small_file`], with the file's owner and mode.
+#[cfg(unix)]
+fn read_small_file_with_owner(path: &Path, limit: u64) -> Option<(Vec<u8>, u32, u32)> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY;
+    let fd = rustix::fs::open(path, flags | OFlags::CLOEXEC, Mode::empty()).ok()?;
+    let stat = rustix::fs::fstat(&fd).ok()?;
+    let small = u64::try_from(stat.st_size).is_ok_and(|size| size <= limit);
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile || !small {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    File::from(fd)
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let within = bytes.len() as u64 <= limit;
+    within.then_some((bytes, stat.st_uid, stat.st_mode & 0o7777))
+}
+
+#[cfg(not(unix))]
+fn read_small_file_with_owner(_path: &Path, _limit: u64) -> Option<(Vec<u8>, u32, u32)> {
+    None
 }
 
 /// Written through a temporary file and renamed, so a reader sees a whole
@@ -174,5 +265,69 @@ mod tests {
         fs::copy(&copy, &other).unwrap();
         fs::rename(&other, &copy).unwrap();
         assert!(!identity(&copy).is_stamped(&copy));
+    }
+
+    /// A stamp written by hand, or under another key, vouches for nothing.
+    #[test]
+    fn forged_stamps_are_not_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = copy_in(dir.path());
+        let later = SystemTime::now() + SETTLED;
+        let identity = Identity::of(&File::open(&copy).unwrap(), 7, later).unwrap();
+        let stamp = stamp_path(&copy);
+        // The identity alone, as stamps were before they were signed.
+        fs::write(&stamp, &identity.stamp).unwrap();
+        assert!(!identity.is_stamped(&copy));
+        // Signed under a key of one's own choosing.
+        fs::remove_file(&stamp).unwrap();
+        fs::write(&stamp, signed(&identity.stamp, &[7u8; 32])).unwrap();
+        assert!(!identity.is_stamped(&copy));
+        // The real stamp passes; a key others may read voids it.
+        fs::remove_file(&stamp).unwrap();
+        identity.stamp(&copy);
+        assert!(identity.is_stamped(&copy));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let key = key_path(&copy);
+            fs::set_permissions(&key, fs::Permissions::from_mode(0o644)).unwrap();
+            assert!(!identity.is_stamped(&copy));
+        }
+    }
+
+    /// A stamp that is a FIFO, a link to a device or a huge file is no
+    /// stamp: read at once, without blocking or reading without end.
+    #[cfg(unix)]
+    #[test]
+    fn odd_stamps_are_no_stamps() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = copy_in(dir.path());
+        let later = SystemTime::now() + SETTLED;
+        let identity = Identity::of(&File::open(&copy).unwrap(), 7, later).unwrap();
+        identity.stamp(&copy);
+        let stamp = stamp_path(&copy);
+        let real = fs::read(&stamp).unwrap();
+        fs::remove_file(&stamp).unwrap();
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &stamp,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        )
+        .unwrap();
+        assert!(!identity.is_stamped(&copy));
+        fs::remove_file(&stamp).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &stamp).unwrap();
+        assert!(!identity.is_stamped(&copy));
+        fs::remove_file(&stamp).unwrap();
+        // The real stamp behind a link: not followed either.
+        let elsewhere = dir.path().join("elsewhere");
+        fs::write(&elsewhere, &real).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &stamp).unwrap();
+        assert!(!identity.is_stamped(&copy));
+        fs::remove_file(&stamp).unwrap();
+        let mut big = real.clone();
+        big.resize(1 << 20, b'x');
+        fs::write(&stamp, big).unwrap();
+        assert!(!identity.is_stamped(&copy));
     }
 }
