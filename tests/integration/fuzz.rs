@@ -400,3 +400,156 @@ fn fuzz_the_c_abi() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// Every 3x3 board's distance to the blank-last goal, by breadth-first
+/// search from the goal: the truth the crafted-table cases are held to.
+fn distances_3x3() -> std::collections::HashMap<Vec<u16>, u32> {
+    use npuzzle_board::Goal;
+    let goal = Goal::BlankLast.board(3);
+    let mut distance = std::collections::HashMap::from([(goal.tiles().to_vec(), 0u32)]);
+    let mut frontier = vec![goal];
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for board in &frontier {
+            let moves: Vec<_> = board.legal_moves().collect();
+            for m in moves {
+                let mut child = board.clone();
+                child.apply(m);
+                if !distance.contains_key(child.tiles()) {
+                    distance.insert(child.tiles().to_vec(), depth);
+                    next.push(child);
+                }
+            }
+        }
+        frontier = next;
+    }
+    distance
+}
+
+/// One crafted change to a table image, its CRCs recomputed (the header's
+/// last): bytes of the table raised, lowered or replaced, or a header
+/// field changed. Returns what was done.
+fn craft(image: &mut [u8], rng: &mut SplitMix64) -> String {
+    let table_len = image.len() - 4096;
+    let what = match rng.below(5) {
+        0 => {
+            let count = 1 + rng.below(4);
+            for _ in 0..count {
+                let at = 4096 + rng.below(table_len as u64) as usize;
+                image[at] = image[at].wrapping_add(0x11 * (1 + rng.below(3) as u8));
+            }
+            format!("{count} bytes raised")
+        }
+        1 => {
+            let at = 4096 + rng.below(table_len as u64) as usize;
+            image[at] = 0;
+            "a byte zeroed".to_string()
+        }
+        2 => {
+            for byte in &mut image[4096..] {
+                if *byte != 0 {
+                    *byte = byte.saturating_add(0x11);
+                }
+            }
+            "every non-zero byte raised".to_string()
+        }
+        3 => {
+            let count = 1 + rng.below(8);
+            for _ in 0..count {
+                let at = 4096 + rng.below(table_len as u64) as usize;
+                image[at] = rng.below(256) as u8;
+            }
+            format!("{count} random bytes")
+        }
+        _ => {
+            image[29] = rng.below(256) as u8;
+            "the maximum value changed".to_string()
+        }
+    };
+    let table_crc = crc32fast::hash(&image[4096..]);
+    image[56..60].copy_from_slice(&table_crc.to_le_bytes());
+    image[60..64].copy_from_slice(&[0; 4]);
+    let header_crc = crc32fast::hash(&image[..4096]);
+    image[60..64].copy_from_slice(&header_crc.to_le_bytes());
+    what
+}
+
+/// Crafted tables whose checksums all match, of a named partition (a
+/// shipped digest) and of tile sets given by hand (built again at open):
+/// every answer over them replays to the goal, and every answer called
+/// optimal has the true length, or the tables are refused with a rebuild
+/// command. `cargo xtask fuzz` runs thousands
+/// (`NPUZZLE_FUZZ_TABLE_CASES`).
+#[test]
+fn fuzz_crafted_tables() {
+    use npuzzle_board::Goal;
+    use npuzzle_pdb::{build_file, file, Partition};
+    let cases = env_count("NPUZZLE_FUZZ_TABLE_CASES", 40);
+    let seed = env_count("NPUZZLE_FUZZ_SEED", 1);
+    let mut rng = SplitMix64::new(seed ^ 0x7ab1_e5ca_fe00);
+    let truth = distances_3x3();
+    let sets: Vec<(&str, Vec<(String, Vec<u8>)>)> = ["4-4", "1,3,5,7;2,4,6,8"]
+        .into_iter()
+        .map(|name| {
+            let partition = Partition::parse(name, 3, Goal::BlankLast).unwrap();
+            let images = partition
+                .patterns()
+                .iter()
+                .map(|p| (file::file_name(p), build_file(p, 1, |_| {}).unwrap()))
+                .collect();
+            (name, images)
+        })
+        .collect();
+    let started = Instant::now();
+    let (mut refused, mut answered) = (0, 0);
+    for case in 0..cases {
+        let (name, originals) = &sets[rng.below(sets.len() as u64) as usize];
+        let mut images = originals.clone();
+        let which = rng.below(images.len() as u64) as usize;
+        let what = craft(&mut images[which].1, &mut rng);
+        let dir = tempfile::tempdir().unwrap();
+        for (file_name, image) in &images {
+            let packed = zstd::encode_all(&image[..], 1).unwrap();
+            std::fs::write(dir.path().join(file_name), packed).unwrap();
+        }
+        let context = format!("case {case} (seed {seed}), {name}, table {which}: {what}");
+        let solver = npuzzle::Solver::builder()
+            .pdb_dir(dir.path())
+            .partition_for(3, *name)
+            .heuristic(npuzzle::HeuristicKind::Pdb)
+            .build()
+            .unwrap();
+        for _ in 0..4 {
+            let board = npuzzle_board::random_board(3, Goal::BlankLast, &mut rng);
+            match solver.solve(&board) {
+                Ok(solution) => {
+                    assert!(
+                        board.solves(&solution.moves, Goal::BlankLast),
+                        "{context}: {board} not solved"
+                    );
+                    let length = truth[board.tiles()];
+                    assert!(
+                        !solution.optimal || solution.length() as u32 == length,
+                        "{context}: {board} answered in {} moves as optimal, the optimum is \
+                         {length}",
+                        solution.length()
+                    );
+                    answered += 1;
+                }
+                Err(npuzzle::Error::Tables(e)) => {
+                    assert!(e.needs_build(), "{context}: {e}");
+                    refused += 1;
+                    break;
+                }
+                Err(other) => panic!("{context}: {other}"),
+            }
+        }
+    }
+    eprintln!(
+        "fuzz: crafted tables, {cases} cases in {:.1} s: {refused} refused, {answered} boards \
+         answered right",
+        started.elapsed().as_secs_f64()
+    );
+}

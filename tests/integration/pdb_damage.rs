@@ -348,7 +348,7 @@ fn tables_whose_values_lie_are_refused() {
         let verify = npuzzle_in(dir.path(), &["pdb", "verify", &dir_arg(&packed)], "");
         assert_eq!(verify.status, 1, "{what}: {}", verify.stdout);
         assert!(
-            verify.stderr.contains("not a pattern database's"),
+            verify.stderr.contains("although its checksums match"),
             "{what}: {}",
             verify.stderr
         );
@@ -361,7 +361,7 @@ fn tables_whose_values_lie_are_refused() {
         );
         assert_eq!(run.status, 1, "{what}: {}", run.stdout);
         assert!(
-            run.stderr.contains("not a pattern database's") && run.stderr.contains("--force"),
+            run.stderr.contains("although its checksums match") && run.stderr.contains("--force"),
             "{what}: {}",
             run.stderr
         );
@@ -376,10 +376,9 @@ fn tables_whose_values_lie_are_refused() {
             other => panic!("{what}: {other:?}"),
         }
     }
-    // Manhattan's values (every excess 0): admissible, so no answer can be
-    // wrong, and too close to a weak table for the sample at open; the full
-    // check finds a state no true table has (no neighbour lower), and a
-    // search over them stops at its budget.
+    // Manhattan's values (every excess 0): admissible, and too close to a
+    // weak table for the sample at open, but not the table npuzzle builds
+    // for 6-6-3: refused at open by its shipped CRC, and by the full check.
     let dir = scratch();
     let data = copy_of_tables(dir.path());
     let packed = blank_last_pattern_file(&data, "6-6-3", 0);
@@ -388,11 +387,247 @@ fn tables_whose_values_lie_are_refused() {
     let verify = npuzzle_in(dir.path(), &["pdb", "verify", &dir_arg(&packed)], "");
     assert_eq!(verify.status, 1, "{}", verify.stdout);
     assert!(
-        verify.stderr.contains("not a pattern database's"),
+        verify.stderr.contains("although its checksums match"),
         "{}",
         verify.stderr
     );
     let run = solve_over(dir.path(), &data, "6-6-3", &["--max-nodes", "1000"], HARD);
     assert_eq!(run.status, 1, "{}", run.stdout);
-    assert!(run.stderr.contains("1000 nodes"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not those npuzzle builds") && run.stderr.contains("--force"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Korf's #3, 59 moves.
+const KORF_3: &str = "1 15 10 13 0 11 4 7 12 6 5 3 14 8 9 2";
+
+/// Raises by `raise` the entries of `boards` in the packed table at
+/// `packed` (every entry but the goal's, and the header's maximum, when
+/// `boards` is empty), its CRCs recomputed: a table whose bytes are valid
+/// and whose values lie.
+fn raise_entries(packed: &Path, boards: &[npuzzle_board::Board], raise: u8) {
+    repack(packed, |image| {
+        let pdb = npuzzle_pdb::Pdb::from_bytes(image.clone()).unwrap();
+        let pattern = pdb.pattern().clone();
+        let nibbles = pdb.encoding() == npuzzle_pdb::Encoding::NibbleExcess;
+        let goal_index = {
+            let goal = pattern.goal().board(pattern.size());
+            index_of(&pdb, &goal)
+        };
+        let indices: Vec<u64> = if boards.is_empty() {
+            (0..pattern.entries())
+                .filter(|&i| i != goal_index)
+                .collect()
+        } else {
+            boards.iter().map(|b| index_of(&pdb, b)).collect()
+        };
+        let table = &mut image[4096..];
+        for index in indices {
+            if nibbles {
+                // Values are Manhattan plus twice the stored excess.
+                let (byte, shift) = ((index / 2) as usize, 4 * (index % 2));
+                let excess = (table[byte] >> shift) & 0xf;
+                let raised = (excess + raise.div_ceil(2)).min(14);
+                table[byte] = (table[byte] & !(0xf << shift)) | raised << shift;
+            } else {
+                let at = index as usize;
+                table[at] = table[at].saturating_add(raise).min(254);
+            }
+        }
+        if boards.is_empty() {
+            image[29] = image[29].saturating_add(raise);
+        }
+        let table_crc = crc32fast::hash(&image[4096..]);
+        image[56..60].copy_from_slice(&table_crc.to_le_bytes());
+        image[60..64].copy_from_slice(&[0; 4]);
+        let header_crc = crc32fast::hash(&image[..4096]);
+        image[60..64].copy_from_slice(&header_crc.to_le_bytes());
+    });
+}
+
+/// The entry of `board` in a plain table: the rank of its pattern tiles' cells.
+fn index_of(pdb: &npuzzle_pdb::Pdb<Vec<u8>>, board: &npuzzle_board::Board) -> u64 {
+    let cells: Vec<u8> = pdb
+        .pattern()
+        .tiles()
+        .iter()
+        .map(|&t| {
+            board
+                .tiles()
+                .iter()
+                .position(|&x| x == u16::from(t))
+                .unwrap() as u8
+        })
+        .collect();
+    pdb.index(&cells, board.blank() as u8)
+}
+
+/// The boards one move from `board` that are one move nearer the goal.
+fn optimal_next_boards(data: &Path, board: &str) -> Vec<npuzzle_board::Board> {
+    let solver = npuzzle::Solver::builder()
+        .pdb_dir(data)
+        .partition("6-6-3")
+        .build()
+        .unwrap();
+    let start = npuzzle::parse_board(board).unwrap();
+    let length = solver.solve(&start).unwrap().length();
+    start
+        .legal_moves()
+        .map(|m| {
+            let mut next = start.clone();
+            next.apply(m);
+            next
+        })
+        .filter(|next| solver.solve(next).unwrap().length() + 1 == length)
+        .collect()
+}
+
+/// Korf's #3 with the entries of its optimal next boards raised in the
+/// 6-6-3 tables, every CRC recomputed: a search over them would print 63
+/// moves as optimal. The named partition's shipped CRC refuses them at
+/// open, through the command line and the engine, and `pdb verify` names
+/// the table.
+#[test]
+fn a_named_table_whose_values_lie_is_refused_at_open() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let next = optimal_next_boards(&data, KORF_3);
+    assert!(!next.is_empty());
+    let mut lied = Vec::new();
+    for index in 0..3 {
+        let packed = blank_last_pattern_file(&data, "6-6-3", index);
+        let _ = std::fs::remove_file(file::cache_path(&packed));
+        raise_entries(&packed, &next, 4);
+        lied.push(packed);
+    }
+    let run = solve_over(dir.path(), &data, "6-6-3", &[], KORF_3);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("Minimum number of moves"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("not those npuzzle builds") && run.stderr.contains("--force"),
+        "{}",
+        run.stderr
+    );
+    for packed in &lied {
+        let verify = npuzzle_in(dir.path(), &["pdb", "verify", &dir_arg(packed)], "");
+        assert_eq!(verify.status, 1, "{}", verify.stdout);
+        assert!(
+            verify.stderr.contains("not those npuzzle builds")
+                && verify.stderr.contains(&dir_arg(packed)),
+            "{}",
+            verify.stderr
+        );
+    }
+    let engine = npuzzle::Solver::builder()
+        .pdb_dir(&data)
+        .partition("6-6-3")
+        .build()
+        .unwrap();
+    match engine.solve(&npuzzle::parse_board(KORF_3).unwrap()) {
+        Err(npuzzle::Error::Tables(e)) => assert!(e.needs_build(), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Tables of tile sets given by hand have no shipped digest. Every entry
+/// but the goal's raised by 10 passes the checks at open; the search then
+/// meets values its own solution contradicts, names the table and gives
+/// no answer. `pdb verify` builds such tables again to prove them exact.
+#[test]
+fn tables_contradicted_by_a_solution_are_named_and_give_no_answer() {
+    const BLOCKS: &str = "1,2,5,6,9,10;3,4,7,8,11,12;13,14,15";
+    let dir = scratch();
+    let data = dir.path().join("blocks");
+    let build = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--partition",
+            BLOCKS,
+            "--out",
+            &dir_arg(&data),
+        ],
+        "",
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    let partition = Partition::parse(BLOCKS, 4, Goal::BlankLast).unwrap();
+    let packed = data.join(file::file_name(&partition.patterns()[0]));
+    let verify = npuzzle_in(dir.path(), &["pdb", "verify", &dir_arg(&packed)], "");
+    assert_eq!(verify.status, 0, "{}", verify.stderr);
+    assert!(
+        verify.stdout.contains("built again and compared"),
+        "{}",
+        verify.stdout
+    );
+    raise_entries(&packed, &[], 10);
+    // Three moves, one of them by tile 10 of the lying table; and Korf's #3.
+    for board in ["1 2 3 4 5 6 7 8 9 0 11 12 13 10 14 15", KORF_3] {
+        let run = solve_over(dir.path(), &data, BLOCKS, &[], board);
+        assert_eq!(run.status, 1, "{board}: {}", run.stdout);
+        assert!(
+            !run.stdout.contains("Minimum number"),
+            "{board}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stderr.contains("its values are false")
+                && run
+                    .stderr
+                    .contains(&file::file_name(&partition.patterns()[0]))
+                && run.stderr.contains("--force"),
+            "{board}: {}",
+            run.stderr
+        );
+    }
+    let verify = npuzzle_in(dir.path(), &["pdb", "verify", &dir_arg(&packed)], "");
+    assert_eq!(verify.status, 1, "{}", verify.stdout);
+    assert!(
+        verify.stderr.contains("differ from the table built again"),
+        "{}",
+        verify.stderr
+    );
+}
+
+/// A cached copy rewritten with false values and a stamp written by hand
+/// in the old unsigned form: the stamp vouches for nothing, the copy is
+/// checked in full, replaced, and the answer is right.
+#[test]
+fn a_forged_stamp_does_not_vouch_for_a_rewritten_copy() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = blank_last_pattern_file(&data, "6-6-3", 0);
+    let cache = file::cache_path(&packed);
+    let mut bytes = std::fs::read(&cache).unwrap();
+    for byte in &mut bytes[4096..] {
+        *byte = byte.saturating_add(0x11);
+    }
+    overwrite(&cache, &bytes);
+    let meta = std::fs::metadata(&cache).unwrap();
+    let crc = u32::from_le_bytes(bytes[56..60].try_into().unwrap());
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+    let forged = format!(
+        "npuzzle checked copy 1\ndevice {}\ninode {}\nlength {}\nmodified {}.{:09}\n\
+         changed {}.{:09}\ntable crc {crc:08x}\nboot {}\n",
+        meta.dev(),
+        meta.ino(),
+        meta.size(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+        boot.trim(),
+    );
+    let stamp = file::stamp_path(&cache);
+    let _ = std::fs::remove_file(&stamp);
+    std::fs::write(&stamp, forged).unwrap();
+    let run = solve_over(dir.path(), &data, "6-6-3", &["--json"], KORF_3);
+    assert_solved_replacing_the_cache(&run, 59);
 }

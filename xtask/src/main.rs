@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod digests;
 mod doors;
 
 const TASKS: &str = "\
@@ -18,6 +19,9 @@ tasks:
                        --out, --threads, --force, --level)
   bench [options]      solve the standard sets in bench/ and write
                        bench/report.md (see `cargo xtask bench --help`)
+  digests [--size N] [--goal G]
+                       build every named partition's tables in memory and
+                       list their digests in crates/pdb/digests.txt
   test [--no-python] [--no-browser]
                        the whole test suite: `cargo test --workspace
                        --release` (Rust, and the C program against
@@ -34,7 +38,9 @@ tasks:
                        line, the HTTP API, the C ABI and the Python API:
                        --cases N (parser, default 1,000,000), --cli-cases N
                        (runs of the binary, default 5,000), --door-cases N
-                       (HTTP, C and Python each, default 100,000), --seed S
+                       (HTTP, C and Python each, default 100,000),
+                       --table-cases N (crafted tables whose checksums
+                       match, default 2,000), --seed S
 ";
 
 fn main() -> ExitCode {
@@ -42,6 +48,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("build-pdb") => build_pdb(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("digests") => digests::run(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
         Some("test") => test(&args[1..]),
         Some("python") => python_tests(),
@@ -116,6 +123,7 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     let mut cases = "1000000".to_string();
     let mut cli_cases = "5000".to_string();
     let mut door_cases = "100000".to_string();
+    let mut table_cases = "2000".to_string();
     let mut seed = "1".to_string();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -123,6 +131,7 @@ fn fuzz(args: &[String]) -> Result<(), String> {
             "--cases" => &mut cases,
             "--cli-cases" => &mut cli_cases,
             "--door-cases" => &mut door_cases,
+            "--table-cases" => &mut table_cases,
             "--seed" => &mut seed,
             other => return Err(format!("fuzz: unknown option '{other}'\n\n{TASKS}")),
         };
@@ -149,6 +158,7 @@ fn fuzz(args: &[String]) -> Result<(), String> {
         .env("NPUZZLE_FUZZ_CLI_CASES", &cli_cases)
         .env("NPUZZLE_FUZZ_HTTP_CASES", &door_cases)
         .env("NPUZZLE_FUZZ_C_CASES", &door_cases)
+        .env("NPUZZLE_FUZZ_TABLE_CASES", &table_cases)
         .env("NPUZZLE_FUZZ_SEED", &seed)
         .current_dir(root())
         .status()
@@ -168,7 +178,8 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     )?;
     println!(
         "fuzz: {cases} parser cases, {cli_cases} command-line runs, {door_cases} cases each \
-         through the HTTP API, the C ABI and the Python API, seed {seed}: no failure"
+         through the HTTP API, the C ABI and the Python API, {table_cases} crafted tables, \
+         seed {seed}: no failure"
     );
     Ok(())
 }

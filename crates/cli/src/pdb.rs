@@ -24,7 +24,9 @@ pub enum PdbCommand {
         #[arg(long)]
         histogram: bool,
     },
-    /// Check tables completely: header, length and the CRC of the table.
+    /// Check tables completely: header, length, CRC, and values proven
+    /// exact (a named partition's table against the digest of npuzzle's
+    /// build; any other built again and compared, as long as its build).
     Verify {
         /// Table files (.pdb.zst or .pdb).
         #[arg(required = true)]
@@ -335,14 +337,18 @@ fn info(path: &Path, histogram: bool, out: &mut impl Write) -> io::Result<u8> {
 fn verify(paths: &[PathBuf], out: &mut impl Write) -> io::Result<u8> {
     let mut code = EXIT_OK;
     for path in paths {
-        match file::verify(path) {
-            Ok(header) => writeln!(
+        match npuzzle::verify_exact(path) {
+            Ok((header, exactness)) => writeln!(
                 out,
-                "{}: ok (pattern {}, {} entries, CRC-32 {:08x})",
+                "{}: ok (pattern {}, {} entries, CRC-32 {:08x}; values exact: {})",
                 path.display(),
                 header.pattern(),
                 group_digits(header.entries()),
-                header.table_crc()
+                header.table_crc(),
+                match exactness {
+                    npuzzle::Exactness::ShippedDigest => "the digest of npuzzle's build",
+                    npuzzle::Exactness::BuiltAgain => "built again and compared",
+                }
             )?,
             Err(e) => {
                 eprintln!("npuzzle: {}", explain(&e, REBUILD_AS_BUILT));

@@ -45,7 +45,7 @@ pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
 pub use npuzzle_search::{Algorithm, Effort, HeuristicKind, Stats, MAX_SEARCH_SIZE};
 pub use solver::{Note, Solution, Solver, SolverBuilder, MAX_WITHIN, OPTIMAL_ATTEMPT_NODES};
 pub use stream::{Answered, Answers, Waited};
-pub use tables::{default_build_dir, find_dir, search_dirs, Tables};
+pub use tables::{default_build_dir, find_dir, search_dirs, verify_exact, Exactness, Tables};
 
 /// Table files one by one, for tools that inspect them: open, verify, read
 /// headers (the format is specified in `docs/pdb-format.md`).

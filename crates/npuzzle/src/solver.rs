@@ -738,7 +738,7 @@ impl Solver {
             stop,
             ..Request::default()
         };
-        npuzzle_search::pass_catalogue(
+        let outcome = npuzzle_search::pass_catalogue(
             board,
             &request,
             tables.tables(),
@@ -750,7 +750,12 @@ impl Solver {
         .map_err(|e| match e {
             SearchError::NodeLimit { limit, .. } => Error::NodeLimit { limit },
             e => Error::Search(e),
-        })
+        })?;
+        if let Some(moves) = &outcome.moves {
+            let whole: Vec<Move> = prefix.iter().chain(moves).copied().collect();
+            tables.certify(board, &whole)?;
+        }
+        Ok(outcome)
     }
 
     /// The best lower bound on the board's distance available without a
@@ -1038,6 +1043,9 @@ impl Solver {
         } else {
             search(&request).map(|found| (found, request.within))
         };
+        if let (Ok((found, _)), Some(tables)) = (&result, &tables) {
+            tables.certify(board, &found.moves)?;
+        }
         match result {
             Ok((found, within)) if within > 0 => {
                 // The search's own estimate is a lower bound; a solution

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use npuzzle_board::{Board, Goal};
+use npuzzle_board::{Board, Goal, Move};
 use npuzzle_pdb::file::{self, TableBytes};
-use npuzzle_pdb::{Lookup, OpenError, Partition, Problem, TableSet};
+use npuzzle_pdb::{Lookup, OpenError, Partition, Pattern, PdbError, Problem, TableSet};
 use npuzzle_search::Capacity;
 
 use crate::error::{Error, TablesError, TablesProblem};
@@ -280,6 +280,65 @@ impl Tables {
         self.set.tables()
     }
 
+    /// Holds a solution found over the tables against their values. A table
+    /// counts the moves its tiles need, so at every board on the way its
+    /// value (for the board and for the reflected board) is at most the
+    /// moves of its tiles that remain in the solution. A table that breaks
+    /// this holds false values whatever its checksums say: it is named, and
+    /// no answer is given over it. Some 2 x length x tables lookups.
+    pub fn certify(&self, board: &Board, moves: &[Move]) -> Result<(), Error> {
+        let goal = self.goal();
+        let boards = board
+            .replay(moves)
+            .expect("search returns legal moves only");
+        for reflected in [false, true] {
+            let path: Vec<Board> = if reflected {
+                boards.iter().map(|b| b.transposed(goal)).collect()
+            } else {
+                boards.clone()
+            };
+            // The tile each move slides: the one standing where the blank goes.
+            let moved: Vec<u16> = path
+                .windows(2)
+                .map(|pair| pair[0].tiles()[pair[1].blank()])
+                .collect();
+            for pdb in self.tables() {
+                let tiles = pdb.pattern().tiles();
+                let ours = |tile: u16| u8::try_from(tile).is_ok_and(|t| tiles.contains(&t));
+                let mut remaining = moved.iter().filter(|&&tile| ours(tile)).count();
+                for (step, on_the_way) in path.iter().enumerate() {
+                    let value = pdb
+                        .lookup(on_the_way)
+                        .map_err(|e| self.damaged(pdb.pattern(), e))?;
+                    if value as usize > remaining {
+                        let what = format!(
+                            "it gives {value} for {}{on_the_way}, {step} moves into a {}-move \
+                             solution in which its tiles move only {remaining} more time{}",
+                            if reflected { "the reflection of " } else { "" },
+                            moves.len(),
+                            if remaining == 1 { "" } else { "s" }
+                        );
+                        return Err(self.damaged(pdb.pattern(), PdbError::Contradicted { what }));
+                    }
+                    if moved.get(step).is_some_and(|&tile| ours(tile)) {
+                        remaining -= 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The error naming the table of `pattern` as damaged.
+    fn damaged(&self, pattern: &Pattern, e: PdbError) -> Error {
+        let path = self.dir.join(file::file_name(pattern));
+        tables_error(
+            &self.partition,
+            &self.dir,
+            TablesProblem::Damaged(Arc::new(OpenError::new(&path, Problem::Pdb(e)))),
+        )
+    }
+
     pub(crate) fn check_size(&self, board: &Board) -> Result<(), Error> {
         if board.size() != self.size() {
             return Err(Error::WrongSize {
@@ -288,5 +347,38 @@ impl Tables {
             });
         }
         Ok(())
+    }
+}
+
+/// How `npuzzle pdb verify` proved a table's values exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exactness {
+    /// A named partition's table: its BLAKE3 digest is the one shipped.
+    ShippedDigest,
+    /// Another pattern's: built again and compared entry by entry.
+    BuiltAgain,
+}
+
+/// Checks a table file completely ([`file::verify`]) and proves its values
+/// exact: against the shipped digest, or by building the table again (the
+/// time and memory of its build).
+pub fn verify_exact(path: &Path) -> Result<(npuzzle_pdb::Header, Exactness), OpenError> {
+    let header = file::verify(path)?;
+    if npuzzle_pdb::known_table(header.pattern()).is_some() {
+        return Ok((header, Exactness::ShippedDigest));
+    }
+    let fail = |e: PdbError| OpenError::new(path, Problem::Pdb(e));
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let built_again = if file::is_packed(path) {
+        file::open(path)?.check_exact(&never)
+    } else {
+        file::open_unpacked(path)?.check_exact(&never)
+    };
+    match built_again {
+        Ok(Ok(())) => Ok((header, Exactness::BuiltAgain)),
+        Ok(Err(e)) => Err(fail(e)),
+        Err(e) => Err(fail(PdbError::Malformed {
+            what: format!("it cannot be built again: {e}"),
+        })),
     }
 }

@@ -489,12 +489,32 @@ pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableF
     let (pdb, trust) = open_checked_crc(packed, note)?;
     if let Trust::Checked(stamp) = trust {
         pdb.check_plausible(crate::OPEN_SAMPLES)
+            .and_then(|()| check_exact_if_small(&pdb))
             .map_err(|e| fail(packed, Problem::Pdb(e)))?;
         if let Some((identity, copy)) = stamp {
             identity.stamp(&copy);
         }
     }
     Ok(pdb)
+}
+
+/// The most entries of a table without a shipped digest that an open
+/// builds again to compare (a tenth of a second or less); larger ones are
+/// proven exact by `npuzzle pdb verify`.
+pub const BUILT_AGAIN_AT_OPEN: u64 = 1 << 20;
+
+/// A table of tile sets given by hand, if small, built again and compared.
+fn check_exact_if_small(pdb: &TableFile) -> Result<(), PdbError> {
+    if crate::known_table(pdb.pattern()).is_some() || pdb.header().entries() > BUILT_AGAIN_AT_OPEN {
+        return Ok(());
+    }
+    let never = std::sync::atomic::AtomicBool::new(false);
+    match pdb.check_exact(&never) {
+        Ok(checked) => checked,
+        Err(e) => Err(PdbError::Malformed {
+            what: format!("it cannot be built again: {e}"),
+        }),
+    }
 }
 
 /// [`open_noting`] up to the CRC, or the copy's stamp in its stead, with
@@ -504,6 +524,7 @@ fn open_checked_crc(
     note: &mut dyn FnMut(String),
 ) -> Result<(TableFile, Trust), OpenError> {
     let (header, header_bytes) = read_packed_header(packed)?;
+    crate::check_known_header(&header).map_err(|e| fail(packed, Problem::Pdb(e)))?;
     let mut places = cache_paths(packed);
     let mut blocked = Vec::new();
     for place in &places {
@@ -556,14 +577,17 @@ pub fn open(packed: &Path) -> Result<TableFile, OpenError> {
     open_noting(packed, &mut |_| {})
 }
 
-/// Checks a packed or raw file completely: header, length and table CRC
-/// (for packed files also zstd's frame checksum, and the unpacked copies of
-/// the same build).
+/// Checks a packed or raw file completely: header, length, table CRC and
+/// sampled values (for packed files also zstd's frame checksum, and the
+/// unpacked copies of the same build); a named partition's table also
+/// against its shipped digest. Tables of other patterns are proven exact
+/// only by building them again ([`Pdb::check_exact`]).
 pub fn verify(path: &Path) -> Result<Header, OpenError> {
     if !is_packed(path) {
         let pdb = open_unpacked(path)?;
         pdb.verify().map_err(|e| fail(path, Problem::Pdb(e)))?;
         pdb.check_values_fully()
+            .and_then(|()| pdb.check_known_digest())
             .map_err(|e| fail(path, Problem::Pdb(e)))?;
         return Ok(pdb.header().clone());
     }
@@ -574,7 +598,8 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
         UnpackError::Target(e) => fail(path, Problem::Io(e)),
     })?;
     Pdb::from_bytes(&image[..])
-        .and_then(|pdb| pdb.check_values_fully())
+        .and_then(|pdb| pdb.check_values_fully().map(|()| pdb))
+        .and_then(|pdb| pdb.check_known_digest())
         .map_err(|e| fail(path, Problem::Pdb(e)))?;
     drop(image);
     for cache in cache_paths(path) {

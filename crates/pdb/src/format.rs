@@ -180,6 +180,15 @@ pub enum PdbError {
     /// replaced and its CRCs recomputed).
     #[allow(missing_docs)]
     Implausible { what: String },
+    /// Checksums that match, but values other than those npuzzle's
+    /// generator writes for the pattern (its shipped digest, or the table
+    /// built again, says so).
+    #[allow(missing_docs)]
+    NotAsBuilt { pattern: String, what: String },
+    /// A search found a solution that the table's values contradict: a
+    /// value above the moves of the pattern's tiles in that solution.
+    #[allow(missing_docs)]
+    Contradicted { what: String },
 }
 
 impl fmt::Display for PdbError {
@@ -215,6 +224,15 @@ impl fmt::Display for PdbError {
             PdbError::Implausible { what } => write!(
                 f,
                 "its values are not a pattern database's, although its checksums match: {what}"
+            ),
+            PdbError::NotAsBuilt { pattern, what } => write!(
+                f,
+                "its values are not those npuzzle builds for pattern {pattern}, although its \
+                 checksums match: {what}"
+            ),
+            PdbError::Contradicted { what } => write!(
+                f,
+                "its values are false, although its checksums match: {what}"
             ),
         }
     }

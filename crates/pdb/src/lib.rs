@@ -43,6 +43,7 @@ pub mod file;
 pub mod format;
 #[cfg(feature = "generate")]
 pub mod generate;
+mod known;
 #[cfg(feature = "mmap")]
 mod mapped;
 mod naming;
@@ -61,6 +62,7 @@ use std::time::Instant;
 
 pub use error::{normalize, OpenError, Problem};
 pub use format::{BuildInfo, Encoding, Header, PdbError};
+pub use known::{check_known_header, hex, known_table, scheme_code, table_digest, KnownTable};
 #[cfg(feature = "mmap")]
 pub use mapped::open_unpacked;
 #[cfg(feature = "mmap")]

@@ -44,7 +44,8 @@ pub(crate) fn map(file: &File) -> io::Result<Mmap> {
 }
 
 /// Opens an unpacked table file (`*.pdb`) by mapping it: O(1) checks only
-/// (the header); [`Pdb::verify`] checks the table.
+/// (the header, and for a named partition's table its CRC against the
+/// build's); [`Pdb::verify`] checks the table.
 pub fn open_unpacked(path: &Path) -> Result<Pdb<Mmap>, OpenError> {
     open_unpacked_file(path).map(|(pdb, _)| pdb)
 }
@@ -53,6 +54,8 @@ pub fn open_unpacked(path: &Path) -> Result<Pdb<Mmap>, OpenError> {
 pub(crate) fn open_unpacked_file(path: &Path) -> Result<(Pdb<Mmap>, File), OpenError> {
     let file = open_file(path)?;
     let bytes = map(&file).map_err(|e| fail(path, Problem::Io(e)))?;
-    let pdb = Pdb::from_bytes(bytes).map_err(|e| fail(path, Problem::Pdb(e)))?;
+    let pdb = Pdb::from_bytes(bytes)
+        .and_then(|pdb| pdb.check_known().map(|()| pdb))
+        .map_err(|e| fail(path, Problem::Pdb(e)))?;
     Ok((pdb, file))
 }
