@@ -1,13 +1,15 @@
 """Labelling on a local Dask cluster: the labels equal solve_many's and
 breadth-first truth, every row is written exactly once even when a worker
-is killed mid-job, reruns skip finished parts, and bad input is refused.
-The split search gives Korf's optimal lengths."""
+is killed mid-job, reruns label only the rows no part holds whatever the
+chunk size, another job's directory is refused, and bad input is refused
+before any task. The split search gives Korf's optimal lengths."""
 
 import asyncio
 import json
 import os
 import pathlib
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -99,6 +101,7 @@ def test_a_killed_worker_loses_no_row_and_duplicates_none(client, pdb_dir, tmp_p
     assert table.num_rows == 120
     labelled = [tuple(b) for b in table.column("board").to_pylist()]
     assert sorted(labelled) == sorted(map(tuple, boards.tolist()))
+    assert_each_row_once(dest, boards)
     solver = npuzzle.Solver(pdb_dir, partition="5-5-5")
     truth = solver.distances(boards)
     lengths = dict(zip(labelled, table.column("length").to_pylist()))
@@ -147,6 +150,257 @@ def test_the_command_line_labels_a_file(pdb_dir, tmp_path):
     assert parts_of(tmp_path / "out").num_rows == 40
 
 
+def assert_each_row_once(dest, boards, distances=None):
+    """The parts of `dest` hold each source row once, with its board (and
+    its breadth-first length when `distances` is given)."""
+    table = parts_of(dest)
+    assert table.num_rows == len(boards), f"{table.num_rows} rows for {len(boards)} boards"
+    rows = table.column("row").to_pylist()
+    assert sorted(rows) == list(range(len(boards))), "a row is missing or written twice"
+    labelled = table.column("board").to_pylist()
+    for row, board in zip(rows, labelled):
+        assert board == boards[row].tolist(), row
+    if distances is not None:
+        for board, length in zip(labelled, table.column("length").to_pylist()):
+            assert length == distances.get(tuple(board), -1), board
+
+
+def label_tasks(client):
+    """How many labelling tasks the scheduler has been given (each enters
+    the state waiting when given)."""
+    return client.run_on_scheduler(
+        lambda dask_scheduler: dask_scheduler.task_prefixes["label_chunk"].state_counts["waiting"]
+        if "label_chunk" in dask_scheduler.task_prefixes else 0
+    )
+
+
+def test_a_rerun_labels_the_missing_rows_once_whatever_the_chunk_size(client, pdb_dir, distances, tmp_path):
+    boards = random_boards(100, seed=11)
+    source = tmp_path / "boards.npy"
+    np.save(source, boards)
+    dest = tmp_path / "out"
+    options = dict(pdb_dir=pdb_dir, size=3, partition="8", client=client, progress=False)
+    assert nd.label(source, dest, chunk_rows=30, **options) == 100
+    names = sorted(p.name for p in dest.glob("part-*.parquet"))
+    # An interrupted run: one part missing; the rerun cuts other chunks.
+    (dest / names[1]).unlink()
+    assert nd.label(source, dest, chunk_rows=50, **options) == 30
+    assert_each_row_once(dest, boards, distances)
+    assert names == [
+        "part-000000000000-000000000029.parquet",
+        "part-000000000030-000000000059.parquet",
+        "part-000000000060-000000000089.parquet",
+        "part-000000000090-000000000099.parquet",
+    ]
+    # Two neighbouring parts and the last gone, chunks smaller than a gap.
+    for name in sorted(p.name for p in dest.glob("part-*.parquet"))[1:3] + [names[-1]]:
+        (dest / name).unlink()
+    before = label_tasks(client)
+    assert nd.label(source, dest, chunk_rows=7, **options) == 70
+    assert label_tasks(client) == before + 10
+    assert_each_row_once(dest, boards, distances)
+    # Nothing missing: no task.
+    before = label_tasks(client)
+    assert nd.label(source, dest, chunk_rows=1, **options) == 0
+    assert label_tasks(client) == before
+
+
+def test_another_job_into_the_same_directory_is_refused(client, pdb_dir, tmp_path):
+    first, other = random_boards(40, seed=21), random_boards(40, seed=22)
+    np.save(tmp_path / "a.npy", first)
+    np.save(tmp_path / "b.npy", other)
+    dest = tmp_path / "out"
+    options = dict(pdb_dir=pdb_dir, size=3, partition="8", client=client, progress=False)
+    assert nd.label(tmp_path / "a.npy", dest, chunk_rows=30, **options) == 40
+    held = sorted(p.name for p in dest.glob("part-*"))
+    before = label_tasks(client)
+    with pytest.raises(ValueError, match=r"holds the labels of other boards \(40 boards from .*a\.npy"):
+        nd.label(tmp_path / "b.npy", dest, chunk_rows=30, **options)
+    # One board changed is another job too.
+    changed = first.copy()
+    changed[7] = other[0]
+    np.save(tmp_path / "changed.npy", changed)
+    with pytest.raises(ValueError, match="holds the labels of other boards"):
+        nd.label(tmp_path / "changed.npy", dest, chunk_rows=30, **options)
+    # So are the same boards labelled for another goal, or with moves.
+    npuzzle.build_tables(tmp_path / "first", "8", size=3, goal="blank-first")
+    with pytest.raises(ValueError, match="labelled with goal 'blank-last', not 'blank-first'"):
+        nd.label(tmp_path / "a.npy", dest, goal="blank-first", **{**options, "pdb_dir": tmp_path / "first"})
+    with pytest.raises(ValueError, match="labelled with moves False, not True"):
+        nd.label(tmp_path / "a.npy", dest, moves=True, **options)
+    assert label_tasks(client) == before
+    assert sorted(p.name for p in dest.glob("part-*")) == held
+    assert_each_row_once(dest, first)
+    # The same boards from another file (a copy, as CSV) are the same job.
+    csv = tmp_path / "copy.csv"
+    csv.write_text("".join(",".join(map(str, b)) + "\n" for b in first.tolist()))
+    assert nd.label(csv, dest, chunk_rows=13, **options) == 0
+    # A directory of parts npuzzle did not record, or whose parts overlap
+    # or disagree with their names, is refused before any task.
+    old = tmp_path / "old"
+    old.mkdir()
+    pq.write_table(pq.read_table(dest / held[0]), old / "part-00000.parquet")
+    with pytest.raises(ValueError, match="holds parts but no _npuzzle_job.json"):
+        nd.label(tmp_path / "a.npy", old, **options)
+    rows = pq.read_table(dest / held[0])
+    pq.write_table(rows.slice(0, 10), dest / "part-000000000000-000000000009.parquet")
+    with pytest.raises(ValueError, match="part-000000000000-000000000009.parquet and part-000000000000-000000000029"
+                       ".parquet both hold row 0"):
+        nd.label(tmp_path / "a.npy", dest, **options)
+    pq.write_table(rows.slice(0, 5), dest / "part-000000000000-000000000009.parquet")
+    with pytest.raises(ValueError, match="holds 5 rows, its name says 10"):
+        nd.label(tmp_path / "a.npy", dest, **options)
+    (dest / "part-000000000000-000000000009.parquet").unlink()
+    (dest / "part-junk.parquet").write_text("")
+    with pytest.raises(ValueError, match="part-junk.parquet is not a part of this job"):
+        nd.label(tmp_path / "a.npy", dest, **options)
+    assert label_tasks(client) == before
+
+
+def test_parquet_cell_columns_are_taken_by_name(client, pdb_dir, distances, tmp_path):
+    boards = random_boards(20, seed=31)
+    source = tmp_path / "cells.parquet"
+    # Columns c8 ... c0 in the file, and a column that is no cell.
+    columns = {f"c{i}": pa.array(boards[:, i]) for i in reversed(range(9))}
+    columns["id"] = pa.array(range(20))
+    pq.write_table(pa.table(columns), source)
+    options = dict(pdb_dir=pdb_dir, size=3, partition="8", client=client, progress=False)
+    assert nd.label(source, tmp_path / "out", chunk_rows=8, **options) == 20
+    assert_each_row_once(tmp_path / "out", boards, distances)
+    # Floats that hold whole numbers are tiles.
+    floats = tmp_path / "floats.parquet"
+    pq.write_table(pa.table({f"c{i}": pa.array(boards[:, i].astype(np.float64)) for i in range(9)}), floats)
+    assert nd.label(floats, tmp_path / "floats", **options) == 20
+    assert_each_row_once(tmp_path / "floats", boards, distances)
+
+
+def bad_parquet_files(tmp_path):
+    """(file, what the refusal says) for Parquet boards that are no boards."""
+    boards = random_boards(6, seed=41)
+    cells = {f"c{i}": boards[:, i].tolist() for i in range(9)}
+
+    def write(name, columns, schema=None):
+        path = tmp_path / name
+        pq.write_table(pa.table(columns, schema=schema), path)
+        return path
+
+    with_null = dict(cells, c4=cells["c4"][:3] + [None] + cells["c4"][4:])
+    fraction = dict(cells, c2=[float(t) for t in cells["c2"]])
+    fraction["c2"][5] = 2.5
+    missing = {k: v for k, v in cells.items() if k != "c3"}
+    lists = boards.tolist()
+    return [
+        (write("null.parquet", with_null), r"row 3, column c4: no tile \(null\)"),
+        (write("fraction.parquet", fraction), r"row 5, c2: 2.5 is not a tile number"),
+        (write("missing.parquet", missing), "cell columns c0 to c8: c3 is missing"),
+        (write("spelled.parquet", dict(cells, c03=cells["c3"])), "cell column c3 and c03: write it as c3"),
+        (write("both.parquet", dict(cells, board=lists)), "both a column board and cell columns"),
+        (write("none.parquet", {"x": [1], "y": [2]}), "no column board and no cell columns c0, c1, ...: the file has x, y"),
+        (write("text.parquet", dict(cells, c1=[str(t) for t in cells["c1"]])), "column c1 holds string, not tile numbers"),
+        (write("nullboard.parquet", {"board": lists[:2] + [None] + lists[3:]}), r"row 2, column board: no board \(null\)"),
+        (write("nulltile.parquet", {"board": lists[:1] + [lists[1][:4] + [None] + lists[1][5:]] + lists[2:]}),
+         r"row 1, column board, tile 4: no tile \(null\)"),
+        (write("ragged.parquet", {"board": lists[:4] + [lists[4][:8]] + lists[5:]}), "row 4 has 8 tiles, row 0 has 9"),
+        (write("floatboard.parquet", {"board": [[t + 0.5 for t in b] for b in lists]}), r"row 0, tile 0: \d\.5 is not a tile number"),
+        (write("big.parquet", {"board": lists[:2] + [[9] + lists[2][1:]] + lists[3:]}),
+         "row 2, tile 0: 9 is not a tile: a board of 9 cells has 0 to 8"),
+    ]
+
+
+def test_bad_boards_are_clear_errors_before_any_task(client, pdb_dir, tmp_path):
+    before = label_tasks(client)
+    for path, says in bad_parquet_files(tmp_path):
+        with pytest.raises(ValueError, match=says):
+            nd.label(path, tmp_path / "out", pdb_dir=pdb_dir, size=3, partition="8", client=client)
+    floats = tmp_path / "floats.npy"
+    array = random_boards(3, seed=42).astype(np.float32)
+    array[1, 6] = np.nan
+    np.save(floats, array)
+    with pytest.raises(ValueError, match=r"row 1, column 6: nan is not a tile number"):
+        nd.label(floats, tmp_path / "out", pdb_dir=pdb_dir, size=3, partition="8", client=client)
+    csv = tmp_path / "floats.csv"
+    csv.write_text("1,2,3,4,5,6,7,8,0\n1.0,2,3,4,5,6,7,0,8.5\n")
+    with pytest.raises(ValueError, match=r"row 1, column 8: 8.5 is not a tile number"):
+        nd.label(csv, tmp_path / "out", pdb_dir=pdb_dir, size=3, partition="8", client=client)
+    np.save(tmp_path / "ok.npy", random_boards(3, seed=43))
+    for bad, says in [
+        (dict(chunk_rows=0), "chunk_rows 0 is out of range"),
+        (dict(chunk_rows=2.5), "chunk_rows 2.5 is out of range"),
+        (dict(size="3"), "size '3' is not a board side"),
+        (dict(goal="up"), "up"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            nd.label(tmp_path / "ok.npy", tmp_path / "out", **{**dict(pdb_dir=pdb_dir, size=3, partition="8", client=client), **bad})
+    # A destination that cannot be a directory.
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="file: not a directory"):
+        nd.label(tmp_path / "ok.npy", tmp_path / "file", pdb_dir=pdb_dir, size=3, partition="8", client=client)
+    with pytest.raises(OSError, match="cannot write the output directory"):
+        nd.label(tmp_path / "ok.npy", tmp_path / "file" / "out", pdb_dir=pdb_dir, size=3, partition="8", client=client)
+    assert not (tmp_path / "out").exists()
+    assert label_tasks(client) == before
+
+
+def label_command(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "npuzzle.distributed", "label", *map(str, args)],
+        capture_output=True, text=True, timeout=180,
+    )
+
+
+def test_the_command_line_refuses_bad_input_in_one_line_with_status_2(pdb_dir, tmp_path):
+    boards = random_boards(40, seed=51)
+    np.save(tmp_path / "a.npy", boards)
+    np.save(tmp_path / "b.npy", random_boards(40, seed=52))
+    tables = ["--pdb-dir", pdb_dir, "--size", "3", "--partition", "8"]
+    run = label_command(tmp_path / "a.npy", tmp_path / "out", *tables, "--chunk-rows", "30")
+    assert run.returncode == 0, run.stderr
+    cases = [(tmp_path / "b.npy", tmp_path / "out", "holds the labels of other boards")]
+    cases += [(path, tmp_path / "never", says.replace("\\", "")) for path, says in bad_parquet_files(tmp_path)[:3]]
+    cases += [(tmp_path / "a.npy", tmp_path / "a.npy", "not a directory")]
+    for source, dest, says in cases:
+        run = label_command(source, dest, *tables)
+        assert run.returncode == 2, (source, run.stderr)
+        assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1, run.stderr
+        assert run.stderr.startswith("npuzzle.distributed: ") and says in run.stderr, run.stderr
+    assert not (tmp_path / "never").exists()
+    assert_each_row_once(tmp_path / "out", boards)
+
+
+def test_progress_is_one_line_per_step_when_not_on_a_terminal(pdb_dir, tmp_path):
+    np.save(tmp_path / "boards.npy", random_boards(40, seed=61))
+    run = label_command(tmp_path / "boards.npy", tmp_path / "out", "--pdb-dir", pdb_dir, "--size", "3",
+                        "--partition", "8", "--chunk-rows", "10")
+    assert run.returncode == 0, run.stderr
+    progress = [line for line in run.stderr.splitlines(keepends=True) if "labelled" in line]
+    assert progress == [f"labelled {n}/4 parts\n" for n in range(1, 5)], run.stderr
+    assert "\r" not in run.stderr
+
+
+def test_the_docs_local_cluster_snippets_run_as_scripts(pdb_dir, tmp_path):
+    # Saved as a file and run, each Python block that starts a local
+    # cluster must guard it with `if __name__ == "__main__":` (Dask starts
+    # its workers by importing the script). Tables: 5-5-5 for the docs'
+    # 7-8; the solve block's 80-move board gives way to an easy one.
+    text = (pathlib.Path(__file__).resolve().parents[3] / "docs" / "distributed.md").read_text()
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "Client()" in b]
+    assert len(blocks) == 2, blocks
+    data = tmp_path / "data"
+    data.mkdir()
+    for table in pathlib.Path(pdb_dir).iterdir():
+        (data / table.name).symlink_to(table)
+    boards = np.array([npuzzle.random_board(4, seed=s) for s in range(6)])
+    pq.write_table(pa.table({"board": pa.array(boards.tolist())}), tmp_path / "boards.parquet")
+    for number, block in enumerate(blocks):
+        block = block.replace("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15")
+        block = block.replace('partition="7-8"', 'partition="5-5-5"')
+        script = tmp_path / f"snippet{number}.py"
+        script.write_text(block)
+        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180, cwd=tmp_path)
+        assert run.returncode == 0, (block, run.stderr[-3000:])
+    assert_each_row_once(tmp_path / "labels", boards)
+
+
 def test_the_command_line_solves_a_board_and_refuses_bad_ones(pdb_dir):
     # Korf's #1 (57 moves) for the goal with the blank last, on a local
     # cluster the command starts.
@@ -158,14 +412,16 @@ def test_the_command_line_solves_a_board_and_refuses_bad_ones(pdb_dir):
     assert record["length"] == 57 and len(record["moves"]) == 57
     assert replay_ok([int(t) for t in board.split()], record["moves"], 4)
     assert record["expanded"] > 0 and record["runs_retried"] == 0
-    for bad, says in [
-        ("1 2 3 4 5", "5 numbers do not make a square board"),
-        ("1 2 x 4", "'x' is not a tile number"),
-        ("1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "cannot reach the goal"),
-        ("1 1 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "tile 1 appears more than once"),
+    # As `npuzzle`: bad input exits with 2, a board that cannot reach the
+    # goal with 1.
+    for bad, says, status in [
+        ("1 2 3 4 5", "5 numbers do not make a square board", 2),
+        ("1 2 x 4", "'x' is not a tile number", 2),
+        ("1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "cannot reach the goal", 1),
+        ("1 1 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "tile 1 appears more than once", 2),
     ]:
         run = subprocess.run(command + bad.split(), capture_output=True, text=True, timeout=60)
-        assert run.returncode == 1 and says in run.stderr and "Traceback" not in run.stderr, (bad, run.stderr)
+        assert run.returncode == status and says in run.stderr and "Traceback" not in run.stderr, (bad, run.stderr)
 
 
 def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):

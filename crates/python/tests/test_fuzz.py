@@ -2,7 +2,8 @@
 call either answers correctly (solutions replay to the goal, 3x3 lengths
 are the breadth-first distances, helpers agree with each other) or raises
 one of the documented exceptions; nothing else escapes, nothing hangs, the
-interpreter never aborts. `cargo xtask fuzz` runs 100,000 cases
+interpreter never aborts. Interrupted distributed labelling jobs resume
+with every row labelled once. `cargo xtask fuzz` runs 100,000 cases
 (NPUZZLE_FUZZ_PY_CASES; NPUZZLE_FUZZ_SEED)."""
 
 import collections
@@ -160,3 +161,53 @@ def test_fuzz_the_python_api(pdb_dir, distances):
             raised[type(e).__name__] += 1
             assert str(e), f"case {case}: an empty {type(e).__name__}"
     print(f"{cases} cases; exceptions: {dict(raised)}")
+
+
+def test_fuzz_distributed_resume(pdb_dir, distances, tmp_path):
+    """Interrupted labelling jobs: random chunk sizes, random parts removed
+    between runs, a random chunk size for each rerun. After every run each
+    source row is in the parts exactly once, with its board and its
+    breadth-first length; a changed source is refused. One case per 500
+    Python cases (4 in the normal suite, 200 under `cargo xtask fuzz`)."""
+    distributed = pytest.importorskip("distributed")
+    from npuzzle import distributed as nd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cases = max(int(os.environ.get("NPUZZLE_FUZZ_PY_CASES", "2000")) // 500, 1)
+    rng = random.Random(int(os.environ.get("NPUZZLE_FUZZ_SEED", "1")))
+    options = dict(pdb_dir=pdb_dir, size=3, partition="8", progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        for case in range(cases):
+            count = rng.randrange(1, 80)
+            boards = np.array([npuzzle.random_board(3, seed=rng.getrandbits(32)) if rng.randrange(4)
+                               else rng.sample(range(9), 9) for _ in range(count)])
+            source = tmp_path / f"boards-{case}.npy"
+            np.save(source, boards)
+            dest = tmp_path / f"out-{case}"
+            runs = rng.randrange(2, 5)
+            for run in range(runs):
+                chunk = rng.choice([1, rng.randrange(1, count + 1), rng.randrange(1, 100)])
+                missing = count - sum(pq.read_metadata(p).num_rows for p in dest.glob("part-*.parquet"))
+                written = nd.label(source, dest, chunk_rows=chunk, client=client, **options)
+                assert written == missing, (case, run, chunk)
+                table = pa.concat_tables([pq.read_table(p) for p in dest.glob("part-*.parquet")])
+                rows = table.column("row").to_pylist()
+                assert sorted(rows) == list(range(count)), (case, run, chunk)
+                for row, board, length in zip(rows, table.column("board").to_pylist(),
+                                              table.column("length").to_pylist()):
+                    assert board == boards[row].tolist(), (case, run, row)
+                    assert length == distances.get(tuple(board), -1), (case, run, board)
+                # An interrupted run: some parts never written.
+                parts = sorted(dest.glob("part-*.parquet"))
+                for part in rng.sample(parts, rng.randrange(len(parts) + 1)):
+                    part.unlink()
+            if rng.randrange(3) == 0:
+                other = boards.copy()
+                other[rng.randrange(count)] = npuzzle.random_board(3, seed=rng.getrandbits(32))
+                if (other != boards).any():
+                    np.save(source, other)
+                    with pytest.raises(ValueError, match="holds the labels of other boards"):
+                        nd.label(source, dest, chunk_rows=rng.randrange(1, 50), client=client, **options)
+    print(f"{cases} distributed resume cases")

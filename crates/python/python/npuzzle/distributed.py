@@ -2,21 +2,25 @@
 split one hard search over it.
 
 ``label(source, dest, ...)`` reads boards from a Parquet, CSV or NumPy file,
-splits them into chunks, solves each chunk as one Dask task, and writes one
-Parquet part per chunk into ``dest`` (``part-00000.parquet``, ...) with the
-columns ``board`` (the tiles, row by row), ``length`` (the optimal length,
--1 for an unsolvable board) and, when asked, ``moves``.
+checks them all, splits them into chunks, solves each chunk as one Dask
+task, and writes one Parquet part per chunk into ``dest``
+(``part-FIRST-LAST.parquet``, by source row) with the columns ``row`` (the
+source row), ``board`` (the tiles, row by row), ``length`` (the optimal
+length, -1 for an unsolvable board) and, when asked, ``moves``.
 
 ``solve(board, ...)`` solves one board optimally with its IDA* iterations
 split over the workers (see the function). ``python -m
 npuzzle.distributed label|solve`` runs either from the shell.
 
 Each worker process opens the tables once and keeps them (they are
-memory-mapped, so the processes of one machine share them). A part is
-written under a temporary name and renamed, so a worker killed mid-task
-leaves nothing half-written, and the task Dask retries elsewhere writes the
-same part: no row is lost or written twice. A rerun skips the parts already
-there. See docs/distributed.md.
+memory-mapped, so the processes of one machine share them). ``dest``
+records its job (``_npuzzle_job.json``: the boards' fingerprint and the
+options that change the labels); a rerun of the same job labels only the
+source rows no part holds, whatever its chunk size, and another job's
+directory is refused. A part is written under a temporary name and
+renamed, so a worker killed mid-task leaves nothing half-written, and the
+task Dask retries elsewhere writes the same part: every row is labelled
+once. See docs/distributed.md.
 
 Dask rather than Ray: it is pure Python (``pip install npuzzle[dask]``), a
 local cluster starts in about a second, and its scheduler retries the tasks
@@ -27,13 +31,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import math
 import os
 import pathlib
+import re
 import sys
 import time
 import uuid
+import warnings
 from typing import Any, Optional, Union
 
 import numpy as np
@@ -45,55 +52,196 @@ PathLike = Union[str, os.PathLike]
 # A worker process's solvers, by their options: opened once per process.
 _SOLVERS: dict = {}
 
+# The record of what an output directory holds. Its leading underscore keeps
+# Parquet dataset readers (pyarrow, pandas, Spark) from taking it for data.
+JOB_FILE = "_npuzzle_job.json"
+_JOB_VERSION = 1
 
-def read_boards(source: PathLike) -> np.ndarray:
-    """The boards of a file as a (count, cells) array of integers.
+# A part's name holds its first and last source rows (0-based, inclusive),
+# zero-padded so that the names sort in row order.
+_PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
+
+# Rows checked, converted and hashed at a time, so that a memory-mapped
+# source of any size is read in bounded memory.
+_BLOCK_ROWS = 1 << 20
+
+# Parquet cell columns: c0, c1, ... c{n*n-1}, taken by name.
+_CELL = re.compile(r"c(\d+)")
+
+
+def read_boards(source: PathLike, size: Optional[int] = None) -> np.ndarray:
+    """The boards of a file, checked, as a (count, cells) array of unsigned
+    integers (uint8 up to 16x16).
 
     Parquet: a column ``board`` of integer lists, or one integer column per
-    cell. CSV: one board per line, tiles separated by commas (a header line
-    is skipped). NumPy (``.npy``): a 2-D integer array.
+    cell named ``c0``, ``c1``, ... ``c{n*n-1}`` (taken by name, in any file
+    order; other columns are ignored). CSV: one board per line, tiles
+    separated by commas (a header line is skipped). NumPy (``.npy``): a 2-D
+    integer array. Floats that hold whole numbers are taken as integers.
+
+    Raises ValueError naming the row (0-based, in file order) and the
+    column of the first bad value: a null, a fraction, a number that is no
+    tile, a row that is not a board, or rows of another length than
+    ``size`` * ``size`` when ``size`` is given.
     """
     path = pathlib.Path(source)
     suffix = path.suffix.lower()
     if suffix == ".npy":
-        boards = np.load(path, mmap_mode="r")
-    elif suffix in (".parquet", ".pq"):
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(path)
-        if "board" in table.column_names:
-            boards = np.array(table.column("board").to_pylist())
-        else:
-            boards = np.column_stack([table.column(c).to_numpy() for c in table.column_names])
-    elif suffix == ".csv":
-        with open(path) as f:
-            first = f.readline()
-        header = any(ch.isalpha() for ch in first)
         try:
-            boards = np.loadtxt(path, delimiter=",", dtype=np.int64, ndmin=2, skiprows=int(header))
+            values = np.load(path, mmap_mode="r", allow_pickle=False)
         except ValueError as e:
-            raise ValueError(f"{path}: {e}") from None
+            raise ValueError(f"{path}: not a NumPy array of boards: {e}") from None
+        column = "column {}".format
+    elif suffix in (".parquet", ".pq"):
+        values, column = _parquet_values(path)
+    elif suffix == ".csv":
+        values = _csv_values(path)
+        column = "column {}".format
     else:
         raise ValueError(f"{path}: not a board file npuzzle can read: use .parquet, .csv or .npy")
-    boards = np.asarray(boards)
-    if boards.ndim != 2:
-        raise ValueError(f"{path}: expected one board per row, got an array of shape {boards.shape}")
-    if boards.size == 0:
+    if values.ndim != 2:
+        raise ValueError(f"{path}: expected one board per row, got an array of shape {values.shape}")
+    rows, cells = values.shape
+    if rows == 0 or cells == 0:
         raise ValueError(f"{path}: no boards in it")
+    if size is not None and cells != size * size:
+        raise ValueError(f"{path}: rows have {cells} tiles, a {size}x{size} board has {size * size}")
+    if values.dtype.kind not in "iuf":
+        raise ValueError(f"{path}: tiles must be integers, not {values.dtype}")
+    if cells > 256:
+        raise ValueError(f"{path}: rows have {cells} tiles: npuzzle labels boards up to 16x16 (256 tiles)")
+    boards = np.empty((rows, cells), dtype=np.uint8)
+    goal = np.arange(cells)
+    for start in range(0, rows, _BLOCK_ROWS):
+        block = np.asarray(values[start : start + _BLOCK_ROWS])
+        if block.dtype.kind == "f":
+            with np.errstate(invalid="ignore"):
+                bad = ~np.isfinite(block) | (block != np.floor(block))
+            _refuse_first(bad, block, start, path, column, "is not a tile number")
+        bad = (block < 0) | (block >= cells)
+        _refuse_first(bad, block, start, path, column, f"is not a tile: a board of {cells} cells has 0 to {cells - 1}")
+        boards[start : start + len(block)] = block
+        chunk = boards[start : start + len(block)]
+        wrong = np.flatnonzero((np.sort(chunk, axis=1) != goal).any(axis=1))
+        if len(wrong):
+            row = start + int(wrong[0])
+            raise ValueError(
+                f"{path}: row {row} is not a board: its tiles must be 0 to {cells - 1}, each once "
+                f"(got {boards[row].tolist()})"
+            )
     return boards
 
 
-def _check_tiles(boards: np.ndarray, source: PathLike) -> None:
-    """Refuses, naming the first bad row (0-based, in file order), rows that
-    are not a permutation of 0 .. n*n-1."""
-    cells = boards.shape[1]
-    bad = np.flatnonzero((np.sort(boards, axis=1) != np.arange(cells)).any(axis=1))
-    if len(bad):
-        row = int(bad[0])
+def _refuse_first(bad: np.ndarray, block: np.ndarray, start: int, path, column, why: str) -> None:
+    if bad.any():
+        row, cell = (int(i) for i in np.argwhere(bad)[0])
+        value = block[row, cell]
+        shown = int(value) if block.dtype.kind in "iu" else float(value)
+        raise ValueError(f"{path}: row {start + row}, {column(cell)}: {shown!r} {why}")
+
+
+def _csv_values(path: pathlib.Path) -> np.ndarray:
+    with open(path) as f:
+        first = f.readline()
+    header = any(ch.isalpha() for ch in first)
+
+    def load(dtype):
+        # An empty file is refused as such by read_boards, not warned about.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return np.loadtxt(path, delimiter=",", dtype=dtype, ndmin=2, skiprows=int(header))
+
+    try:
+        return load(np.int64)
+    except (ValueError, OverflowError) as e:
+        try:
+            # Whole numbers written as floats ("3.0"); read_boards refuses
+            # the others.
+            return load(np.float64)
+        except ValueError:
+            raise ValueError(f"{path}: {e}") from None
+
+
+def _parquet_values(path: pathlib.Path) -> tuple:
+    """A Parquet file's tiles (no nulls, numbers) and the name of a cell's
+    column for messages."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except pa.ArrowException as e:
+        raise ValueError(f"{path}: not a Parquet file npuzzle can read: {e}") from None
+    names = table.column_names
+    cells: dict = {}
+    for name in names:
+        match = _CELL.fullmatch(name)
+        if match:
+            cells.setdefault(int(match.group(1)), []).append(name)
+
+    def numeric(kind, name: str) -> None:
+        if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+            raise ValueError(f"{path}: column {name} holds {kind}, not tile numbers")
+
+    def first_null(array) -> int:
+        return int(np.flatnonzero(pc.is_null(array).to_numpy(zero_copy_only=False))[0])
+
+    if "board" in names:
+        if cells:
+            raise ValueError(
+                f"{path}: both a column board and cell columns ({', '.join(sorted(sum(cells.values(), [])))}): "
+                "keep one or the other"
+            )
+        column = table.column("board")
+        kind = column.type
+        if not (pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind)):
+            raise ValueError(f"{path}: column board holds {kind}, not lists of tiles")
+        numeric(kind.value_type, "board")
+        column = column.combine_chunks() if table.num_rows else pa.array([], type=kind)
+        if column.null_count:
+            raise ValueError(f"{path}: row {first_null(column)}, column board: no board (null)")
+        lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False)
+        if len(lengths) and (lengths != lengths[0]).any():
+            row = int(np.flatnonzero(lengths != lengths[0])[0])
+            raise ValueError(f"{path}: row {row} has {lengths[row]} tiles, row 0 has {lengths[0]}")
+        width = int(lengths[0]) if len(lengths) else 0
+        flat = column.flatten()
+        if flat.null_count:
+            row, cell = divmod(first_null(flat), width)
+            raise ValueError(f"{path}: row {row}, column board, tile {cell}: no tile (null)")
+        values = flat.to_numpy(zero_copy_only=False).reshape(len(column), width)
+        return values, "tile {}".format
+    if not cells:
         raise ValueError(
-            f"{source}: row {row} is not a board: its tiles must be 0 to {cells - 1}, each once "
-            f"(got {boards[row].tolist()})"
+            f"{path}: no column board and no cell columns c0, c1, ...: the file has {', '.join(names) or 'none'}"
         )
+    for index, spelled in sorted(cells.items()):
+        if len(spelled) > 1 or spelled[0] != f"c{index}":
+            raise ValueError(f"{path}: cell column {' and '.join(spelled)}: write it as c{index}")
+    missing = sorted(set(range(max(cells) + 1)) - set(cells))
+    if missing:
+        raise ValueError(f"{path}: cell columns c0 to c{max(cells)}: c{missing[0]} is missing")
+    arrays = []
+    for index in range(len(cells)):
+        name = f"c{index}"
+        column = table.column(name)
+        numeric(column.type, name)
+        if column.null_count:
+            raise ValueError(f"{path}: row {first_null(column)}, column {name}: no tile (null)")
+        arrays.append(column.to_numpy())
+    values = np.column_stack(arrays) if table.num_rows else np.zeros((0, len(arrays)))
+    return values, "c{}".format
+
+
+def _fingerprint(boards: np.ndarray) -> str:
+    """sha256 of the boards as little-endian 16-bit tiles, after their
+    shape: the same boards give the same value whatever file held them."""
+    digest = hashlib.sha256(b"npuzzle boards 1\0")
+    digest.update(np.array(boards.shape, dtype="<u8").tobytes())
+    for start in range(0, len(boards), _BLOCK_ROWS):
+        digest.update(np.ascontiguousarray(boards[start : start + _BLOCK_ROWS], dtype="<u2").tobytes())
+    return digest.hexdigest()
 
 
 def _solver(options: dict) -> npuzzle.Solver:
@@ -105,20 +253,24 @@ def _solver(options: dict) -> npuzzle.Solver:
     return solver
 
 
-def _part_path(dest: pathlib.Path, index: int) -> pathlib.Path:
-    return dest / f"part-{index:05d}.parquet"
+def _part_name(first: int, last: int) -> str:
+    return f"part-{first:012d}-{last:012d}.parquet"
 
 
-def _label_chunk(boards: np.ndarray, part: str, options: dict, moves: bool, jobs: int) -> int:
-    """Solves one chunk and writes its part; the number of rows written."""
+def _label_chunk(boards: np.ndarray, first: int, dest: str, options: dict, moves: bool, jobs: int) -> int:
+    """Solves the chunk of source rows from `first` and writes its part;
+    the number of rows written (0: a run of this task before wrote it)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    path = pathlib.Path(part)
+    path = pathlib.Path(dest) / _part_name(first, first + len(boards) - 1)
     if path.exists():
         return 0
     solver = _solver(options)
-    columns: dict[str, Any] = {"board": pa.array(boards.tolist(), type=pa.list_(pa.int16()))}
+    columns: dict[str, Any] = {
+        "row": pa.array(np.arange(first, first + len(boards), dtype=np.int64)),
+        "board": pa.array(boards.tolist(), type=pa.list_(pa.int16())),
+    }
     if moves:
         solutions = solver.solve_many(boards.tolist(), jobs=jobs)
         columns["length"] = pa.array([-1 if s is None else s.length for s in solutions], type=pa.int32())
@@ -129,6 +281,92 @@ def _label_chunk(boards: np.ndarray, part: str, options: dict, moves: bool, jobs
     pq.write_table(pa.table(columns), temporary)
     os.replace(temporary, path)
     return len(boards)
+
+
+def _parts(dest: pathlib.Path, rows: int) -> list:
+    """The parts in `dest` as sorted (first, last, name), checked: each
+    names rows of the source, holds as many rows as its name says, and no
+    two hold the same row."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    parts = []
+    for path in dest.glob("part-*"):
+        match = _PART.fullmatch(path.name)
+        if match is None:
+            raise ValueError(
+                f"{dest}: {path.name} is not a part of this job (parts are named part-FIRST-LAST.parquet "
+                "by their source rows): move it away"
+            )
+        first, last = int(match.group(1)), int(match.group(2))
+        if last < first or last >= rows:
+            raise ValueError(f"{dest}: {path.name} names rows the source ({rows} boards) does not have")
+        try:
+            held = pq.read_metadata(path).num_rows
+        except pa.ArrowException as e:
+            raise ValueError(f"{dest}: {path.name} is not a Parquet file npuzzle can read ({e}): remove it") from None
+        if held != last - first + 1:
+            raise ValueError(f"{dest}: {path.name} holds {held} rows, its name says {last - first + 1}: remove it")
+        parts.append((first, last, path.name))
+    parts.sort()
+    for (_, last, name), (first, _, after) in zip(parts, parts[1:]):
+        if first <= last:
+            raise ValueError(f"{dest}: {name} and {after} both hold row {first}: remove one of them")
+    return parts
+
+
+def _missing(parts: list, rows: int) -> list:
+    """The ranges [start, end) of source rows no part holds."""
+    gaps, start = [], 0
+    for first, last, _ in parts:
+        if first > start:
+            gaps.append((start, first))
+        start = last + 1
+    if start < rows:
+        gaps.append((start, rows))
+    return gaps
+
+
+def _claim(dest: pathlib.Path, job: dict) -> None:
+    """Makes `dest` the directory of `job`, or refuses it when it holds
+    another job's rows; the record is written under a temporary name and
+    renamed."""
+    if dest.exists() and not dest.is_dir():
+        raise ValueError(f"{dest}: not a directory")
+    record = dest / JOB_FILE
+    if record.exists():
+        try:
+            held = json.loads(record.read_text())
+            if not isinstance(held, dict) or held.get("npuzzle_job") != _JOB_VERSION:
+                raise ValueError("not version 1 of the record")
+        except ValueError as e:
+            raise ValueError(f"{record}: not a job record npuzzle can read ({e}): label into another directory") from None
+        if (held.get("rows"), held.get("cells"), held.get("boards_sha256")) != (
+            job["rows"],
+            job["cells"],
+            job["boards_sha256"],
+        ):
+            raise ValueError(
+                f"{dest} holds the labels of other boards ({held.get('rows')} boards from {held.get('source')}; "
+                f"these are {job['rows']} from {job['source']}): label into another directory, or empty it"
+            )
+        for key in ("size", "goal", "moves"):
+            if held.get(key) != job[key]:
+                raise ValueError(
+                    f"{dest} holds a job labelled with {key} {held.get(key)!r}, not {job[key]!r}: "
+                    "rerun it with the same options, or label into another directory"
+                )
+    elif dest.is_dir() and any(dest.glob("part-*")):
+        raise ValueError(
+            f"{dest} holds parts but no {JOB_FILE}: not a job npuzzle can resume; label into another directory"
+        )
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        temporary = dest / f".{JOB_FILE}.tmp-{uuid.uuid4().hex}"
+        temporary.write_text(json.dumps(job, indent=1) + "\n")
+        os.replace(temporary, record)
+    except OSError as e:
+        raise OSError(f"{dest}: cannot write the output directory: {e.strerror or e}") from None
 
 
 @contextlib.contextmanager
@@ -145,7 +383,11 @@ def _client(client: Any):
         return
     except ValueError:
         pass
-    with LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None) as own, Client(own) as started:
+    # No dashboard; the scheduler's HTTP server on a free port, where the
+    # default one (8787) warns when another cluster holds it.
+    with LocalCluster(
+        processes=True, threads_per_worker=1, dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}
+    ) as own, Client(own) as started:
         yield started
 
 
@@ -164,54 +406,76 @@ def label(
 ) -> int:
     """Labels the boards of ``source`` into Parquet parts in ``dest``.
 
+    ``dest`` records its job in ``_npuzzle_job.json``: the boards'
+    fingerprint and the options that change the labels (``size``,
+    ``goal``, ``moves``). A rerun with the same boards and options labels
+    only the rows no part holds, whatever ``chunk_rows`` was; a directory
+    of another job is refused. Every check (the file, its boards, the
+    options, the tables, ``dest``) runs before any task.
+
     ``client`` is a ``distributed.Client``; None uses the current one, or
     starts a local cluster with a worker process per core. ``jobs`` is the
-    threads per task (1 suits a worker per core). Parts already in
-    ``dest`` are skipped. Returns the number of rows in the parts this
-    call wrote.
+    threads per task (1 suits a worker per core). Returns the number of
+    rows this call labelled.
     """
     from distributed import as_completed
 
-    if chunk_rows < 1:
-        raise ValueError(f"chunk_rows {chunk_rows} is out of range: give 1 or more")
-    boards = read_boards(source)
-    if boards.shape[1] != size * size:
-        raise ValueError(
-            f"{source}: rows have {boards.shape[1]} tiles, a {size}x{size} board has {size * size}"
-        )
-    _check_tiles(boards, source)
-    dest = pathlib.Path(dest)
-    dest.mkdir(parents=True, exist_ok=True)
-    options = {"size": size, "goal": goal, "jobs": max(jobs, 1)}
+    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
+        raise ValueError(f"chunk_rows {chunk_rows!r} is out of range: give a whole number, 1 or more")
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise ValueError(f"size {size!r} is not a board side: give a whole number such as 4")
+    boards = read_boards(source, size)
+    options = {"size": size, "goal": goal, "jobs": max(int(jobs), 1)}
     if pdb_dir is not None:
         options["pdb_dir"] = os.fspath(pdb_dir)
     if partition is not None:
         options["partition"] = partition
-    # The options are checked here, where an error reaches the caller at once.
+    # The options and tables are checked here, where an error reaches the
+    # caller at once.
     _solver(options)
+    rows = len(boards)
+    job = {
+        "npuzzle_job": _JOB_VERSION,
+        "rows": rows,
+        "cells": boards.shape[1],
+        "boards_sha256": _fingerprint(boards),
+        "size": size,
+        "goal": goal,
+        "moves": bool(moves),
+        "source": os.path.abspath(source),
+    }
+    dest = pathlib.Path(dest)
+    _claim(dest, job)
+    gaps = _missing(_parts(dest, rows), rows)
+    chunks = [(start, min(start + chunk_rows, end)) for begin, end in gaps for start in range(begin, end, chunk_rows)]
+    if not chunks:
+        return 0
     with _client(client) as client:
-        futures = []
-        # The rows of the parts missing at the start: when every task is
-        # done, each of those parts exists (a task rerun after its worker
-        # died may find its part already written and report nothing).
-        missing_rows = 0
-        for index, start in enumerate(range(0, len(boards), chunk_rows)):
-            part = _part_path(dest, index)
-            if part.exists():
-                continue
-            chunk = np.ascontiguousarray(boards[start : start + chunk_rows])
-            missing_rows += len(chunk)
-            futures.append(
-                client.submit(
-                    _label_chunk, chunk, os.fspath(part), options, moves, jobs, pure=False, retries=3
-                )
+        futures = [
+            client.submit(
+                _label_chunk,
+                np.ascontiguousarray(boards[start:end]),
+                start,
+                os.fspath(dest),
+                options,
+                bool(moves),
+                jobs,
+                pure=False,
+                retries=3,
             )
+            for start, end in chunks
+        ]
         bar = _progress_bar(len(futures), progress)
         for future in as_completed(futures):
             future.result()
             bar(1)
         bar(0, done=True)
-        return missing_rows
+    # A task rerun after its worker died finds its part written; every
+    # part of the job must be there once.
+    left = _missing(_parts(dest, rows), rows)
+    if left:
+        raise RuntimeError(f"{dest}: rows {left[0][0]} to {left[0][1] - 1} were not written: rerun to label them")
+    return sum(end - start for start, end in chunks)
 
 
 # How long a task's watcher waits for another task's solution at a time.
@@ -575,14 +839,29 @@ def _tiles(board: Any, size: Optional[int]) -> tuple:
     return tiles, side
 
 
-def _progress_bar(total: int, shown: bool):
-    """A progress bar on stderr: tqdm when installed, else a counter line."""
+def _progress_bar(total: int, shown: bool, stream: Any = None):
+    """Progress on `stream` (stderr): on a terminal, tqdm when installed,
+    else one counter line rewritten in place; elsewhere (a pipe, a log
+    file), a line ending in a newline at each percent reached."""
+    stream = sys.stderr if stream is None else stream
     if not shown or total == 0:
         return lambda step, done=False: None
+    count = [0]
+    if not _is_terminal(stream):
+        shown_percent = [-1]
+
+        def line(step: int, done: bool = False) -> None:
+            count[0] += step
+            percent = count[0] * 100 // total
+            if step and percent != shown_percent[0]:
+                shown_percent[0] = percent
+                print(f"labelled {count[0]}/{total} parts", file=stream, flush=True)
+
+        return line
     try:
         from tqdm import tqdm
 
-        bar = tqdm(total=total, unit="part", file=sys.stderr)
+        bar = tqdm(total=total, unit="part", file=stream)
 
         def tick(step: int, done: bool = False) -> None:
             bar.update(step)
@@ -591,14 +870,20 @@ def _progress_bar(total: int, shown: bool):
 
         return tick
     except ImportError:
-        count = [0]
 
-        def tick(step: int, done: bool = False) -> None:
+        def counter(step: int, done: bool = False) -> None:
             count[0] += step
             end = "\n" if done else ""
-            print(f"\rlabelled {count[0]}/{total} parts", end=end, file=sys.stderr, flush=True)
+            print(f"\rlabelled {count[0]}/{total} parts", end=end, file=stream, flush=True)
 
-        return tick
+        return counter
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -627,17 +912,17 @@ def main(argv: Optional[list[str]] = None) -> int:
     common(split, None)
     split.add_argument("--json", action="store_true", help="print one JSON record")
     args = parser.parse_args(argv)
-    client = None
-    if args.scheduler:
-        from distributed import Client
-
-        client = Client(args.scheduler)
     # Run as `python -m`, this file is `__main__`, whose functions Dask
     # would pickle by value (with this process's open solvers): the tasks
     # must name the importable module's.
     from npuzzle import distributed
 
     try:
+        client = None
+        if args.scheduler:
+            from distributed import Client
+
+            client = Client(args.scheduler)
         if args.command == "label":
             written = distributed.label(
                 args.source,
@@ -661,9 +946,14 @@ def main(argv: Optional[list[str]] = None) -> int:
             partition=args.partition,
             client=client,
         )
-    except (ValueError, OSError, npuzzle.TablesError) as e:
+    except (npuzzle.TablesError, npuzzle.UnsolvableError) as e:
+        # As `npuzzle`: tables missing or damaged, or a board that cannot
+        # reach the goal, exit with 1.
         print(f"npuzzle.distributed: {e}", file=sys.stderr)
         return 1
+    except (ValueError, OSError) as e:
+        print(f"npuzzle.distributed: {e}", file=sys.stderr)
+        return 2
     seconds = time.time() - started
     if args.json:
         record = {
