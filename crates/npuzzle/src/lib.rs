@@ -29,6 +29,7 @@
 
 mod build;
 mod error;
+mod pool;
 mod solver;
 mod stream;
 mod tables;

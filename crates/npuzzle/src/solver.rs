@@ -9,7 +9,7 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use npuzzle_board::{Board, Goal, Move, Notation};
@@ -22,6 +22,7 @@ use npuzzle_search::{
 
 use crate::build::{check_threads, cores};
 use crate::error::{Error, TablesError, TablesProblem};
+use crate::pool::ForkSafePool;
 use crate::stream::Answers;
 use crate::tables::{tables_error, Tables};
 
@@ -379,7 +380,7 @@ impl SolverBuilder {
         let solver = Solver {
             config: Arc::new(config),
             shared: Arc::new(Shared::default()),
-            pool: Arc::new(OnceLock::new()),
+            pool: Arc::new(ForkSafePool::new()),
         };
         for tables in tables {
             if tables.goal() != solver.config.goal {
@@ -471,7 +472,9 @@ enum Plan {
 pub struct Solver {
     config: Arc<Config>,
     shared: Arc<Shared>,
-    pool: Arc<OnceLock<Result<rayon::ThreadPool, String>>>,
+    /// Started at the first board split over threads, and again in a
+    /// child of `fork`.
+    pool: Arc<ForkSafePool>,
 }
 
 impl Solver {
@@ -528,7 +531,7 @@ impl Solver {
                 ..(*self.config).clone()
             }),
             shared: Arc::clone(&self.shared),
-            pool: Arc::new(OnceLock::new()),
+            pool: Arc::new(ForkSafePool::new()),
         })
     }
 
@@ -804,16 +807,8 @@ impl Solver {
             .push(note);
     }
 
-    fn pool(&self) -> Result<&rayon::ThreadPool, String> {
-        self.pool
-            .get_or_init(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(self.config.threads)
-                    .build()
-                    .map_err(|e| format!("cannot start {} threads: {e}", self.config.threads))
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+    fn pool(&self) -> Result<Arc<rayon::ThreadPool>, String> {
+        self.pool.get(self.config.threads)
     }
 
     /// The partition asked for boards of side `size`, if any.
@@ -999,7 +994,7 @@ impl Solver {
         let plan = self.plan(board.size(), max_nodes);
         let started = Instant::now();
         let (algorithm, heuristic, fallback_after) = match plan {
-            Plan::Reduce { why } => return self.reduce(board, why, started),
+            Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref()),
             Plan::Search {
                 algorithm,
                 heuristic,
@@ -1012,7 +1007,7 @@ impl Solver {
             heuristic,
             max_nodes: fallback_after.or(max_nodes),
             parallel,
-            stop,
+            stop: stop.clone(),
             within: self.config.within,
             spare_threads,
         };
@@ -1086,6 +1081,7 @@ impl Solver {
                 board,
                 format!("optimal search gave up after {limit} nodes"),
                 started,
+                stop.as_ref(),
             ),
             Err(SearchError::Unsolvable) => Err(Error::Unsolvable { goal }),
             Err(SearchError::Stopped) => Err(Error::Stopped),
@@ -1105,10 +1101,23 @@ impl Solver {
         }
     }
 
-    fn reduce(&self, board: &Board, why: String, started: Instant) -> Result<Solution, Error> {
-        let moves =
-            npuzzle_search::solve_by_reduction_with(board, self.config.goal, self.config.effort)
-                .map_err(Error::Search)?;
+    fn reduce(
+        &self,
+        board: &Board,
+        why: String,
+        started: Instant,
+        stop: Option<&Arc<AtomicBool>>,
+    ) -> Result<Solution, Error> {
+        let moves = npuzzle_search::solve_by_reduction_until(
+            board,
+            self.config.goal,
+            self.config.effort,
+            stop,
+        )
+        .map_err(|e| match e {
+            SearchError::Stopped => Error::Stopped,
+            e => Error::Search(e),
+        })?;
         Ok(Solution {
             optimal: false,
             lower_bound: Some(self.lower_bound(board)),

@@ -211,7 +211,16 @@ impl Tables {
     ) -> Result<Tables, Error> {
         let damaged =
             |e: OpenError| tables_error(partition, dir, TablesProblem::Damaged(Arc::new(e)));
-        let tables = file::open_partition_noting(dir, partition, note).map_err(damaged)?;
+        // Checking the tables runs in parallel, in a pool that a child of
+        // `fork` starts again (see `pool`).
+        let mut notes = Vec::new();
+        let opened = crate::pool::in_engine_pool(|| {
+            file::open_partition_noting(dir, partition, &mut |text| notes.push(text))
+        });
+        for text in notes {
+            note(text);
+        }
+        let tables = opened.map_err(damaged)?;
         let set = TableSet::with_groups(tables, partition.groups()).map_err(|e| {
             let first = dir.join(file::file_name(&partition.patterns()[0]));
             damaged(OpenError::new(&first, Problem::Pdb(e)))

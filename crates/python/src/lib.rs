@@ -11,14 +11,18 @@ use std::time::Duration;
 use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Waited};
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError,
+    PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyTypeError, PyUserWarning,
+    PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyString};
+use pyo3::types::{
+    PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyList, PySet, PyString, PyTuple,
+};
 
 /// How often a waiting call looks for Ctrl-C (Python's signal handlers run
-/// only when asked, on the main thread).
-const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+/// only when asked, on the main thread): with the engine's own reaction
+/// (a millisecond or so), a Ctrl-C is answered well within 100 ms.
+const SIGNAL_CHECK: Duration = Duration::from_millis(20);
 
 create_exception!(
     _npuzzle,
@@ -99,58 +103,129 @@ fn heuristic_arg(name: &str) -> PyResult<HeuristicKind> {
 
 /// A board from a string in any form `npuzzle solve` reads, or from a
 /// sequence of integers (a list, a tuple, a NumPy row), 0 for the blank.
-/// Not a string nor a sequence of integers is a `TypeError`; the right type
-/// with wrong values is a `ValueError`.
+/// Not a string nor a sequence of integers (an unordered collection among
+/// them) is a `TypeError`; the right type with wrong values is a
+/// `ValueError` naming the value.
 fn board_arg(board: &Bound<'_, PyAny>) -> PyResult<Board> {
     if board.is_instance_of::<PyString>() {
         let text: String = board.extract()?;
         return npuzzle::parse_board(&text).map_err(|e| PyValueError::new_err(e.to_string()));
     }
-    let type_name = |value: &Bound<'_, PyAny>| {
-        value
-            .get_type()
-            .name()
-            .map_or_else(|_| "?".to_string(), |n| n.to_string())
-    };
-    if board.is_instance_of::<PyBytes>() || board.is_instance_of::<PyDict>() {
-        return Err(PyTypeError::new_err(format!(
-            "a board is a string or a sequence of integers, 0 for the blank, not {}",
-            type_name(board)
-        )));
-    }
-    let mut tiles = Vec::new();
-    for item in board.try_iter().map_err(|_| {
+    let not_a_board = |why: &str| {
         PyTypeError::new_err(format!(
-            "a board is a string or a sequence of integers, 0 for the blank, not {}",
+            "a board is a string or a sequence of integers, 0 for the blank, not {}{why}",
             type_name(board)
         ))
-    })? {
-        let item = item?;
-        if item.is_instance_of::<PyBool>() || item.is_instance_of::<PyFloat>() {
-            return Err(PyTypeError::new_err(format!(
-                "a board's tiles are integers, 0 for the blank, not {}",
-                type_name(&item)
-            )));
-        }
-        let tile: i64 = item.extract().map_err(|_| {
+    };
+    if board.is_instance_of::<PyBytes>() {
+        return Err(not_a_board(""));
+    }
+    if !board.is_instance_of::<PyList>()
+        && !board.is_instance_of::<PyTuple>()
+        && is_unordered(board)?
+    {
+        return Err(not_a_board(": its order is not the board's"));
+    }
+    let items = board
+        .try_iter()
+        .map_err(|_| not_a_board(""))?
+        .collect::<PyResult<Vec<_>>>()?;
+    let cells = items.len();
+    let mut tiles = Vec::with_capacity(cells);
+    for (index, item) in items.iter().enumerate() {
+        let not_a_tile = || {
             PyTypeError::new_err(format!(
-                "a board's tiles are integers, 0 for the blank, not {}",
-                type_name(&item)
+                "a board's tiles are integers, 0 for the blank, not {} (index {index})",
+                type_name(item)
             ))
-        })?;
-        let tile = u16::try_from(tile)
-            .map_err(|_| PyValueError::new_err(format!("{tile} is not a tile")))?;
-        tiles.push(tile);
+        };
+        if item.is_instance_of::<PyBool>() || item.is_instance_of::<PyFloat>() {
+            return Err(not_a_tile());
+        }
+        let tile = match item.extract::<i64>() {
+            Ok(tile) => u16::try_from(tile).ok().filter(|&t| usize::from(t) < cells),
+            // An integer past 64 bits: out of range like any other.
+            Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => None,
+            Err(_) => return Err(not_a_tile()),
+        };
+        match tile {
+            Some(tile) => tiles.push(tile),
+            None => {
+                return Err(PyValueError::new_err(format!(
+                    "tile {} (index {index}) is out of range: a board of {cells} cells has \
+                     tiles 0 to {}",
+                    item.repr()
+                        .map_or_else(|_| "?".to_string(), |r| r.to_string()),
+                    cells.saturating_sub(1)
+                )))
+            }
+        }
     }
     Board::from_tiles(tiles).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string())
+}
+
+/// Whether `value` is a collection without an order of its own: a set, a
+/// frozenset, a dict, or any `collections.abc` Set or Mapping.
+fn is_unordered(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if value.is_instance_of::<PySet>()
+        || value.is_instance_of::<PyFrozenSet>()
+        || value.is_instance_of::<PyDict>()
+    {
+        return Ok(true);
+    }
+    let abc = value.py().import("collections.abc")?;
+    Ok(value.is_instance(&abc.getattr("Set")?)? || value.is_instance(&abc.getattr("Mapping")?)?)
+}
+
+/// A board side checked against what the engine takes (taken as i128 so
+/// that a negative or huge side gets this message too).
+fn size_arg(size: i128) -> PyResult<usize> {
+    let side = usize::try_from(size).unwrap_or(0);
+    if !(npuzzle::MIN_SIZE..=npuzzle::MAX_SIZE).contains(&side) {
+        return Err(PyValueError::new_err(format!(
+            "size {size} is out of range: n must be from {} to {} (boards of {}x{} to {}x{})",
+            npuzzle::MIN_SIZE,
+            npuzzle::MAX_SIZE,
+            npuzzle::MIN_SIZE,
+            npuzzle::MIN_SIZE,
+            npuzzle::MAX_SIZE,
+            npuzzle::MAX_SIZE
+        )));
+    }
+    Ok(side)
+}
+
+/// A directory checked for what no file system takes: a NUL character
+/// (shown escaped, as Python's repr shows it).
+fn dir_arg(py: Python<'_>, what: &str, dir: PathBuf) -> PyResult<PathBuf> {
+    let text = dir.to_string_lossy();
+    if text.contains('\0') {
+        let shown = PyString::new(py, &text)
+            .repr()
+            .map_or_else(|_| format!("{text:?}"), |r| r.to_string());
+        return Err(PyValueError::new_err(format!(
+            "{what} {shown} contains a NUL character, which no path can hold"
+        )));
+    }
+    Ok(dir)
+}
+
 fn open_tables(
+    py: Python<'_>,
     pdb_dir: PathBuf,
     partition: Option<&str>,
-    size: usize,
+    size: i128,
     goal: &str,
 ) -> PyResult<npuzzle::Tables> {
+    let pdb_dir = dir_arg(py, "pdb_dir", pdb_dir)?;
+    let size = size_arg(size)?;
     let goal = goal_arg(goal)?;
     let name = partition.unwrap_or_else(|| Partition::default_name(size));
     let partition =
@@ -172,10 +247,10 @@ struct Solution {
     optimal: bool,
     /// The search: idastar, astar, bfs or reduction.
     #[pyo3(get)]
-    algorithm: &'static str,
+    algorithm: String,
     /// The heuristic that guided it, if any.
     #[pyo3(get)]
-    heuristic: Option<&'static str>,
+    heuristic: Option<String>,
     /// The tables' partition, for searches over tables.
     #[pyo3(get)]
     partition: Option<String>,
@@ -209,8 +284,8 @@ impl From<npuzzle::Solution> for Solution {
             length: s.length(),
             moves: s.moves_text(),
             optimal: s.optimal,
-            algorithm: s.algorithm,
-            heuristic: s.heuristic,
+            algorithm: s.algorithm.to_string(),
+            heuristic: s.heuristic.map(str::to_string),
             partition: s.partition.clone(),
             expanded: s.stats.map(|st| st.expanded),
             generated: s.stats.map(|st| st.generated),
@@ -227,16 +302,75 @@ impl From<npuzzle::Solution> for Solution {
 impl Solution {
     fn __repr__(&self) -> String {
         format!(
-            "Solution(length={}, optimal={}, moves='{}', expanded={:?})",
+            "Solution(length={}, optimal={}, moves='{}', expanded={})",
             self.length,
             if self.optimal { "True" } else { "False" },
             self.moves,
             self.expanded
+                .map_or_else(|| "None".to_string(), |e| e.to_string())
         )
     }
 
     fn __len__(&self) -> usize {
         self.length
+    }
+
+    /// Pickled field by field, so that solutions cross process boundaries
+    /// (`multiprocessing`, `concurrent.futures`).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (SolutionState, f64))> {
+        let restore = py
+            .import("npuzzle._npuzzle")?
+            .getattr("_restore_solution")?;
+        let state = (
+            self.length,
+            self.moves.clone(),
+            self.optimal,
+            self.algorithm.clone(),
+            self.heuristic.clone(),
+            self.partition.clone(),
+            (self.expanded, self.generated, self.initial_estimate),
+            (self.lower_bound, self.within, self.note.clone()),
+        );
+        Ok((restore, (state, self.seconds)))
+    }
+}
+
+/// A solution's fields but its time, as `Solution.__reduce__` gives them.
+type SolutionState = (
+    usize,
+    String,
+    bool,
+    String,
+    Option<String>,
+    Option<String>,
+    (Option<u64>, Option<u64>, Option<u32>),
+    (Option<u64>, Option<u32>, Option<String>),
+);
+
+/// A pickled solution back (see `Solution.__reduce__`).
+#[pyfunction]
+fn _restore_solution(state: SolutionState, seconds: f64) -> Solution {
+    let (length, moves, optimal, algorithm, heuristic, partition, stats, bounds) = state;
+    let (expanded, generated, initial_estimate) = stats;
+    let (lower_bound, within, note) = bounds;
+    Solution {
+        length,
+        moves,
+        optimal,
+        algorithm,
+        heuristic,
+        partition,
+        expanded,
+        generated,
+        initial_estimate,
+        lower_bound,
+        within,
+        note,
+        seconds,
     }
 }
 
@@ -250,9 +384,15 @@ struct Tables {
 impl Tables {
     #[new]
     #[pyo3(signature = (pdb_dir, partition=None, size=4, goal="blank-last"))]
-    fn new(pdb_dir: PathBuf, partition: Option<&str>, size: usize, goal: &str) -> PyResult<Tables> {
+    fn new(
+        py: Python<'_>,
+        pdb_dir: PathBuf,
+        partition: Option<&str>,
+        size: i128,
+        goal: &str,
+    ) -> PyResult<Tables> {
         Ok(Tables {
-            inner: open_tables(pdb_dir, partition, size, goal)?,
+            inner: open_tables(py, pdb_dir, partition, size, goal)?,
         })
     }
 
@@ -379,9 +519,10 @@ impl Solver {
         reflection=true, jobs=0, algorithm=None, heuristic=None, fast=false, within=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         pdb_dir: Option<PathBuf>,
         partition: Option<&str>,
-        size: usize,
+        size: i128,
         goal: &str,
         max_nodes: Option<u64>,
         reflection: bool,
@@ -391,6 +532,8 @@ impl Solver {
         fast: bool,
         within: u32,
     ) -> PyResult<Solver> {
+        let pdb_dir = pdb_dir.map(|dir| dir_arg(py, "pdb_dir", dir)).transpose()?;
+        let size = size_arg(size)?;
         let goal = goal_arg(goal)?;
         let mut builder = npuzzle::Solver::builder()
             .goal(goal)
@@ -581,10 +724,17 @@ impl Solver {
         let board = board_arg(board)?;
         let prefix = npuzzle::Move::parse_sequence(prefix, npuzzle::Notation::Tile)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let stop = stop.map(|flag| Arc::clone(&flag.inner));
-        let outcome = py
-            .detach(|| self.inner.pass(&board, &prefix, bound, max_nodes, stop))
-            .map_err(to_py)?;
+        // The caller's flag, else one of its own: Ctrl-C sets it.
+        let stop = stop.map_or_else(
+            || Arc::new(AtomicBool::new(false)),
+            |flag| Arc::clone(&flag.inner),
+        );
+        let (solver, flag) = (self.inner.clone(), Arc::clone(&stop));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(solver.pass(&board, &prefix, bound, max_nodes, Some(flag)));
+        });
+        let outcome = wait_stoppably(py, rx, &stop, "search")?.map_err(to_py)?;
         Ok((
             outcome
                 .moves
@@ -638,10 +788,12 @@ fn build_tables(
     py: Python<'_>,
     pdb_dir: PathBuf,
     partition: Option<&str>,
-    size: usize,
+    size: i128,
     goal: &str,
     threads: usize,
 ) -> PyResult<()> {
+    let pdb_dir = dir_arg(py, "pdb_dir", pdb_dir)?;
+    let size = size_arg(size)?;
     let goal = goal_arg(goal)?;
     let name = partition.unwrap_or_else(|| Partition::default_name(size));
     let partition =
@@ -666,8 +818,8 @@ fn build_tables(
 
 /// Waits for the answer of work running on another thread, without the
 /// GIL, looking for Ctrl-C every few milliseconds: on one, sets `stop`,
-/// waits for the work to end (within a fraction of a second, so that no
-/// thread goes on working after Python does) and raises the interrupt.
+/// waits for the work to end (within milliseconds, so that no thread goes
+/// on working after Python does) and raises the interrupt.
 fn wait_stoppably<T: Send>(
     py: Python<'_>,
     rx: std::sync::mpsc::Receiver<Result<T, Error>>,
@@ -700,15 +852,9 @@ fn wait_stoppably<T: Send>(
 /// list of tiles (0 the blank); the same `seed` gives the same board.
 #[pyfunction]
 #[pyo3(signature = (size=4, seed=None, goal="blank-last"))]
-fn random_board(size: usize, seed: Option<u64>, goal: &str) -> PyResult<Vec<u16>> {
+fn random_board(size: i128, seed: Option<u64>, goal: &str) -> PyResult<Vec<u16>> {
     let goal = goal_arg(goal)?;
-    if !(npuzzle::MIN_SIZE..=npuzzle::MAX_SIZE).contains(&size) {
-        return Err(PyValueError::new_err(format!(
-            "size {size} is out of range: n must be from {} to {}",
-            npuzzle::MIN_SIZE,
-            npuzzle::MAX_SIZE
-        )));
-    }
+    let size = size_arg(size)?;
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -765,6 +911,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solver>()?;
     m.add_class::<StopFlag>()?;
     m.add_function(wrap_pyfunction!(build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore_solution, m)?)?;
     m.add("TablesError", m.py().get_type::<TablesError>())?;
     m.add("UnsolvableError", m.py().get_type::<UnsolvableError>())?;
     m.add("NodeLimitError", m.py().get_type::<NodeLimitError>())?;

@@ -368,3 +368,228 @@ def test_types_repr_help_and_helpers(pdb_dir, solver):
         npuzzle.apply_moves("1 2 3 4 5 6 7 8 0", "DDD")
     with pytest.raises(ValueError):
         npuzzle.apply_moves("1 2 3 4 5 6 7 8 0", "X")
+
+
+def run_script(script, *args, timeout=60, env=None):
+    """Runs `script` (Python code, or the path of a file of it) in a fresh
+    interpreter, in its own process group, and
+    kills the whole group (children of a fork included) if it has not ended
+    after `timeout` seconds: a hang fails the test instead of the suite."""
+    import signal
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, *(["-c", script] if isinstance(script, str) else [script]),
+         *map(str, args)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, env=env,
+    )
+    try:
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        out, err = child.communicate()
+        pytest.fail(f"hung for {timeout} s\nstdout:\n{out}\nstderr:\n{err}")
+    finally:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert child.returncode == 0, f"exit {child.returncode}\nstdout:\n{out}\nstderr:\n{err}"
+    return out
+
+
+def isolated_env(tmp_path):
+    """The environment with no user tables or cache to find."""
+    env = dict(os.environ)
+    for name in ("NPUZZLE_PDB_DIR", "NPUZZLE_CACHE_DIR", "HOME"):
+        (tmp_path / name).mkdir(exist_ok=True)
+        env[name] = str(tmp_path / name)
+    return env
+
+
+FORKED = r'''
+import os, sys, traceback, npuzzle
+pdb_dir = sys.argv[1]
+solver = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=2)
+board = "5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12"   # 9 moves
+small = "8 1 3 4 0 2 7 6 5"
+# The parent's thread pools start: the child has none of their threads.
+assert solver.solve(board).length == 9
+assert solver.solve(small).length == solver.solve_many([small], jobs=2)[0].length
+pid = os.fork()
+if pid == 0:
+    try:
+        assert solver.solve(board).length == 9
+        assert solver.solve(small).length == solver.solve_many([small, board], jobs=2)[0].length
+        # Tables opened in the child (their check runs in parallel).
+        fresh = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=2)
+        assert fresh.solve(board).length == 9
+        assert npuzzle.Tables(pdb_dir, partition="5-5-5").lookup(board) <= 9
+        os._exit(0)
+    except BaseException:
+        traceback.print_exc()
+        os._exit(1)
+_, status = os.waitpid(pid, 0)
+assert os.waitstatus_to_exitcode(status) == 0, status
+# The parent's solver goes on working.
+assert solver.solve(board).length == 9
+print("ok")
+'''
+
+
+def test_a_solver_used_before_fork_works_in_the_child(pdb_dir, tmp_path):
+    """os.fork() after a Solver(jobs=2) has solved: the child's solves (the
+    parent's solver, a new one, new tables) answer instead of waiting
+    forever for the parent's threads."""
+    assert run_script(FORKED, pdb_dir, env=isolated_env(tmp_path)).strip() == "ok"
+
+
+POOLED = r'''
+import multiprocessing, sys, npuzzle
+pdb_dir = sys.argv[1]
+solver = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=2)
+boards = ["5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+          "8 1 3 4 0 2 7 6 5"]
+# solve starts the solver's thread pool, which the workers do not inherit.
+expected = [solver.solve(board).length for board in boards]
+
+def length(board):
+    return solver.solve(board).length     # the solver the worker inherited
+
+if __name__ == "__main__":
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        assert pool.map(length, boards) == expected
+        # The bound method is pickled (the solver as its options) and the
+        # solutions come back pickled.
+        solutions = pool.map(solver.solve, boards)
+    assert [s.length for s in solutions] == expected
+    assert all(npuzzle.apply_moves(b, s.moves) == npuzzle.apply_moves(b, solver.solve(b).moves)
+               for b, s in zip(boards, solutions))
+    print("ok")
+'''
+
+
+def test_a_fork_pool_maps_the_parents_solver(pdb_dir, tmp_path):
+    """multiprocessing with the fork start method over a solver the parent
+    has used: the workers answer, both through the inherited solver and
+    through solver.solve itself (pickled)."""
+    script = tmp_path / "pooled.py"
+    script.write_text(POOLED)
+    out = run_script(script, pdb_dir, env=isolated_env(tmp_path))
+    assert out.strip() == "ok"
+
+
+def test_solutions_pickle():
+    import pickle
+
+    solver = npuzzle.Solver(size=3)
+    for solution in (solver.solve("8 1 3 4 0 2 7 6 5"),
+                     npuzzle.Solver(fast=True).solve(npuzzle.random_board(20, seed=1))):
+        copy = pickle.loads(pickle.dumps(solution))
+        fields = [f for f in dir(solution) if not f.startswith("_")]
+        assert [getattr(copy, f) for f in fields] == [getattr(solution, f) for f in fields]
+        assert repr(copy) == repr(solution)
+
+
+BIG_INTERRUPTED = r'''
+import signal, sys, time, npuzzle
+signal.signal(signal.SIGINT, signal.default_int_handler)
+pdb_dir = sys.argv[1]
+big = npuzzle.random_board(127, seed=1)       # seconds of reduction
+hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # minutes over 5-5-5
+solver = npuzzle.Solver()
+split = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=2)
+calls = {
+    "solve split": lambda: split.solve(hard),
+    "solve": lambda: solver.solve(big),
+    "solve fast": lambda: npuzzle.Solver(fast=True, jobs=2).solve(big),
+    "solve_many": lambda: solver.solve_many([big, big], jobs=2),
+    "search_pass": lambda: split.search_pass(hard, "", 78),
+}
+for name, call in calls.items():
+    print("start", name, flush=True)
+    try:
+        call()
+        print("finished", name, flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", name, flush=True)
+assert solver.solve("1 2 3 4 5 6 7 8 0").length == 0
+print("done", flush=True)
+'''
+
+
+def test_ctrl_c_stops_the_reduction_and_the_split_search(pdb_dir, tmp_path):
+    """A SIGINT one second into the reduction of a 127x127 board (seconds
+    of work), a search split over two threads or a split search's pass
+    raises KeyboardInterrupt within a bound far below what the work takes;
+    the latencies are printed."""
+    import signal
+    import sys
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", BIG_INTERRUPTED, str(pdb_dir)],
+        stdout=subprocess.PIPE, text=True, env=isolated_env(tmp_path),
+    )
+    killer = threading.Timer(120, child.kill)
+    killer.start()
+    latencies = {}
+    try:
+        for _ in range(5):
+            line = child.stdout.readline()
+            assert line.startswith("start"), line
+            name = line.split(maxsplit=1)[1].strip()
+            time.sleep(1.0)
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            line = child.stdout.readline()
+            latencies[name] = time.monotonic() - sent
+            assert line.strip() == f"interrupted {name}", line
+            # Generous: it detects a call that runs to its end (the 127x127
+            # reduction takes 7 s and more), not a speed.
+            assert latencies[name] < 3.0, latencies
+        assert child.stdout.readline().strip() == "done"
+        assert child.wait(timeout=30) == 0
+    finally:
+        killer.cancel()
+        child.kill()
+    print("Ctrl-C answered after " + ", ".join(f"{k}: {v * 1000:.0f} ms" for k, v in latencies.items()))
+
+
+def test_refusals_name_the_value(pdb_dir, solver):
+    import re
+
+    with pytest.raises(ValueError, match=r"tile 1180591620717411303424 \(index 0\) is out of range: "
+                                         r"a board of 4 cells has tiles 0 to 3"):
+        solver.solve([2**70, 1, 2, 3])
+    with pytest.raises(ValueError, match=r"tile -1 \(index 3\) is out of range"):
+        solver.solve([1, 2, 3, -1])
+    with pytest.raises(ValueError, match=r"tile 70000 \(index 0\) is out of range"):
+        npuzzle.is_solvable([70000, 1, 2, 0])
+    with pytest.raises(TypeError, match=r"not str \(index 1\)"):
+        solver.solve([1, "2", 3, 0])
+    # Unordered collections have no board order.
+    for unordered in ({1, 2, 3, 0}, frozenset({1, 2, 3, 0}), {1: 0, 2: 0, 3: 0, 0: 0},
+                      {1: 0, 2: 0, 3: 0, 0: 0}.keys()):
+        with pytest.raises(TypeError, match=f"not {type(unordered).__name__}: its order"):
+            solver.solve(unordered)
+    # The repr shows Python values.
+    assert repr(solver.solve(GOAL_4)).endswith("expanded=0)")
+    reduced = npuzzle.Solver(fast=True).solve(npuzzle.random_board(20, seed=1))
+    assert reduced.expanded is None and repr(reduced).endswith("expanded=None)")
+    # Board sides outside 2..127 are refused at construction.
+    for size in (-1, 0, 1, 128, 300, 2**70):
+        message = f"size {size} is out of range: n must be from 2 to 127"
+        with pytest.raises(ValueError, match=message):
+            npuzzle.Solver(size=size)
+        with pytest.raises(ValueError, match=message):
+            npuzzle.Tables(pdb_dir, size=size)
+        with pytest.raises(ValueError, match=message):
+            npuzzle.build_tables(pdb_dir / "never", size=size)
+    assert not (pdb_dir / "never").exists()
+    # A NUL in a path is refused, shown escaped.
+    for call in (lambda d: npuzzle.Solver(d), lambda d: npuzzle.Tables(d),
+                 lambda d: npuzzle.build_tables(d, "8", size=3)):
+        with pytest.raises(ValueError, match=re.escape(r"pdb_dir 'da\x00ta' contains a NUL")):
+            call("da\x00ta")

@@ -26,7 +26,9 @@ use additive::AdditiveError;
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
 pub use ida::split_depth;
-pub use reduction::{solve_by_reduction, solve_by_reduction_with, Effort};
+pub use reduction::{
+    solve_by_reduction, solve_by_reduction_until, solve_by_reduction_with, Effort,
+};
 pub use types::{
     default_max_nodes, Algorithm, HeuristicKind, Request, SearchError, Solution, Stats,
     DEFAULT_MEMORY_BYTES,

@@ -16,6 +16,8 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use npuzzle_board::{Board, Goal, Move};
 
@@ -100,6 +102,10 @@ struct Reducer {
     /// are then not tried either.
     near_failed: bool,
     effort: Effort,
+    /// Set by another thread to end the reduction with
+    /// [`SearchError::Stopped`]: looked at before every blank trip and
+    /// every tile placed, so within a millisecond even on 127x127.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// A `Reducer`'s position and move count, to go back to.
@@ -146,6 +152,14 @@ impl Reducer {
             near_failed: false,
             effort: Effort::Thorough,
             stamp: 0,
+            stop: None,
+        }
+    }
+
+    fn check_stop(&self) -> Result<(), SearchError> {
+        match &self.stop {
+            Some(stop) if stop.load(Ordering::Relaxed) => Err(SearchError::Stopped),
+            _ => Ok(()),
         }
     }
 
@@ -271,6 +285,7 @@ impl Reducer {
 
     /// Brings the blank to `target` without crossing `avoid`.
     fn blank_to(&mut self, target: usize, avoid: &[usize]) -> Result<(), SearchError> {
+        self.check_stop()?;
         let (path, _) = self.blank_route(target, avoid).ok_or(SearchError::Stuck)?;
         for cell in path {
             self.step_blank(cell);
@@ -444,6 +459,7 @@ impl Reducer {
         let (mut l, mut a) = self.frame(columns, self.cells[tile as usize]);
         let mut last_along = false;
         while (l, a) != (line, along) {
+            self.check_stop()?;
             let here = self.cells[tile as usize];
             let towards = if a < along { a + 1 } else { a.wrapping_sub(1) };
             let (dl, da) = (l.wrapping_sub(line + 1), a.abs_diff(along));
@@ -684,6 +700,7 @@ impl Reducer {
     fn fill(&mut self, columns: bool, line: usize, start: usize) -> Result<(), SearchError> {
         let n = self.n;
         for along in start..n - 2 {
+            self.check_stop()?;
             let target = self.cell(columns, line, along);
             let tile = Goal::BlankLast.tile_at(n, target) as u32;
             if n <= ROUTE_MAX_SIZE {
@@ -751,6 +768,10 @@ impl Reducer {
                 return Ok(false);
             }
         }
+        let stop = self.stop.clone();
+        let search_core = |core: &Board, within: u32, budget: u64| {
+            search_core(core, within, budget, stop.clone())
+        };
         if let Some(solution) = search_core(&core, 0, OPTIMAL_BUDGET)? {
             self.moves.extend(solution.moves);
             return Ok(true);
@@ -809,14 +830,19 @@ impl Reducer {
 
 /// The core searched with linear conflict, IDA* on this thread, at most
 /// `within` % over optimal; `None` when `budget` nodes run out first.
-fn search_core(core: &Board, within: u32, budget: u64) -> Result<Option<Solution>, SearchError> {
+fn search_core(
+    core: &Board,
+    within: u32,
+    budget: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Option<Solution>, SearchError> {
     let request = Request {
         goal: Goal::BlankLast,
         algorithm: Algorithm::IdaStar,
         heuristic: HeuristicKind::LinearConflict,
         max_nodes: Some(budget),
         parallel: false,
-        stop: None,
+        stop,
         within,
         spare_threads: None,
     };
@@ -851,17 +877,31 @@ pub fn solve_by_reduction_with(
     goal: Goal,
     effort: Effort,
 ) -> Result<Vec<Move>, SearchError> {
+    solve_by_reduction_until(board, goal, effort, None)
+}
+
+/// [`solve_by_reduction_with`] that another thread can end by setting
+/// `stop`: it returns [`SearchError::Stopped`] within a millisecond or so,
+/// on every board size.
+pub fn solve_by_reduction_until(
+    board: &Board,
+    goal: Goal,
+    effort: Effort,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Result<Vec<Move>, SearchError> {
     if !board.is_solvable(goal) {
         return Err(SearchError::Unsolvable);
     }
     // Blank-first is blank-last turned half round: solve that, turn back.
     if goal == Goal::BlankFirst {
-        let moves = solve_by_reduction_with(&board.converted_goal(), Goal::BlankLast, effort)?;
+        let moves =
+            solve_by_reduction_until(&board.converted_goal(), Goal::BlankLast, effort, stop)?;
         return Ok(moves.into_iter().map(Move::opposite).collect());
     }
     let n = board.size();
     let scrambled = board.manhattan(Goal::BlankLast) * 4 >= (n * n) as u64;
-    let mut moves = reduce(board, SWAY, effort)?;
+    let reduce = |board: &Board, sway| reduce(board, sway, effort, stop);
+    let mut moves = reduce(board, SWAY)?;
     let mut consider = |other: Vec<Move>| {
         if other.len() < moves.len() {
             moves = other;
@@ -870,23 +910,29 @@ pub fn solve_by_reduction_with(
     if !scrambled {
         // Few tiles out of place: pushing them home on the way can pay less
         // than it costs in the order of the rest; take the better.
-        consider(reduce(board, 0, effort)?);
+        consider(reduce(board, 0)?);
     }
     if n <= SECOND_ORDER_MAX_SIZE {
         // Columns first (the board transposed) is as good on average and
         // better on many boards.
-        let transposed = reduce(&board.transposed(Goal::BlankLast), SWAY, effort)?;
+        let transposed = reduce(&board.transposed(Goal::BlankLast), SWAY)?;
         consider(transposed.into_iter().map(Move::transposed).collect());
     }
     Ok(moves)
 }
 
 /// The reduction with blank moves weighted by `sway`, smoothed.
-fn reduce(board: &Board, sway: u32, effort: Effort) -> Result<Vec<Move>, SearchError> {
+fn reduce(
+    board: &Board,
+    sway: u32,
+    effort: Effort,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Result<Vec<Move>, SearchError> {
     let n = board.size();
     let mut reducer = Reducer::new(board);
     reducer.sway = sway;
     reducer.effort = effort;
+    reducer.stop = stop.cloned();
     let (mut top, mut left) = (0, 0);
     loop {
         if top == left && reducer.finish_core(n - top)? {
@@ -916,7 +962,10 @@ fn reduce(board: &Board, sway: u32, effort: Effort) -> Result<Vec<Move>, SearchE
     };
     for _ in 0..passes {
         let before = moves.len();
-        moves = cancel_pairs(shorten(n, &start, moves));
+        moves = cancel_pairs(shorten(n, &start, moves, stop.map(|s| &**s)));
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(SearchError::Stopped);
+        }
         if moves.len() == before {
             break;
         }
@@ -928,6 +977,29 @@ fn reduce(board: &Board, sway: u32, effort: Effort) -> Result<Vec<Move>, SearchE
 mod tests {
     use super::*;
     use npuzzle_board::{random_board, SplitMix64};
+
+    /// The flag is looked at throughout: set while a 127x127 board (seconds
+    /// of work) is being reduced, it ends the reduction.
+    #[test]
+    fn a_stop_flag_ends_the_reduction_of_the_largest_board() {
+        let board = random_board(127, Goal::BlankLast, &mut SplitMix64::new(3));
+        let stop = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        let result =
+            solve_by_reduction_until(&board, Goal::BlankLast, Effort::Thorough, Some(&stop));
+        setter.join().unwrap();
+        assert!(
+            matches!(result, Err(SearchError::Stopped)),
+            "{:?}",
+            result.map(|m| m.len())
+        );
+    }
 
     #[test]
     fn random_boards_of_every_size_are_solved() {

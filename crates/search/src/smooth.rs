@@ -214,7 +214,13 @@ fn shortcut(walk: &Walk, moves: &[Move], budget: u64) -> Option<Vec<Move>> {
 
 /// `moves` solving the board `tiles` (side `n`), shortened stretch by
 /// stretch.
-pub(crate) fn shorten(n: usize, tiles: &[u32], mut moves: Vec<Move>) -> Vec<Move> {
+/// Setting `stop` ends it early, the rest of the moves as they were.
+pub(crate) fn shorten(
+    n: usize,
+    tiles: &[u32],
+    mut moves: Vec<Move>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Vec<Move> {
     let (window, budget) = (WINDOW, BUDGET);
     let mut walk = Walk {
         n,
@@ -224,6 +230,9 @@ pub(crate) fn shorten(n: usize, tiles: &[u32], mut moves: Vec<Move>) -> Vec<Move
     let step = (window / 2).max(1);
     let mut at = 0;
     while at < moves.len() {
+        if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+            break;
+        }
         let end = (at + window).min(moves.len());
         if let Some(better) = shortcut(&walk, &moves[at..end], budget) {
             moves.splice(at..end, better);
@@ -271,7 +280,7 @@ mod tests {
         }
         assert!(spliced);
         assert!(board.solves(&detoured, Goal::BlankLast));
-        let shortened = shorten(6, &tiles(&board), detoured.clone());
+        let shortened = shorten(6, &tiles(&board), detoured.clone(), None);
         assert!(board.solves(&shortened, Goal::BlankLast));
         assert!(shortened.len() + 12 <= detoured.len());
     }
@@ -297,7 +306,7 @@ mod tests {
                 moves
                     .extend(crate::reduction::solve_by_reduction(&board, Goal::BlankLast).unwrap());
                 assert!(board.solves(&moves, Goal::BlankLast));
-                let shortened = shorten(n, &tiles(&board), moves.clone());
+                let shortened = shorten(n, &tiles(&board), moves.clone(), None);
                 assert!(board.solves(&shortened, Goal::BlankLast), "{n}x{n} {board}");
                 assert!(shortened.len() < moves.len(), "{n}x{n}: nothing cut");
             }

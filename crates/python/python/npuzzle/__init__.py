@@ -88,7 +88,7 @@ class Solver:
         fast: bool = False,
         within: int = 0,
     ) -> None:
-        self._native = _Solver(
+        self._args = (
             pdb_dir,
             partition,
             size,
@@ -101,6 +101,7 @@ class Solver:
             fast,
             within,
         )
+        self._native = _Solver(*self._args)
         self._options = {
             "max_nodes": (max_nodes, None),
             "reflection": (reflection, True),
@@ -110,6 +111,11 @@ class Solver:
             "within": (within, 0),
         }
         self._pdb_dir = None if pdb_dir is None else os.fspath(pdb_dir)
+
+    def __reduce__(self) -> tuple:
+        # Pickled as its options: the copy opens its own tables (for
+        # multiprocessing, or a bound method such as ``solver.solve``).
+        return (Solver, self._args)
 
     def __repr__(self) -> str:
         opened = self._native.tables_for(self.size)
@@ -144,7 +150,8 @@ class Solver:
         """Solves many boards, ``jobs`` at a time (0: the solver's threads).
 
         Answers come in the boards' order; None where a board is
-        unsolvable. The GIL is released; Ctrl-C stops between boards.
+        unsolvable. The GIL is released; Ctrl-C stops the searches under
+        way (``KeyboardInterrupt``).
         """
         return self._native.solve_many(boards, jobs)
 
@@ -220,7 +227,8 @@ class Solver:
         ``closest`` the least estimate the pass met (how near the goal it
         came; a split search puts the subtrees that came nearest first in
         the next iteration); setting ``stop`` from another thread ends the
-        pass within milliseconds."""
+        pass within milliseconds. Ctrl-C ends it too (``KeyboardInterrupt``),
+        setting ``stop`` when one is given."""
         return self._native.search_pass(board, prefix, bound, max_nodes, stop)
 
     @property

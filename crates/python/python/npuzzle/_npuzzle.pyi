@@ -46,6 +46,20 @@ class Solution:
     def seconds(self) -> float: ...
     def __len__(self) -> int: ...
 
+def _restore_solution(
+    state: tuple[
+        int,
+        str,
+        bool,
+        str,
+        Optional[str],
+        Optional[str],
+        tuple[Optional[int], Optional[int], Optional[int]],
+        tuple[Optional[int], Optional[int], Optional[str]],
+    ],
+    seconds: float,
+) -> Solution: ...
+
 class Tables:
     def __init__(
         self,

@@ -1,0 +1,63 @@
+//! Thread pools that survive `fork`. A child process has only the thread
+//! that called `fork`: a rayon pool started by its parent has no threads
+//! in it, and work given to it waits forever. So each pool remembers the
+//! process that started it, and a child starts its own on first use. The
+//! engine never uses rayon's global pool, which cannot be started again.
+
+use std::sync::{Arc, Mutex};
+
+use rayon::ThreadPool;
+
+/// A rayon pool started on first use, and again in a child of `fork`.
+pub(crate) struct ForkSafePool {
+    /// The pool and the id of the process that started it. The lock is
+    /// held only to look or to start a pool (microseconds), never while
+    /// work runs: a fork finds it free unless it lands in those moments.
+    slot: Mutex<Option<(u32, Arc<ThreadPool>)>>,
+}
+
+impl ForkSafePool {
+    pub(crate) const fn new() -> ForkSafePool {
+        ForkSafePool {
+            slot: Mutex::new(None),
+        }
+    }
+
+    /// This process's pool of `threads` threads.
+    pub(crate) fn get(&self, threads: usize) -> Result<Arc<ThreadPool>, String> {
+        let pid = std::process::id();
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((owner, pool)) = &*slot {
+            if *owner == pid {
+                return Ok(Arc::clone(pool));
+            }
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        let pool = Arc::new(pool);
+        if let Some((_, parents)) = slot.replace((pid, Arc::clone(&pool))) {
+            // The parent's pool is leaked, not dropped: dropping it wakes
+            // its threads through locks that one of them may have held
+            // at the fork, which no thread here would ever release.
+            std::mem::forget(parents);
+        }
+        Ok(pool)
+    }
+}
+
+/// The pool for the engine's own parallel steps outside a solver's pool
+/// (checking tables as they open), one thread per core.
+pub(crate) fn engine_pool() -> Result<Arc<ThreadPool>, String> {
+    static ENGINE: ForkSafePool = ForkSafePool::new();
+    ENGINE.get(crate::build::cores())
+}
+
+/// Runs `work` in [`engine_pool`] (on this thread if no pool can start).
+pub(crate) fn in_engine_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    match engine_pool() {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
