@@ -51,8 +51,8 @@ impl Server {
         Server { child, address }
     }
 
-    /// Sends raw bytes, returns the status and the body.
-    fn raw(&self, request: &[u8]) -> (u16, String) {
+    /// Sends raw bytes, returns the whole response as text.
+    fn exchange(&self, request: &[u8]) -> String {
         let mut stream = TcpStream::connect(self.address).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(120)))
@@ -60,7 +60,12 @@ impl Server {
         stream.write_all(request).unwrap();
         let mut response = Vec::new();
         let _ = stream.read_to_end(&mut response);
-        let text = String::from_utf8_lossy(&response).into_owned();
+        String::from_utf8_lossy(&response).into_owned()
+    }
+
+    /// Sends raw bytes, returns the status and the body.
+    fn raw(&self, request: &[u8]) -> (u16, String) {
+        let text = self.exchange(request);
         let status = text
             .split(' ')
             .nth(1)
@@ -293,7 +298,7 @@ fn the_api_answers_optimally_and_replays() {
 #[test]
 fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     let mut server = Server::start(&[]);
-    let cases: [(&str, &str, &str, u16, &str); 12] = [
+    let cases: [(&str, &str, &str, u16, &str); 14] = [
         ("POST", "/api/solve", "{\"board\":", 400, "not the JSON"),
         ("POST", "/api/solve", "[1, 2]", 400, "not the JSON"),
         (
@@ -333,6 +338,21 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
         ),
         ("GET", "/api/random?size=9", "", 400, "size"),
         ("GET", "/api/random?size=x&goal=y", "", 400, "size"),
+        // A misspelt parameter is named, not ignored.
+        (
+            "GET",
+            "/api/random?sise=3",
+            "",
+            400,
+            "unknown parameter `sise`",
+        ),
+        (
+            "GET",
+            "/api/random?size=3&size=4",
+            "",
+            400,
+            "duplicate parameter `size`",
+        ),
         ("GET", "/api/solve", "", 405, "wrong method"),
         ("POST", "/api/random", "", 405, "wrong method"),
         ("GET", "/etc/passwd", "", 404, "no such page"),
@@ -422,49 +442,82 @@ fn budgets_and_a_full_queue_answer_instead_of_waiting() {
     assert_eq!(record["nodes"], 300000);
     drop(server);
 
-    // One search at a time: a second request while the first runs is told
-    // the server is busy.
-    let server = Arc::new(Server::start(&[
-        "--queue",
-        "1",
-        "--threads",
-        "1",
-        "--max-nodes",
-        "20000000",
-    ]));
-    let busy = {
-        let server = Arc::clone(&server);
-        // The hint requests below may hold the slot at the moment this one
-        // arrives: it is then told the server is busy, and asks again.
-        std::thread::spawn(move || loop {
-            let answer = server.post("/api/solve", &format!("{{\"board\": \"{HARD}\"}}"));
-            if answer.0 != 503 {
-                return answer;
-            }
-        })
-    };
-    let started = Instant::now();
-    let mut saw_503 = false;
-    while !busy.is_finished() && started.elapsed() < Duration::from_secs(60) {
-        // A new board each time: a cached one needs no search, nor a slot.
-        let (_, random) = server.request("GET", "/api/random?size=3", "");
-        let (status, record) = server.post(
-            "/api/hint",
-            &format!("{{\"board\": {:?}}}", tiles_of(&random)),
-        );
-        if status == 503 {
-            assert!(
-                record["error"].as_str().unwrap().contains("busy"),
-                "{record}"
+    // Heavy work past its bounds (the queue in all, then one client's
+    // share) is refused at once with Retry-After, while a search that holds
+    // the only place runs; hints have their own reserve and are answered.
+    for bound in [["--queue", "1"], ["--per-client", "1"]] {
+        let server = Arc::new(Server::start(&[
+            bound[0],
+            bound[1],
+            "--threads",
+            "1",
+            "--max-nodes",
+            "5000000",
+        ]));
+        let busy = {
+            let server = Arc::clone(&server);
+            // The probes below may hold the place at the moment this one
+            // arrives: it is then told the server is busy, and asks again.
+            std::thread::spawn(move || loop {
+                let answer = server.post("/api/solve", &format!("{{\"board\": \"{HARD}\"}}"));
+                if answer.0 != 503 {
+                    return answer;
+                }
+            })
+        };
+        let started = Instant::now();
+        let mut refused = None;
+        while !busy.is_finished() && started.elapsed() < Duration::from_secs(60) {
+            // A new board each time: a cached one needs no search, nor a place.
+            let (_, random) = server.request("GET", "/api/random?size=3", "");
+            let board = format!("{{\"board\": {:?}}}", tiles_of(&random));
+            let response = server.exchange(
+                format!(
+                    "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                     Content-Length: {}\r\nConnection: close\r\n\r\n{board}",
+                    board.len()
+                )
+                .as_bytes(),
             );
-            saw_503 = true;
-            break;
+            if response.starts_with("HTTP/1.1 503") {
+                // Refused before the search that holds the place is done:
+                // it was not queued behind it.
+                refused = Some((response, busy.is_finished()));
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
-        std::thread::sleep(Duration::from_millis(20));
+        let (response, after_holder) =
+            refused.unwrap_or_else(|| panic!("{bound:?}: no 503 while the only place was taken"));
+        assert!(
+            !after_holder,
+            "{bound:?}: the 503 waited for the search before it"
+        );
+        assert!(
+            response
+                .to_ascii_lowercase()
+                .contains("\r\nretry-after: 1\r\n"),
+            "{bound:?}: {response}"
+        );
+        let flag = bound[0];
+        assert!(
+            response.contains("busy") && response.contains(flag),
+            "{bound:?}: {response}"
+        );
+        // Hints of small boards do not wait for that place.
+        let mut hints = 0;
+        while !busy.is_finished() && hints < 5 {
+            let (_, random) = server.request("GET", "/api/random?size=3", "");
+            let (status, record) = server.post(
+                "/api/hint",
+                &format!("{{\"board\": {:?}}}", tiles_of(&random)),
+            );
+            assert_eq!(status, 200, "{bound:?}: {record}");
+            hints += 1;
+        }
+        let (status, _) = busy.join().unwrap();
+        assert_eq!(status, 200);
     }
-    assert!(saw_503, "no 503 while the only slot was taken");
-    let (status, _) = busy.join().unwrap();
-    assert_eq!(status, 200);
 }
 
 /// Percentile of sorted latencies.
@@ -479,9 +532,11 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 #[test]
 fn hints_are_answered_while_hard_boards_are_solved() {
     let pdb_dir = std::env::var_os("NPUZZLE_LOAD_PDB_DIR");
+    // The three solves and the hints all come from one address: its share
+    // of heavy work is raised to hold them.
     let server = Arc::new(match &pdb_dir {
-        Some(dir) => Server::start_on(std::path::Path::new(dir), "7-8", &[]),
-        None => Server::start(&["--max-nodes", "5000000"]),
+        Some(dir) => Server::start_on(std::path::Path::new(dir), "7-8", &["--per-client", "256"]),
+        None => Server::start(&["--max-nodes", "5000000", "--per-client", "256"]),
     });
     // Three clients solve the 17 distance-80 boards, each board once (a
     // second time would come from the cache), until the hints are done.
@@ -659,7 +714,52 @@ fn slow_and_idle_clients_are_cut_off() {
         b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
           Content-Length: 100\r\n\r\n{\"bo",
     );
-    assert_eq!(status, 400, "{body}");
+    assert_eq!(status, 408, "{body}");
+    assert!(body.contains("not all sent within 5 s"), "{body}");
+}
+
+/// A body sent a byte at a time, each in time for the last, is cut off
+/// when the whole body is late (5 s), not held as long as the client likes.
+#[test]
+fn a_trickling_body_is_cut_off() {
+    let server = Server::start(&[]);
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    stream
+        .write_all(
+            b"POST /api/hint HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+              Content-Length: 1000\r\n\r\n",
+        )
+        .unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(600)))
+        .unwrap();
+    // 50 bytes, one every 0.6 s: 30 s, six times the allowance.
+    let mut answer = Vec::new();
+    let mut cut = false;
+    for _ in 0..50 {
+        if stream.write_all(b" ").is_err() {
+            cut = true;
+            break;
+        }
+        let mut buffer = [0u8; 4096];
+        match stream.read(&mut buffer) {
+            Ok(0) => {
+                cut = true;
+                break;
+            }
+            Ok(n) => answer.extend_from_slice(&buffer[..n]),
+            Err(_) => {}
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        cut || !answer.is_empty(),
+        "a trickling body held the connection for 30 s"
+    );
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
 }
 
 /// Posts that a page of another site could send without asking (forms,
@@ -703,6 +803,41 @@ fn api_posts_must_be_json_and_name_this_server() {
         let (status, reply) = post(&host, "application/json; charset=utf-8");
         assert_eq!(status, 200, "{host}: {reply}");
     }
+    // A second Host header, whichever comes first, and a target in
+    // absolute form that names another server.
+    let exchange = |head: &str| {
+        server.raw(
+            format!(
+                "{head}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+                 Connection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+    };
+    for head in [
+        "POST /api/hint HTTP/1.1\r\nHost: localhost\r\nHost: evil.example",
+        "POST /api/hint HTTP/1.1\r\nHost: evil.example\r\nHost: localhost",
+        "POST /api/hint HTTP/1.1\r\nHost: localhost\r\nHost: localhost",
+    ] {
+        let (status, reply) = exchange(head);
+        assert_eq!(status, 400, "{head}: {reply}");
+        assert!(reply.contains("more than one Host header"), "{reply}");
+    }
+    for head in [
+        "POST http://other.example/api/hint HTTP/1.1\r\nHost: localhost",
+        "POST http://other.example:80/api/hint HTTP/1.1\r\nHost: localhost",
+        "POST http://localhost.other.example/api/hint HTTP/1.1\r\nHost: localhost",
+    ] {
+        let (status, reply) = exchange(head);
+        assert_eq!(status, 421, "{head}: {reply}");
+        assert!(reply.contains("other.example"), "{reply}");
+    }
+    // Absolute form naming this server is HTTP/1.1 and taken.
+    let (status, reply) = exchange(&format!(
+        "POST http://127.0.0.1:{port}/api/hint HTTP/1.1\r\nHost: localhost"
+    ));
+    assert_eq!(status, 200, "{reply}");
 }
 
 /// The server's resident memory, in kB.
@@ -766,6 +901,184 @@ fn a_flood_of_idle_connections_leaves_hints_answered() {
         growth_mb < 16.0 * count as f64 / 1024.0 + 10.0,
         "{growth_mb:.1} MB more with {count} idle connections"
     );
+}
+
+/// The CPU time the server has used (user and system).
+fn cpu_seconds(server: &Server) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", server.child.id())).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // The kernel's clock ticks are 100 a second on every Linux platform.
+    ticks as f64 / 100.0
+}
+
+/// A search whose client hangs up is stopped: the 80-move board, 20
+/// million nodes on the small tables (15 s of CPU here), costs next to
+/// nothing once its client is gone (it burnt 3.2 s of the next 5 before).
+#[test]
+fn a_search_whose_client_hangs_up_stops() {
+    let server = Server::start(&["--threads", "1", "--max-nodes", "20000000"]);
+    let body = format!("{{\"board\": \"{HARD}\"}}");
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    write!(
+        stream,
+        "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let before = cpu_seconds(&server);
+    assert!(before > 0.2, "the search did not start ({before} s of CPU)");
+    drop(stream);
+    std::thread::sleep(Duration::from_secs(5));
+    let spent = cpu_seconds(&server) - before;
+    assert!(spent < 1.5, "{spent:.1} s of CPU after the client hung up");
+    server.alive_ref();
+}
+
+/// A number from the environment, else `default`.
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// One timed hint on a fresh 4x4 board; it must be answered, and in time
+/// (2 s: a hang, not a latency target).
+fn timed_hint(server: &Server, rng: &mut SplitMix64, random_boards: bool) -> Duration {
+    let board = if random_boards {
+        npuzzle_board::random_board(4, Goal::BlankLast, rng)
+    } else {
+        random_walk(4, Goal::BlankLast, 30 + rng.below(20) as usize, rng)
+    };
+    let started = Instant::now();
+    let (status, record) = server.post("/api/hint", &format!("{{\"board\": {:?}}}", board.tiles()));
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["type"], "solution", "{record}");
+    assert!(
+        took < Duration::from_secs(2),
+        "a hint took {took:?} under the flood"
+    );
+    took
+}
+
+/// Clients that post random 5x5 to 8x8 boards as fast as they are
+/// answered (to /api/hint and /api/solve alike, giving up after 8 s) do not
+/// hold up hints of 4x4 boards, during the flood or after it: heavy work is
+/// bounded and refused past its bounds (503 with Retry-After), hints have
+/// their own threads. NPUZZLE_HEAVY_CLIENTS (default 8) and
+/// NPUZZLE_HEAVY_SECONDS (default 5) set the flood, NPUZZLE_HEAVY_PER_CLIENT
+/// the server's --per-client (default 2: the flood's clients share one
+/// address; the bench also gives each its share, as if they had their
+/// own); the figures are printed as "heavy: " lines.
+#[test]
+fn hints_answer_while_clients_flood_heavy_boards() {
+    let clients = env_or("NPUZZLE_HEAVY_CLIENTS", 8);
+    let seconds = env_or("NPUZZLE_HEAVY_SECONDS", 5);
+    let per_client = env_or("NPUZZLE_HEAVY_PER_CLIENT", 2).to_string();
+    let args = ["--per-client", per_client.as_str()];
+    let pdb_dir = std::env::var_os("NPUZZLE_LOAD_PDB_DIR");
+    let server = Arc::new(match &pdb_dir {
+        Some(dir) => Server::start_on(std::path::Path::new(dir), "7-8", &args),
+        None => Server::start(&args),
+    });
+    // With the full tables, hints of uniformly random boards; with the
+    // small test tables, of boards 30 to 50 random moves from solved.
+    let random_boards = pdb_dir.is_some();
+    let mut rng = SplitMix64::new(0x4ea7);
+    let mut quiet: Vec<Duration> = (0..50)
+        .map(|_| timed_hint(&server, &mut rng, random_boards))
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let counts = Arc::new([(); 4].map(|_| AtomicUsize::new(0)));
+    let flood: Vec<_> = (0..clients)
+        .map(|client| {
+            let (server, stop, counts) = (Arc::clone(&server), Arc::clone(&stop), Arc::clone(&counts));
+            std::thread::spawn(move || {
+                let mut rng = SplitMix64::new(0xf100d + client);
+                while !stop.load(Ordering::Relaxed) {
+                    let size = 5 + rng.below(4) as usize;
+                    let board = npuzzle_board::random_board(size, Goal::BlankLast, &mut rng);
+                    let body = format!("{{\"board\": {:?}}}", board.tiles());
+                    let path = if rng.below(2) == 0 { "/api/hint" } else { "/api/solve" };
+                    let Ok(mut stream) = TcpStream::connect(server.address) else {
+                        continue;
+                    };
+                    stream.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+                    let _ = write!(
+                        stream,
+                        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let mut response = Vec::new();
+                    let _ = stream.read_to_end(&mut response);
+                    let text = String::from_utf8_lossy(&response);
+                    let kind = match text.split(' ').nth(1) {
+                        Some("200") => 0,
+                        Some("503") => {
+                            assert!(
+                                text.to_ascii_lowercase().contains("\r\nretry-after: "),
+                                "{text}"
+                            );
+                            1
+                        }
+                        None => 2,
+                        _ => panic!("{text}"),
+                    };
+                    counts[kind].fetch_add(1, Ordering::Relaxed);
+                    if kind == 1 {
+                        // Refused: a short pause (a twentieth of the
+                        // Retry-After), so that the flood is of work, not
+                        // of connections.
+                        std::thread::sleep(Duration::from_millis(50));
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    let mut flooded = Vec::new();
+    while started.elapsed() < Duration::from_secs(seconds) {
+        flooded.push(timed_hint(&server, &mut rng, random_boards));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    stop.store(true, Ordering::Relaxed);
+    for client in flood {
+        client.join().unwrap();
+    }
+    // Right after the flood: nothing abandoned is still in the way.
+    let after = timed_hint(&server, &mut rng, random_boards);
+    let [answered, refused, cut, _] = &*counts;
+    for (what, times) in [("no flood", &mut quiet), ("flood", &mut flooded)] {
+        times.sort();
+        eprintln!(
+            "heavy: {} hints on fresh 4x4 boards, {what}: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            times.len(),
+            percentile(times, 0.50).as_secs_f64() * 1e3,
+            percentile(times, 0.99).as_secs_f64() * 1e3,
+            times.last().unwrap().as_secs_f64() * 1e3,
+        );
+    }
+    eprintln!(
+        "heavy: {clients} clients posting random 5x5 to 8x8 boards for {seconds} s \
+         (--per-client {per_client}): {} answered, \
+         {} refused 503 with Retry-After, {} gave up after 8 s; the first hint after it {:.1} ms",
+        answered.load(Ordering::Relaxed),
+        refused.load(Ordering::Relaxed),
+        cut.load(Ordering::Relaxed),
+        after.as_secs_f64() * 1e3
+    );
+    server.alive_ref();
 }
 
 /// Breadth-first distances of every 3x3 board to 1 2 3 4 5 6 7 8 0.

@@ -13,7 +13,7 @@ use crate::{release_npuzzle, root};
 
 const USAGE: &str = "\
 usage: cargo xtask bench [--quick] [--build] [--korf24] [--korf24-partition P] [--out FILE]
-       cargo xtask bench --doors | --soak | --near-optimal | --distributed [BOARDS]
+       cargo xtask bench --doors | --soak | --serve-flood | --near-optimal | --distributed [BOARDS]
        cargo xtask bench --korf24-only [--korf24-partition P]
        cargo xtask bench --catalogues
 
@@ -29,6 +29,11 @@ FILE) and prints it.
                the Python package on the same boards (printed, not written)
   --soak       only the ten-minute soak of `npuzzle serve` under mixed
                traffic (printed, not written; the full bench includes it)
+  --serve-flood
+               only the hints of `npuzzle serve` while 24 clients flood it
+               with 5x5 to 8x8 boards for 30 s: hint p50 and p99, and the
+               503s (printed, not written; the full bench includes it; the
+               test tables when data/ has no 7-8)
   --near-optimal
                only the sections on boards past optimal search: the
                reduction by size, boards near solved, and (with the
@@ -443,6 +448,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 print!("{report}");
                 return Ok(());
             }
+            "--serve-flood" => {
+                let mut report = String::new();
+                heavy_flood_section(&mut report)?;
+                print!("{report}");
+                return Ok(());
+            }
             "--distributed" => {
                 let boards = match args.get(i + 1) {
                     Some(n) if !n.starts_with("--") => n
@@ -552,6 +563,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     bench.table_configurations(&mut report)?;
     catalogues_section(&npuzzle, &bench.hard, &mut report)?;
     bench.serve_load(&mut report)?;
+    heavy_flood_section(&mut report)?;
     soak_section(&mut report)?;
     crate::doors::section(&npuzzle, &mut report)?;
     bench.princeton(&mut report)?;
@@ -653,6 +665,50 @@ fn soak_section(report: &mut String) -> Result<(), String> {
     );
     for line in stderr.lines().filter_map(|l| l.strip_prefix("soak: ")) {
         let _ = writeln!(report, "- {line}");
+    }
+    let _ = writeln!(report);
+    Ok(())
+}
+
+/// Hints of `npuzzle serve` while 24 clients post random 5x5 to 8x8 boards
+/// for 30 s (the suite's flood test, on data/'s 7-8 tables when built):
+/// the clients sharing one address's share of heavy work, then each with a
+/// share of its own (as if from 24 addresses: only --queue bounds them).
+fn heavy_flood_section(report: &mut String) -> Result<(), String> {
+    let data = root().join("data");
+    let tables = if has_default_tables() {
+        "the 7-8 tables, hints of uniformly random 4x4 boards"
+    } else {
+        "the test suite's 6-6-3 tables as data/ has no 7-8, hints of 4x4 boards 30 to 50 \
+         random moves from solved"
+    };
+    let _ = writeln!(
+        report,
+        "## `npuzzle serve` under a flood of heavy boards\n\n\
+         24 clients over loopback post random 5x5 to 8x8 boards to /api/hint and /api/solve \
+         for 30 s, each as soon as the last is answered (50 ms after a 503), giving up after \
+         8 s, while one more client asks hints one after another ({tables}; --queue 64, one \
+         thread per core in each pool). First with the default --per-client 2, which the 24 \
+         clients share on loopback, then with --per-client 24, as if each had its own \
+         address:\n"
+    );
+    for per_client in ["2", "24"] {
+        eprintln!("bench: serve under a flood of heavy boards, --per-client {per_client}, 30 s");
+        let mut envs: Vec<(&str, &std::ffi::OsStr)> = vec![
+            ("NPUZZLE_HEAVY_CLIENTS", "24".as_ref()),
+            ("NPUZZLE_HEAVY_SECONDS", "30".as_ref()),
+            ("NPUZZLE_HEAVY_PER_CLIENT", per_client.as_ref()),
+        ];
+        if has_default_tables() {
+            envs.push(("NPUZZLE_LOAD_PDB_DIR", data.as_os_str()));
+        }
+        let stderr = integration_test(
+            "serve::hints_answer_while_clients_flood_heavy_boards",
+            &envs,
+        )?;
+        for line in stderr.lines().filter_map(|l| l.strip_prefix("heavy: ")) {
+            let _ = writeln!(report, "- {line}");
+        }
     }
     let _ = writeln!(report);
     Ok(())
@@ -1501,7 +1557,8 @@ impl Bench {
     /// The game's server under load: the test suite's load test, pointed at data/.
     fn serve_load(&self, report: &mut String) -> Result<(), String> {
         let data = root().join("data");
-        // The load test and the flood of idle connections.
+        // The load test and the flood of idle connections (the flood of
+        // heavy boards has its own section).
         let stderr = integration_test(
             "serve::",
             &[

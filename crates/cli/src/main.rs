@@ -59,7 +59,8 @@ and blank lines skipped, algs4 blocks allowed), or from standard input when neit
         long_about = "Play the picture puzzle in the browser, with an optimal coach.\n\n\
 Serves the game and its HTTP API (docs/serve-api.md) on http://127.0.0.1:8015/ by default. \
 The page is built into the binary: it works offline. Tables are opened once and shared by \
-all requests; every search has a node budget, and a full queue answers 503."
+all requests; every search has a node budget, and heavy work past its bounds is answered \
+503 at once."
     )]
     Serve(ServeArgs),
     /// Build, inspect, verify and query pattern databases.
@@ -209,10 +210,16 @@ struct ServeArgs {
     /// this request" (the 80-move boards take about 4 to 6 million).
     #[arg(long, default_value_t = 20_000_000)]
     max_nodes: u64,
-    /// Searches queued or running at once; more are answered 503.
-    #[arg(long, default_value_t = 256)]
+    /// Heavy requests (solves, and boards past 4x4) queued or running at
+    /// once; more are answered 503 at once. Hints and checks of boards up
+    /// to 4x4 have their own threads and queue.
+    #[arg(long, default_value_t = 64)]
     queue: usize,
-    /// Solver threads in each of the two pools [default: one per core].
+    /// Heavy requests one client address may have queued or running at
+    /// once; more are answered 503 at once.
+    #[arg(long, default_value_t = 2)]
+    per_client: usize,
+    /// Solver threads in each of the three pools [default: one per core].
     #[arg(long)]
     threads: Option<usize>,
 }

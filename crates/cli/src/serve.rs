@@ -2,29 +2,35 @@
 //! solver. The page, its script, styles and picture are compiled in, so an
 //! installed binary serves them offline.
 //!
-//! Requests are answered on tokio; searches run on two small thread pools
-//! outside it. Every board first gets a short search on the quick pool (a
-//! random 4x4 board takes a few milliseconds); only a board that needs more
-//! moves on to the long pool, whose threads run at a lower priority, so a
-//! player's hints are not stuck behind someone's 80-move solve. Each search
-//! has a node budget, and the queue is bounded: a full queue answers 503.
+//! Requests are answered on tokio; searches run on three small thread pools
+//! outside it. Hints and checks of boards up to 4x4 (light work: a random
+//! 4x4 board takes a few milliseconds) have a pool and a queue of their
+//! own, so that no amount of heavy work makes a player wait. Heavy work
+//! (solves, boards past 4x4) first gets a short search on the quick pool;
+//! only a board that needs more moves on to the long pool, whose threads
+//! run at a lower priority still. Each search has a node budget and a
+//! deadline to start by, and stops when its client goes; heavy work is bounded per
+//! client address and in all, and past either bound is answered 503 with
+//! Retry-After at once, never queued.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use http_body_util::BodyExt;
 use npuzzle::{random_board, Board, Goal, Move, Notation, Solver, SplitMix64};
 use npuzzle_board::Known;
 use serde::{Deserialize, Serialize};
-use tokio::sync::{oneshot, Semaphore};
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
 use crate::input::Input;
 use crate::output::{json_record, Answer};
@@ -37,15 +43,28 @@ const MAX_BODY: usize = 64 * 1024;
 /// A client has this long to send a request's headers, and, on a kept-alive
 /// connection, to start its next request.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
-/// A client has this long to send a request's body.
+/// A client has this long to send a request's whole body, from the end of
+/// its headers, however it trickles.
 const BODY_TIMEOUT: Duration = Duration::from_secs(5);
+/// A search not started this long after it was queued is dropped, and its
+/// client told the server is busy. A running one is bounded by its node
+/// budget, and stopped when its client goes.
+const QUEUE_DEADLINE: Duration = Duration::from_secs(60);
+/// What a 503's Retry-After asks a client to wait, in seconds.
+const RETRY_AFTER_SECONDS: u32 = 1;
+/// Hints and checks of boards up to this side are light work.
+const LIGHT_SIDE: usize = 4;
+/// Light searches queued or running at once.
+const LIGHT_QUEUE: usize = 256;
 /// Expanded nodes of the first, quick attempt at every board.
 const QUICK_NODES: u64 = 2_000_000;
 /// Expanded nodes `/api/check` spends looking for the exact distance.
 const CHECK_NODES: u64 = 200_000;
 /// Positions kept with their optimal solutions (about 10 MB at most).
 const CACHE_ENTRIES: usize = 100_000;
-/// The long pool's threads run this much nicer than the quick pool's.
+/// Heavy work's threads run this much nicer than the light pool's: the
+/// quick pool's a little, the long pool's more.
+const QUICK_POOL_NICENESS: i32 = 5;
 const LONG_POOL_NICENESS: i32 = 10;
 
 /// The embedded page.
@@ -67,10 +86,20 @@ const LONGEST_KEPT: usize = 2_000;
 struct Server {
     /// The engine, one per goal; each opens a side's tables once.
     solvers: [Solver; 2],
+    /// Light work: hints and checks of boards up to 4x4.
+    light: rayon::ThreadPool,
+    /// Heavy work's first attempt.
     quick: rayon::ThreadPool,
+    /// Heavy work the quick attempt left unsolved.
     long: rayon::ThreadPool,
-    /// Permits for searches queued or running; none left: 503.
-    queue: Arc<Semaphore>,
+    /// Permits for light searches queued or running; none left: 503.
+    light_queue: Arc<Semaphore>,
+    /// Permits for heavy searches queued or running; none left: 503.
+    heavy_queue: Arc<Semaphore>,
+    /// Heavy searches each client address has queued or running.
+    heavy_by_client: Mutex<HashMap<IpAddr, usize>>,
+    /// The most of them one address may have.
+    per_client: usize,
     max_nodes: u64,
     /// Optimal solutions of positions seen, and of every position along them.
     cache: Mutex<SolutionCache>,
@@ -83,6 +112,8 @@ struct Server {
 struct Reply {
     status: StatusCode,
     body: String,
+    /// Seconds a refused client should wait before asking again.
+    retry_after: Option<u32>,
 }
 
 impl IntoResponse for Reply {
@@ -92,6 +123,11 @@ impl IntoResponse for Reply {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         response
     }
 }
@@ -119,6 +155,7 @@ fn error_reply(status: StatusCode, message: impl Into<String>) -> Reply {
     Reply {
         status,
         body: serde_json::to_string(&record).unwrap_or_default(),
+        retry_after: None,
     }
 }
 
@@ -126,6 +163,67 @@ fn ok_reply(body: String) -> Reply {
     Reply {
         status: StatusCode::OK,
         body,
+        retry_after: None,
+    }
+}
+
+/// 503: the server will not take this work now; ask again in a second.
+fn busy(why: &str) -> Reply {
+    Reply {
+        retry_after: Some(RETRY_AFTER_SECONDS),
+        ..error_reply(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the server is busy: {why}; try again in a moment (Retry-After)"),
+        )
+    }
+}
+
+/// Which bound a search counts against.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Light,
+    Heavy,
+}
+
+/// Which pool runs a search.
+#[derive(Clone, Copy)]
+enum Pool {
+    Light,
+    Quick,
+    Long,
+}
+
+/// A place in a lane, given back when dropped.
+struct Slot {
+    _permit: OwnedSemaphorePermit,
+    /// A heavy slot's client, whose count it holds.
+    client: Option<(Arc<Server>, IpAddr)>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some((server, client)) = &self.client {
+            let mut counts = server
+                .heavy_by_client
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(count) = counts.get_mut(client) {
+                *count -= 1;
+                if *count == 0 {
+                    counts.remove(client);
+                }
+            }
+        }
+    }
+}
+
+/// Stops a search when its request is done with it: answered, timed out,
+/// or dropped because the client went away.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -174,11 +272,47 @@ impl Server {
         &self.solvers[usize::from(goal == Goal::BlankFirst)]
     }
 
-    /// The engine's answer within `budget` expanded nodes, on this thread.
-    fn search(&self, goal: Goal, board: &Board, budget: u64) -> Answer {
+    /// The engine's answer within `budget` expanded nodes, on this thread;
+    /// `stop` ends the search early.
+    fn search(&self, goal: Goal, board: &Board, budget: u64, stop: &Arc<AtomicBool>) -> Answer {
         let started = Instant::now();
-        let result = self.solver(goal).solve_here(board, Some(budget));
+        let result = self
+            .solver(goal)
+            .solve_here_until(board, Some(budget), stop);
         crate::solve::answer(result, started.elapsed().as_secs_f64())
+    }
+
+    /// A place for a search in `lane`, or a 503 at once: light work within
+    /// its queue; heavy work within the client's share and the queue.
+    fn admit(self: &Arc<Self>, lane: Lane, client: IpAddr) -> Result<Slot, Reply> {
+        if lane == Lane::Light {
+            let permit = Arc::clone(&self.light_queue)
+                .try_acquire_owned()
+                .map_err(|_| busy("its queue of hints is full"))?;
+            return Ok(Slot {
+                _permit: permit,
+                client: None,
+            });
+        }
+        let mut counts = self
+            .heavy_by_client
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let count = counts.get(&client).copied().unwrap_or(0);
+        if count >= self.per_client {
+            return Err(busy(&format!(
+                "this address already has {count} searches queued or running, the most one \
+                 client may have (npuzzle serve --per-client)"
+            )));
+        }
+        let permit = Arc::clone(&self.heavy_queue)
+            .try_acquire_owned()
+            .map_err(|_| busy("its queue of searches is full (npuzzle serve --queue)"))?;
+        counts.insert(client, count + 1);
+        Ok(Slot {
+            _permit: permit,
+            client: Some((Arc::clone(self), client)),
+        })
     }
 
     /// Reads a request body, or says what is wrong with it.
@@ -251,22 +385,43 @@ impl Server {
         })
     }
 
-    /// Runs `work` on `pool` with a queue permit, off the async threads; a
+    /// Runs `work` on `pool`, off the async threads. Work whose client
+    /// went away, or not started within QUEUE_DEADLINE, is skipped; running,
+    /// it is stopped through the flag it is given when its client goes. A
     /// panic becomes a 500 instead of taking the server down.
     async fn run<T: Send + 'static>(
         self: &Arc<Self>,
-        long: bool,
-        work: impl FnOnce(&Server) -> T + Send + 'static,
+        pool: Pool,
+        work: impl FnOnce(&Server, &Arc<AtomicBool>) -> T + Send + 'static,
     ) -> Result<T, Reply> {
+        let deadline = Instant::now() + QUEUE_DEADLINE;
         let (tx, rx) = oneshot::channel();
         let server = Arc::clone(self);
-        let pool = if long { &self.long } else { &self.quick };
+        let stop = Arc::new(AtomicBool::new(false));
+        // Dropped with this future: when the client hangs up, too.
+        let _stop = StopOnDrop(Arc::clone(&stop));
+        let pool = match pool {
+            Pool::Light => &self.light,
+            Pool::Quick => &self.quick,
+            Pool::Long => &self.long,
+        };
         pool.spawn(move || {
-            let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(&server)));
-            let _ = tx.send(result);
+            if tx.is_closed() || stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if Instant::now() > deadline {
+                let _ = tx.send(None);
+                return;
+            }
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(&server, &stop)));
+            let _ = tx.send(Some(result));
         });
         match rx.await {
-            Ok(Ok(value)) => Ok(value),
+            Ok(None) => Err(busy(&format!(
+                "this search waited {} s for a thread",
+                QUEUE_DEADLINE.as_secs()
+            ))),
+            Ok(Some(Ok(value))) => Ok(value),
             _ => Err(error_reply(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal error while solving this board; the server goes on",
@@ -275,8 +430,14 @@ impl Server {
     }
 
     /// The answer for a task: from the cache, else a quick search, else a
-    /// long one within the budget.
-    async fn answer(self: &Arc<Self>, task: &Task) -> Result<Answer, Reply> {
+    /// long one within the budget. A hint of a board up to 4x4 is light
+    /// work until its quick search runs out; the rest is heavy.
+    async fn answer(
+        self: &Arc<Self>,
+        task: &Task,
+        hint: bool,
+        client: IpAddr,
+    ) -> Result<Answer, Reply> {
         let started = Instant::now();
         if !task.board.is_solvable(task.goal) {
             return Ok(Answer::Unsolvable);
@@ -285,12 +446,8 @@ impl Server {
             known.elapsed = started.elapsed();
             return Ok(Answer::Solved(known));
         }
-        let _permit = Arc::clone(&self.queue).try_acquire_owned().map_err(|_| {
-            error_reply(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is busy: its queue of searches is full; try again in a moment",
-            )
-        })?;
+        let light = hint && task.board.size() <= LIGHT_SIDE;
+        let mut slot = self.admit(if light { Lane::Light } else { Lane::Heavy }, client)?;
         // Boards of 5x5 and up without tables open: a random one is out of
         // reach of optimal search anyway, so the attempt before the
         // reduction is kept short (near-solved boards still get theirs).
@@ -299,20 +456,28 @@ impl Server {
         let quick_nodes = if untabled { CHECK_NODES } else { QUICK_NODES }.min(task.max_nodes);
         let (board, goal) = (task.board.clone(), task.goal);
         let first = self
-            .run(false, move |server| {
-                server.search(goal, &board, quick_nodes)
-            })
+            .run(
+                if light { Pool::Light } else { Pool::Quick },
+                move |server, stop| server.search(goal, &board, quick_nodes, stop),
+            )
             .await?;
         let answer = match first {
             // Only searches with tables stop at the budget; the others
             // already fell back to the reduction.
             Answer::Refused { nodes: Some(_), .. } if task.max_nodes > quick_nodes => {
+                if light {
+                    drop(slot);
+                    slot = self.admit(Lane::Heavy, client)?;
+                }
                 let (board, goal, budget) = (task.board.clone(), task.goal, task.max_nodes);
-                self.run(true, move |server| server.search(goal, &board, budget))
-                    .await?
+                self.run(Pool::Long, move |server, stop| {
+                    server.search(goal, &board, budget, stop)
+                })
+                .await?
             }
             answer => answer,
         };
+        drop(slot);
         Ok(match answer {
             Answer::Refused {
                 nodes: Some(limit),
@@ -397,21 +562,33 @@ fn record(task: &Task, answer: &Answer) -> Reply {
     }
 }
 
-async fn solve(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
-    let task = match server.task(&body) {
-        Ok(task) => task,
-        Err(reply) => return reply,
-    };
-    match server.answer(&task).await {
-        Ok(answer) => record(&task, &answer),
-        Err(reply) => reply,
-    }
+async fn solve(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Reply {
+    solution(&server, client.ip(), &body, false).await
 }
 
 /// A hint is the first move of an optimal solution: the answer is the
 /// solution's record, whose `moves` start with it.
-async fn hint(state: State<Arc<Server>>, body: Bytes) -> Reply {
-    solve(state, body).await
+async fn hint(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Reply {
+    solution(&server, client.ip(), &body, true).await
+}
+
+async fn solution(server: &Arc<Server>, client: IpAddr, body: &[u8], hint: bool) -> Reply {
+    let task = match server.task(body) {
+        Ok(task) => task,
+        Err(reply) => return reply,
+    };
+    match server.answer(&task, hint, client).await {
+        Ok(answer) => record(&task, &answer),
+        Err(reply) => reply,
+    }
 }
 
 /// What `/api/check` says of a board.
@@ -433,7 +610,11 @@ struct CheckRecord {
     upper_bound: Option<usize>,
 }
 
-async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
+async fn check(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Reply {
     let task = match server.task(&body) {
         Ok(task) => task,
         Err(reply) => return reply,
@@ -457,17 +638,20 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
         let answer = match server.cached(goal, board) {
             Some(known) => Answer::Solved(known),
             None => {
-                let Ok(_permit) = Arc::clone(&server.queue).try_acquire_owned() else {
-                    return error_reply(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "the server is busy: its queue of searches is full; try again in a moment",
-                    );
+                let light = board.size() <= LIGHT_SIDE;
+                let lane = if light { Lane::Light } else { Lane::Heavy };
+                let _slot = match server.admit(lane, client.ip()) {
+                    Ok(slot) => slot,
+                    Err(reply) => return reply,
                 };
                 let budget = CHECK_NODES.min(task.max_nodes);
                 let board = board.clone();
                 let searched = board.clone();
+                let pool = if light { Pool::Light } else { Pool::Quick };
                 match server
-                    .run(false, move |server| server.search(goal, &searched, budget))
+                    .run(pool, move |server, stop| {
+                        server.search(goal, &searched, budget, stop)
+                    })
                     .await
                 {
                     Ok(Answer::Solved(solved)) => {
@@ -496,6 +680,7 @@ async fn check(State(server): State<Arc<Server>>, body: Bytes) -> Reply {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RandomQuery {
     size: Option<String>,
     goal: Option<String>,
@@ -516,8 +701,19 @@ async fn random(
     query: Result<Query<RandomQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Reply {
     let bad = |message: String| error_reply(StatusCode::BAD_REQUEST, message);
-    let Ok(Query(query)) = query else {
-        return bad("the query is not one this endpoint takes: use ?size=4&goal=blank-last".into());
+    let query = match query {
+        Ok(Query(query)) => query,
+        Err(rejection) => {
+            // serde's words name the parameter: "unknown field `sise`".
+            let detail = rejection.body_text();
+            let detail = detail
+                .strip_prefix("Failed to deserialize query string: ")
+                .unwrap_or(&detail)
+                .replace("field", "parameter");
+            return bad(format!(
+                "the query is not one this endpoint takes ({detail}): use ?size=4&goal=blank-last"
+            ));
+        }
     };
     let size = match query.size.as_deref().map(str::parse::<usize>) {
         None => 4,
@@ -612,11 +808,16 @@ async fn check_request(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
+    let mut hosts = request.headers().get_all(header::HOST).iter();
+    let host = hosts.next().and_then(|h| h.to_str().ok()).unwrap_or("");
+    // Two Host headers: proxies and this server could each read another.
+    if hosts.next().is_some() {
+        return error_reply(
+            StatusCode::BAD_REQUEST,
+            "the request has more than one Host header; send one",
+        )
+        .into_response();
+    }
     if !server.allows_host(host) {
         return error_reply(
             StatusCode::MISDIRECTED_REQUEST,
@@ -626,6 +827,21 @@ async fn check_request(
             ),
         )
         .into_response();
+    }
+    // An absolute-form target (POST http://name/...) names the server too,
+    // and takes precedence over Host: it must name this one as well.
+    if let Some(authority) = request.uri().authority() {
+        if !server.allows_host(authority.as_str()) {
+            return error_reply(
+                StatusCode::MISDIRECTED_REQUEST,
+                format!(
+                    "the request's target names the host {:?}, not this server; send the \
+                     path alone (POST /api/hint), or start it with --allow-host NAME",
+                    authority.as_str()
+                ),
+            )
+            .into_response();
+        }
     }
     if request.method() == axum::http::Method::POST {
         let json = request
@@ -646,6 +862,62 @@ async fn check_request(
         }
     }
     next.run(request).await
+}
+
+fn too_large() -> Response {
+    error_reply(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the request body is over the limit of {MAX_BODY} bytes"),
+    )
+    .into_response()
+}
+
+/// Refuses a declared body length over the limit before anything else.
+async fn refuse_large(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return too_large();
+    }
+    next.run(request).await
+}
+
+/// Reads a request's whole body before it is handled: a body not all in
+/// within BODY_TIMEOUT (however it trickles) is answered 408 and the
+/// connection closed; one past the limit (sent without a length) 413.
+async fn read_body(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let read = http_body_util::Limited::new(body, MAX_BODY).collect();
+    match tokio::time::timeout(BODY_TIMEOUT, read).await {
+        Ok(Ok(collected)) => {
+            let request =
+                axum::extract::Request::from_parts(parts, Body::from(collected.to_bytes()));
+            next.run(request).await
+        }
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => too_large(),
+        Ok(Err(e)) => error_reply(
+            StatusCode::BAD_REQUEST,
+            format!("the request body could not be read: {e}"),
+        )
+        .into_response(),
+        Err(_) => {
+            let mut response = error_reply(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body was not all sent within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            )
+            .into_response();
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
+    }
 }
 
 fn router(server: Arc<Server>) -> Router {
@@ -671,16 +943,13 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/check", post(check))
         .route("/api/random", get(random))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn(read_body))
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&server),
             check_request,
         ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        // A declared length over the limit: 413 before the body is read.
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
-        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
-            BODY_TIMEOUT,
-        ))
+        .layer(axum::middleware::from_fn(refuse_large))
         .layer(axum::middleware::map_response(json_errors))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
@@ -727,6 +996,9 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
     if args.queue == 0 {
         return Err(bad("--queue must be at least 1".to_string()));
     }
+    if args.per_client == 0 {
+        return Err(bad("--per-client must be at least 1".to_string()));
+    }
     if let Some(name) = &args.partition {
         npuzzle::Partition::parse(name, 4, Goal::BlankLast)
             .map_err(|e| bad(format!("--partition {name}: {e} (it names 4x4 tables)")))?;
@@ -750,9 +1022,13 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         .map_or(0, |d| d.as_nanos() as u64);
     let server = Arc::new(Server {
         solvers: [solver(Goal::BlankLast)?, solver(Goal::BlankFirst)?],
-        quick: pool("quick", threads, 0).map_err(|e| (EXIT_FAILED, e))?,
+        light: pool("light", threads, 0).map_err(|e| (EXIT_FAILED, e))?,
+        quick: pool("quick", threads, QUICK_POOL_NICENESS).map_err(|e| (EXIT_FAILED, e))?,
         long: pool("long", threads, LONG_POOL_NICENESS).map_err(|e| (EXIT_FAILED, e))?,
-        queue: Arc::new(Semaphore::new(args.queue)),
+        light_queue: Arc::new(Semaphore::new(LIGHT_QUEUE)),
+        heavy_queue: Arc::new(Semaphore::new(args.queue)),
+        heavy_by_client: Mutex::new(HashMap::new()),
+        per_client: args.per_client,
         max_nodes: args.max_nodes,
         cache: Mutex::new(HashMap::new()),
         seed: Mutex::new(SplitMix64::new(seed)),
@@ -765,8 +1041,12 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         reason,
         nodes: None,
         ..
-    } = server.search(Goal::BlankLast, &probe, QUICK_NODES)
-    {
+    } = server.search(
+        Goal::BlankLast,
+        &probe,
+        QUICK_NODES,
+        &Arc::new(AtomicBool::new(false)),
+    ) {
         eprintln!("npuzzle: 4x4 boards will be refused: {reason}");
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -810,7 +1090,7 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         let stop = tokio::signal::ctrl_c();
         tokio::pin!(stop);
         loop {
-            let (stream, _) = tokio::select! {
+            let (stream, peer) = tokio::select! {
                 accepted = listener.accept() => match accepted {
                     Ok(accepted) => accepted,
                     // Out of file descriptors and the like: wait, go on.
@@ -828,7 +1108,8 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
             let app = app.clone();
             tokio::spawn(async move {
                 let _permit = permit;
-                let service = hyper::service::service_fn(move |request| {
+                let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
+                    request.extensions_mut().insert(ConnectInfo(peer));
                     tower::ServiceExt::oneshot(app.clone(), request)
                 });
                 let connection = hyper::server::conn::http1::Builder::new()
