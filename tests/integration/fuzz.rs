@@ -490,7 +490,9 @@ fn fuzz_crafted_tables() {
     let seed = env_count("NPUZZLE_FUZZ_SEED", 1);
     let mut rng = SplitMix64::new(seed ^ 0x7ab1_e5ca_fe00);
     let truth = distances_3x3();
-    let sets: Vec<(&str, Vec<(String, Vec<u8>)>)> = ["4-4", "1,3,5,7;2,4,6,8"]
+    // Each partition with its tables' file names and images.
+    type Images = Vec<(String, Vec<u8>)>;
+    let sets: Vec<(&str, Images)> = ["4-4", "1,3,5,7;2,4,6,8"]
         .into_iter()
         .map(|name| {
             let partition = Partition::parse(name, 3, Goal::BlankLast).unwrap();
