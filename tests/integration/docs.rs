@@ -169,6 +169,8 @@ fn workspace() -> tempfile::TempDir {
 }
 
 fn shell(dir: &Path, script: &str) -> Command {
+    // The shell inherits the test process's own user directories.
+    isolate_process();
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_npuzzle"));
     let path = format!(
         "{}:{}",

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use npuzzle_board::{parse_board, parse_set_line, BatchReader, SplitMix64};
 
-use crate::harness::repo_root;
+use crate::harness::{repo_root, scratch, UserDirs};
 
 pub(crate) fn env_count(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -123,11 +123,53 @@ fn words(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Whether every comma stands between two numbers of its row: scanning
+/// the text, a comma needs content since the last separator of a row (a
+/// comma, a '/' or the start), and a row's end needs content after a comma.
+fn commas_between_numbers(text: &str) -> bool {
+    let mut content = false;
+    let mut after_comma = false;
+    for c in text.chars().chain(std::iter::once('/')) {
+        match c {
+            ',' if !content => return false,
+            ',' => (content, after_comma) = (false, true),
+            '/' if after_comma && !content => return false,
+            '/' => (content, after_comma) = (false, false),
+            c if c.is_whitespace() => {}
+            _ => content = true,
+        }
+    }
+    true
+}
+
+/// Whether rows given with '/' are the rows of an n x n board: n numbers
+/// each, the algs4 size (when `header`) alone on the first row or first in it.
+fn rows_fit(text: &str, n: usize, header: bool) -> bool {
+    if !text.contains('/') {
+        return true;
+    }
+    let mut counts: Vec<usize> = text.split('/').map(|row| words(row).len()).collect();
+    if header {
+        match counts.first() {
+            Some(1) => {
+                counts.remove(0);
+            }
+            Some(&first) if first > 0 => counts[0] = first - 1,
+            _ => return false,
+        }
+    }
+    counts.iter().all(|&count| count == n)
+}
+
 /// The reference reader: what a board must be, written independently of
-/// the parser (n*n numbers, or n then n*n; plain digits; a permutation).
+/// the parser (n*n numbers, or n then n*n; plain digits; a permutation;
+/// no empty field between commas; '/' only between the board's rows).
 fn reference(text: &str) -> Option<Vec<u16>> {
     let tokens = words(text);
     if tokens.is_empty() || !tokens.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    if !commas_between_numbers(text) {
         return None;
     }
     let values: Vec<u128> = tokens
@@ -145,10 +187,11 @@ fn reference(text: &str) -> Option<Vec<u16>> {
         }
         Some(values.iter().map(|&v| v as u16).collect())
     };
-    permutation(&values).or_else(|| {
-        let n = (2..=127usize).find(|n| n * n + 1 == values.len())?;
-        (values[0] == n as u128).then(|| permutation(&values[1..]))?
-    })
+    if let Some(n) = (2..=127usize).find(|n| n * n == values.len()) {
+        return rows_fit(text, n, false).then(|| permutation(&values))?;
+    }
+    let n = (2..=127usize).find(|n| n * n + 1 == values.len())?;
+    (values[0] == n as u128 && rows_fit(text, n, true)).then(|| permutation(&values[1..]))?
 }
 
 /// Checks one input against every invariant of the in-process readers.
@@ -319,7 +362,8 @@ const FLAGS: &[&str] = &[
 fn fuzz_the_command_line() {
     let cases = env_count("NPUZZLE_FUZZ_CLI_CASES", 200);
     let mut rng = SplitMix64::new(env_count("NPUZZLE_FUZZ_SEED", 1) ^ 0x5eed);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
+    let user = UserDirs::new();
     let mut failures = Vec::new();
     for case in 0..cases {
         let mut args: Vec<String> = vec!["solve".to_string()];
@@ -331,7 +375,8 @@ fn fuzz_the_command_line() {
         if !stdin {
             args.push(String::from_utf8_lossy(&board).replace('\0', ""));
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        let mut child = user
+            .apply(&mut Command::new(env!("CARGO_BIN_EXE_npuzzle")))
             .args(&args)
             .current_dir(dir.path())
             .env("NPUZZLE_PDB_DIR", dir.path().join("none"))
@@ -376,10 +421,12 @@ fn fuzz_the_command_line() {
 fn fuzz_the_c_abi() {
     let cases = env_count("NPUZZLE_FUZZ_C_CASES", 3_000);
     let seed = env_count("NPUZZLE_FUZZ_SEED", 1);
-    let scratch = tempfile::tempdir().unwrap();
+    let scratch = scratch();
+    let user = UserDirs::new();
     let exe = crate::reuse::compile_c("tests/c/fuzz_abi.c", scratch.path(), true);
     let started = Instant::now();
-    let output = Command::new(&exe)
+    let output = user
+        .apply(&mut Command::new(&exe))
         .arg(crate::tables::tables())
         .arg(cases.to_string())
         .arg(seed.to_string())

@@ -31,16 +31,114 @@ impl Run {
 
 /// A scratch directory that is removed at the end of the test.
 pub fn scratch() -> tempfile::TempDir {
+    isolate_process();
     tempfile::tempdir().expect("a temporary directory")
 }
 
-/// Runs `npuzzle args...` with `stdin` in `dir`.
+/// A user's directories of its own for one run of a program: HOME, the XDG
+/// cache, data and config directories and `NPUZZLE_CACHE_DIR`, all inside
+/// one temporary directory, so that no test sees the tables or unpacked
+/// copies in the real user's `~/.cache/npuzzle` or `~/.local/share/npuzzle`.
+pub struct UserDirs {
+    root: tempfile::TempDir,
+}
+
+impl UserDirs {
+    pub fn new() -> UserDirs {
+        isolate_process();
+        let root = tempfile::tempdir().expect("a temporary directory");
+        std::fs::create_dir(root.path().join("home")).expect("a home directory");
+        UserDirs { root }
+    }
+
+    /// Gives `command` these directories, whatever the environment says.
+    pub fn apply<'a>(&self, command: &'a mut Command) -> &'a mut Command {
+        self.apply_but_home(command)
+            .env("HOME", self.root.path().join("home"))
+    }
+
+    /// [`UserDirs::apply`] with HOME left as it is (for shells that may run
+    /// cargo, which finds its toolchain under HOME).
+    pub fn apply_but_home<'a>(&self, command: &'a mut Command) -> &'a mut Command {
+        let root = self.root.path();
+        command
+            .env("XDG_CACHE_HOME", root.join("cache"))
+            .env("XDG_DATA_HOME", root.join("data"))
+            .env("XDG_CONFIG_HOME", root.join("config"))
+            .env("NPUZZLE_CACHE_DIR", root.join("npuzzle-cache"))
+    }
+}
+
+/// Points this test process's own user directories (the XDG cache and data
+/// directories and `NPUZZLE_CACHE_DIR`; HOME stays, for cargo and
+/// compilers) at a directory of its own, once, before any test opens a
+/// table in process or spawns a program that inherits them.
+pub fn isolate_process() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let parent = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        remove_stale_user_dirs(parent);
+        let root = tempfile::Builder::new()
+            .prefix(&format!("user-dirs-{}-", std::process::id()))
+            .tempdir_in(parent)
+            .expect("a directory for the test process's user directories")
+            .keep();
+        std::env::set_var("XDG_CACHE_HOME", root.join("cache"));
+        std::env::set_var("XDG_DATA_HOME", root.join("data"));
+        std::env::set_var("XDG_CONFIG_HOME", root.join("config"));
+        std::env::set_var("NPUZZLE_CACHE_DIR", root.join("npuzzle-cache"));
+    });
+}
+
+/// Removes the user directories of test processes that have ended.
+fn remove_stale_user_dirs(parent: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix("user-dirs-")
+            .and_then(|rest| rest.split('-').next())
+        else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Runs `npuzzle args...` with `stdin` in `dir`, with user directories of
+/// its own.
 pub fn npuzzle_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    npuzzle_from(
+        Command::new(env!("CARGO_BIN_EXE_npuzzle")),
+        dir,
+        args,
+        stdin,
+    )
+}
+
+/// [`npuzzle_in`] from `command` (the binary, with whatever environment
+/// the caller gave it): the harness still gives it user directories of its
+/// own and no tables unless the test passes --pdb-dir.
+pub fn npuzzle_from(mut command: Command, dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let user = UserDirs::new();
+    user.apply(&mut command)
+        // Hermetic: no tables unless a test builds them and passes --pdb-dir.
+        .env("NPUZZLE_PDB_DIR", dir.join("no-tables-here"));
+    run_command(command, dir, args, stdin)
+}
+
+/// Runs `command args...` with `stdin` in `dir`, its environment as given.
+pub fn run_command(mut command: Command, dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = command
         .args(args)
         .current_dir(dir)
-        // Hermetic: no tables unless a test builds them and passes --pdb-dir.
-        .env("NPUZZLE_PDB_DIR", dir.join("no-tables-here"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

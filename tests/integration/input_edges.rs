@@ -145,7 +145,9 @@ fn endless_input_is_refused_in_bounded_memory() {
 #[test]
 fn answers_stream_before_the_input_ends() {
     for jobs in ["1", "2"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        let user = UserDirs::new();
+        let mut child = user
+            .apply(&mut Command::new(env!("CARGO_BIN_EXE_npuzzle")))
             .args(["solve", "--no-moves", "--jobs", jobs])
             .env("NPUZZLE_PDB_DIR", "/nonexistent")
             .stdin(Stdio::piped())
@@ -314,4 +316,63 @@ fn json_output_follows_the_schema() {
         }
     }
     assert_eq!(kinds.len(), 5, "{kinds:?}");
+}
+
+/// Rows given with '/' must be the board's rows and a comma stands between
+/// two numbers: other text is refused (exit 2) with the row or the place
+/// named, on the command line, in `check` and on a file's line.
+#[test]
+fn uneven_rows_and_empty_fields_are_refused() {
+    let cases = [
+        (
+            "1 2 3/4 5 6 7/8 0",
+            "row 2 ('4 5 6 7') has 4 numbers, but the rows of a 3x3 board have 3",
+        ),
+        (
+            "1 2 3 4 5 6 7 8/9 10 11 12 13 14 15 0",
+            "row 1 ('1 2 3 4 5 6 7 8') has 8 numbers, but the rows of a 4x4 board have 4",
+        ),
+        ("1 2 3/4 5 6/7 8 0/", "row 4 ('') has 0 numbers"),
+        (
+            "1,2,3,,4,5,6,7,8,0",
+            "an empty field between two commas, after '3'",
+        ),
+        (
+            ",8,1,3,4,0,2,7,6,5",
+            "an empty field before the first comma",
+        ),
+        (
+            "8,1,3,4,0,2,7,6,5,",
+            "an empty field after the last comma, which follows '5'",
+        ),
+    ];
+    let dir = scratch();
+    for (board, expected) in cases {
+        for command in ["solve", "check"] {
+            let run = npuzzle_in(dir.path(), &[command, board], "");
+            assert_eq!(run.status, 2, "{command} {board}: {}", run.stdout);
+            assert!(
+                run.stderr.contains(expected) || run.stdout.contains(expected),
+                "{command} {board}: wanted '{expected}' in {}{}",
+                run.stdout,
+                run.stderr
+            );
+            assert!(!run.stdout.contains("Minimum number of moves"));
+        }
+    }
+    let file: String = cases
+        .iter()
+        .map(|(board, _)| format!("{board}\n"))
+        .collect();
+    std::fs::write(dir.path().join("boards.txt"), file + "8 1 3/4 0 2/7 6 5\n").unwrap();
+    let run = npuzzle_in(dir.path(), &["solve", "--json", "boards.txt"], "");
+    assert_eq!(run.status, 2);
+    let records = run.json_records();
+    for (i, (_, expected)) in cases.iter().enumerate() {
+        assert_eq!(records[i]["type"], "error", "{}", records[i]);
+        assert_eq!(records[i]["line"], i as u64 + 1);
+        let message = records[i]["error"].as_str().unwrap_or_default();
+        assert!(message.contains(expected), "{}", records[i]);
+    }
+    assert_eq!(records[cases.len()]["type"], "solution");
 }

@@ -74,7 +74,9 @@ fn c_abi(dir: Option<&Path>, options: &[String], boards: &[Board], empty: &Path)
         })
         .collect();
     let dir = dir.map_or("-".to_string(), |d| d.display().to_string());
-    let mut child = Command::new(c_program())
+    let user = UserDirs::new();
+    let mut child = user
+        .apply(&mut Command::new(c_program()))
         .arg(dir)
         .args(options)
         .env("NPUZZLE_PDB_DIR", empty)

@@ -138,9 +138,10 @@ fn oversized_patterns_are_refused_before_allocating() {
 #[test]
 fn an_interrupted_build_leaves_nothing_that_loads() {
     let dir = scratch();
+    let user = UserDirs::new();
     let build = |kill: Option<&str>| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-        command
+        user.apply(&mut command)
             .args(["pdb", "build", "--partition", "5-5-5", "--out", "."])
             .current_dir(dir.path());
         if let Some(after) = kill {
@@ -187,4 +188,34 @@ fn an_interrupted_build_leaves_nothing_that_loads() {
     let after = names();
     assert!(after.iter().all(|n| !n.ends_with(".tmp")), "{after:?}");
     assert_eq!(after.iter().filter(|n| n.ends_with(".pdb.zst")).count(), 3);
+}
+
+/// --level takes zstd's standard levels, 1 to 19: others are refused
+/// (exit 2) naming the value and the range, before anything is built.
+#[test]
+fn compression_levels_outside_1_to_19_are_refused() {
+    for level in ["0", "20", "22", "1000", "-3"] {
+        let dir = scratch();
+        let level_arg = format!("--level={level}");
+        let run = npuzzle_in(
+            dir.path(),
+            &[
+                "pdb",
+                "build",
+                "--partition",
+                "6-6-3",
+                "--out",
+                ".",
+                &level_arg,
+            ],
+            "",
+        );
+        assert_eq!(run.status, 2, "{level}: {}", run.stdout);
+        assert!(
+            run.stderr.contains(&format!("'{level}'")) && run.stderr.contains("1..=19"),
+            "{level}: {}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 }

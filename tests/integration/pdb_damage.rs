@@ -631,3 +631,181 @@ fn a_forged_stamp_does_not_vouch_for_a_rewritten_copy() {
     let run = solve_over(dir.path(), &data, "6-6-3", &["--json"], KORF_3);
     assert_solved_replacing_the_cache(&run, 59);
 }
+
+/// Runs `npuzzle args...` in `dir` as the harness does, killed after a
+/// generous bound so that a blocked open fails the test instead of hanging it.
+fn run_bounded(dir: &Path, args: &[&str]) -> Run {
+    let user = UserDirs::new();
+    let mut child = user
+        .apply(&mut std::process::Command::new(env!(
+            "CARGO_BIN_EXE_npuzzle"
+        )))
+        .args(args)
+        .current_dir(dir)
+        .env("NPUZZLE_PDB_DIR", dir.join("no-tables-here"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("npuzzle {args:?} still runs after 120 s: blocked on the file?");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let run = Run {
+        status: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    };
+    run.assert_no_panic();
+    run
+}
+
+/// A packed table that is a FIFO, a device, a symbolic link loop or a
+/// directory is named as such, with its path: never taken for a missing
+/// table, never opened (a FIFO would block, a device never end).
+#[test]
+fn a_table_that_is_not_a_regular_file_is_named_as_such() {
+    /// What stands at the table's path, its words, and how to make it.
+    type Kind = (&'static str, &'static str, fn(&Path));
+    let kinds: [Kind; 4] = [
+        ("fifo", "is a FIFO (named pipe), not a table file", |path| {
+            let made = std::process::Command::new("mkfifo")
+                .arg(path)
+                .status()
+                .unwrap();
+            assert!(made.success());
+        }),
+        (
+            "loop",
+            "is a symbolic link loop, not a table file",
+            |path| std::os::unix::fs::symlink(path, path).unwrap(),
+        ),
+        ("device", "is a device, not a table file", |path| {
+            std::os::unix::fs::symlink("/dev/zero", path).unwrap()
+        }),
+        ("directory", "is a directory, not a table file", |path| {
+            std::fs::create_dir(path).unwrap()
+        }),
+    ];
+    for (kind, expected, make) in kinds {
+        // The first table (where the tables are looked for) and another.
+        for index in [0, 2] {
+            let dir = scratch();
+            let data = copy_of_tables(dir.path());
+            let packed = blank_last_pattern_file(&data, "6-6-3", index);
+            std::fs::remove_file(&packed).unwrap();
+            std::fs::remove_file(file::cache_path(&packed)).unwrap();
+            make(&packed);
+            let named = format!("{} {expected}", packed.display());
+            let data = dir_arg(&data);
+            let solve = ["solve", "--partition", "6-6-3", "--pdb-dir", &data, HARD];
+            let run = run_bounded(dir.path(), &solve);
+            assert_eq!(run.status, 1, "{kind} {index}: {}", run.stdout);
+            assert!(
+                run.stderr.contains(&named),
+                "{kind} {index}: wanted '{named}' in: {}",
+                run.stderr
+            );
+            assert!(
+                !run.stderr.contains("no pattern databases") && !run.stderr.contains("Built for"),
+                "{kind} {index}: {}",
+                run.stderr
+            );
+            for command in ["info", "verify"] {
+                let packed = dir_arg(&packed);
+                let run = run_bounded(dir.path(), &["pdb", command, &packed]);
+                assert_eq!(run.status, 1, "{kind}: pdb {command}: {}", run.stdout);
+                assert!(
+                    run.stderr.contains(&named),
+                    "{kind}: pdb {command}: {}",
+                    run.stderr
+                );
+            }
+        }
+    }
+}
+
+/// The damage cases hold whatever the user's own directories hold: a user
+/// whose cache holds good unpacked copies of the very tables damaged here
+/// (and whose data directory holds the packed ones) still sees the damaged
+/// table refused through the harness.
+#[test]
+fn damage_is_refused_whatever_the_users_directories_hold() {
+    let user = scratch();
+    let home = user.path();
+    let cache = home.join(".cache/npuzzle");
+    let data_home = home.join(".local/share/npuzzle");
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::create_dir_all(&data_home).unwrap();
+    for (from, to) in [
+        (tables().join("cache"), &cache),
+        (tables().to_path_buf(), &data_home),
+    ] {
+        for entry in std::fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    // The user's environment, as a shell of theirs would pass it on.
+    let as_the_user = || {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+        command
+            .env("HOME", home)
+            .env("XDG_CACHE_HOME", home.join(".cache"))
+            .env("XDG_DATA_HOME", home.join(".local/share"))
+            .env_remove("NPUZZLE_CACHE_DIR")
+            .env_remove("NPUZZLE_PDB_DIR");
+        command
+    };
+    let packed_of = |data: &Path| blank_last_pattern_file(data, "6-6-3", 2);
+
+    // A changed table byte inside a valid zstd frame, no copy beside it.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    repack(&packed, |image| {
+        let at = image.len() - 100;
+        image[at] ^= 0x40;
+    });
+    let data = dir_arg(&data);
+    let args = ["solve", "--partition", "6-6-3", "--pdb-dir", &data, HARD];
+    let run = npuzzle_from(as_the_user(), dir.path(), &args, "");
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("the table is corrupt"),
+        "{}",
+        run.stderr
+    );
+
+    // Truncated, no copy beside it.
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let packed = packed_of(&data);
+    std::fs::remove_file(file::cache_path(&packed)).unwrap();
+    let bytes = std::fs::read(&packed).unwrap();
+    overwrite(&packed, &bytes[..bytes.len() / 2]);
+    let data = dir_arg(&data);
+    let args = ["solve", "--partition", "6-6-3", "--pdb-dir", &data, HARD];
+    let run = npuzzle_from(as_the_user(), dir.path(), &args, "");
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("not a valid zstd-compressed pattern database"),
+        "{}",
+        run.stderr
+    );
+    // The user's own files are left as they were.
+    assert_eq!(
+        std::fs::read_dir(&cache).unwrap().count(),
+        std::fs::read_dir(tables().join("cache")).unwrap().count()
+    );
+}

@@ -240,7 +240,9 @@ fn a_c_program_solves_boards_through_libnpuzzle() {
     let scratch = scratch();
     for shared in [false, true] {
         let exe = compile_c("tests/c/solve_boards.c", scratch.path(), shared);
-        let mut child = Command::new(&exe)
+        let user = UserDirs::new();
+        let mut child = user
+            .apply(&mut Command::new(&exe))
             .args([tables().to_str().unwrap(), "6-6-3"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -273,7 +275,9 @@ fn the_c_example_of_the_readme_solves_a_board() {
     let exe = compile_c("examples/c/solve.c", scratch.path(), true);
     let (board, length) = boards_with_lengths(1, 8).remove(0);
     let tiles: Vec<String> = board.tiles().iter().map(u16::to_string).collect();
-    let output = Command::new(&exe)
+    let user = UserDirs::new();
+    let output = user
+        .apply(&mut Command::new(&exe))
         .arg(tables())
         .arg("6-6-3")
         .args(&tiles)
@@ -295,7 +299,8 @@ fn the_c_example_of_the_readme_solves_a_board() {
         Goal::BlankLast,
     );
     // Missing tables: the library's message, exit status 1.
-    let output = Command::new(&exe)
+    let output = user
+        .apply(&mut Command::new(&exe))
         .arg("/nonexistent")
         .args(&tiles)
         .output()

@@ -315,7 +315,9 @@ fn random_boards_are_reproducible_and_pipe_into_solve() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let user = UserDirs::new();
+    let mut child = user
+        .apply(&mut Command::new(env!("CARGO_BIN_EXE_npuzzle")))
         .args(["random", "--size", "4", "--count", "1000000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -575,4 +577,112 @@ fn a_bare_board_suggests_solve_and_check_reads_files() {
     let none = npuzzle_in(dir.path(), &["check", "empty.txt"], "");
     assert_eq!(none.status, 2);
     assert!(none.stderr.contains("no boards"), "{}", none.stderr);
+}
+
+/// `--partition` names tables for the search: a name that fits no board
+/// side, a board of a side it does not fit, or options that search without
+/// tables are usage errors (exit 2) naming the value; never ignored.
+#[test]
+fn a_bad_or_unused_partition_is_refused() {
+    const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+    const SMALL: &str = "8 1 3 4 0 2 7 6 5";
+    let garbage = "--partition garbage: not a partition of any board side (no partition \
+                   named 'garbage' for 4x4";
+    let cases: [(&[&str], &str); 6] = [
+        (&["--partition", "garbage", HARD], garbage),
+        (&["--partition", "garbage", SMALL], garbage),
+        (
+            &["--partition", "7-8", SMALL],
+            "--partition 7-8 is for 4x4 boards, not this 3x3 one",
+        ),
+        (
+            &["--partition", "6-6-3", "--fast", HARD],
+            "--partition 6-6-3 names tables, but --fast searches without them",
+        ),
+        (
+            &["--partition", "6-6-3", "--heuristic", "manhattan", HARD],
+            "--partition 6-6-3 names tables, but --heuristic manhattan searches without them",
+        ),
+        (
+            &["--partition", "8", "--algorithm", "bfs", SMALL],
+            "--partition 8 names tables, but --algorithm bfs searches without them",
+        ),
+    ];
+    for (args, message) in cases {
+        for command in ["solve", "play"] {
+            let mut all = vec![command];
+            all.extend(args);
+            let run = npuzzle(&all);
+            assert_eq!(run.status, 2, "{all:?}: {}", run.stderr);
+            assert!(run.stderr.contains(message), "{all:?}: {}", run.stderr);
+            assert!(run.stdout.is_empty(), "{all:?}: {}", run.stdout);
+        }
+    }
+    // In a batch, the board the partition does not fit is the error; the
+    // others are solved over its tables.
+    let tables = crate::tables::tables().display().to_string();
+    let run = npuzzle_in(
+        crate::tables::tables(),
+        &[
+            "solve",
+            "--json",
+            "--partition",
+            "6-6-3",
+            "--pdb-dir",
+            &tables,
+        ],
+        &format!("{SMALL}\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n"),
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let records = run.json_records();
+    assert_eq!(records[0]["type"], "error");
+    assert!(records[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("--partition 6-6-3 is for 4x4 boards, not this 3x3 one"));
+    assert_eq!(records[1]["partition"], "6-6-3", "{}", records[1]);
+    // A 3x3 partition is searched over: its tables are asked for, so
+    // missing ones refuse the board (exit 1) with the command that builds them.
+    let run = npuzzle(&["solve", "--partition", "8", SMALL]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("npuzzle pdb build --size 3 --goal blank-last --partition 8"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A --pdb-dir (or $NPUZZLE_PDB_DIR, or pdb build's --out) that names a
+/// file is refused as such (exit 2), not taken for a place to build in.
+#[test]
+fn a_table_directory_that_is_a_file_is_refused() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("notes.txt"), "not tables\n").unwrap();
+    let board = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+    let expected = "notes.txt: not a directory but a file; give the directory that holds \
+                    the tables";
+    for args in [
+        vec!["solve", "--pdb-dir", "notes.txt", board],
+        vec!["play", "--pdb-dir", "notes.txt", board],
+        vec!["pdb", "files", "--pdb-dir", "notes.txt"],
+        vec!["pdb", "lookup", "--pdb-dir", "notes.txt", board],
+        vec!["pdb", "build", "--partition", "6-6-3", "--out", "notes.txt"],
+    ] {
+        let run = npuzzle_in(dir.path(), &args, "");
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("pdb build --size"), "{}", run.stderr);
+    }
+    let user = UserDirs::new();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    user.apply(&mut command)
+        .env("NPUZZLE_PDB_DIR", dir.path().join("notes.txt"));
+    let run = run_command(command, dir.path(), &["solve", board], "");
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("$NPUZZLE_PDB_DIR") && run.stderr.contains(expected),
+        "{}",
+        run.stderr
+    );
 }

@@ -56,6 +56,17 @@ pub enum ParseErrorKind {
     Read { message: String },
     /// A set line (`id length tiles...`) without its id or length.
     BadSetLine,
+    /// Nothing between two commas, or before the first or after the last
+    /// comma of a row; `after` is the number before it, if any.
+    EmptyField { after: Option<String>, last: bool },
+    /// A row (1-based, between `/`s) that does not hold one row of the
+    /// board: `found` numbers where the `size`x`size` board has `size`.
+    RowLength {
+        row: usize,
+        text: String,
+        found: usize,
+        size: usize,
+    },
 }
 
 impl ParseError {
@@ -134,6 +145,33 @@ impl fmt::Display for ParseError {
                 "a set line is: id, optimal length (-1: unsolvable), then the tiles \
                  (or the Princeton form: file name, n, expected, computed, tiles)",
             ),
+            ParseErrorKind::EmptyField { after: None, .. } => {
+                f.write_str("an empty field before the first comma: a comma separates two numbers")
+            }
+            ParseErrorKind::EmptyField {
+                after: Some(number),
+                last,
+            } => write!(
+                f,
+                "an empty field {} '{}': a comma separates two numbers",
+                if *last {
+                    "after the last comma, which follows"
+                } else {
+                    "between two commas, after"
+                },
+                echo(number)
+            ),
+            ParseErrorKind::RowLength {
+                row,
+                text,
+                found,
+                size,
+            } => write!(
+                f,
+                "row {row} ('{}') has {found} numbers, but the rows of a {size}x{size} board \
+                 have {size}: '/' separates the board's rows",
+                echo(text.trim())
+            ),
         }
     }
 }
@@ -169,8 +207,79 @@ fn number(token: &str) -> Result<u64, ParseError> {
     Ok(token.parse::<u64>().unwrap_or(u64::MAX))
 }
 
-fn numbers(text: &str) -> Result<Vec<u64>, ParseError> {
-    tokens(text).map(number).collect()
+/// The numbers of a text and, when it has rows separated by `/`, each
+/// row's text and count.
+struct Numbers<'a> {
+    values: Vec<u64>,
+    rows: Vec<(&'a str, usize)>,
+}
+
+/// Reads the numbers of `text`, refusing empty fields between commas.
+fn numbers(text: &str) -> Result<Numbers<'_>, ParseError> {
+    let mut values = Vec::new();
+    let mut rows = Vec::new();
+    let mut before: Option<&str> = None;
+    for row in text.split('/') {
+        let start = values.len();
+        let fields: Vec<&str> = row.split(',').collect();
+        for (i, field) in fields.iter().enumerate() {
+            let words: Vec<&str> = field
+                .split(char::is_whitespace)
+                .filter(|t| !t.is_empty())
+                .collect();
+            if words.is_empty() && fields.len() > 1 {
+                return Err(ParseError::new(ParseErrorKind::EmptyField {
+                    after: if i == 0 {
+                        None
+                    } else {
+                        before.map(str::to_string)
+                    },
+                    last: i + 1 == fields.len(),
+                }));
+            }
+            for word in words {
+                values.push(number(word)?);
+                before = Some(word);
+            }
+        }
+        rows.push((row, values.len() - start));
+    }
+    if rows.len() == 1 {
+        rows.clear();
+    }
+    Ok(Numbers { values, rows })
+}
+
+/// Checks that rows given with `/` are the board's rows, each of `size`
+/// numbers; `header` says the first number is the algs4 size, which may
+/// stand alone on the first row or lead it.
+fn check_rows(rows: &[(&str, usize)], size: usize, header: bool) -> Result<(), ParseError> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Ok(()); // refused for its size
+    }
+    let mut counts: Vec<(usize, &str, usize)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, &(text, count))| (i + 1, text, count))
+        .collect();
+    if header {
+        match counts.first_mut() {
+            Some((_, _, 1)) => {
+                counts.remove(0);
+            }
+            Some((_, _, count)) if *count > 1 => *count -= 1,
+            _ => {}
+        }
+    }
+    match counts.into_iter().find(|&(_, _, count)| count != size) {
+        Some((row, text, found)) => Err(ParseError::new(ParseErrorKind::RowLength {
+            row,
+            text: text.to_string(),
+            found,
+            size,
+        })),
+        None => Ok(()),
+    }
 }
 
 fn board_from_numbers(size: usize, numbers: &[u64]) -> Result<Board, ParseError> {
@@ -196,23 +305,27 @@ fn exact_sqrt(count: usize) -> Option<usize> {
     (root * root == count).then_some(root)
 }
 
-/// A board from numbers: n*n of them, or n then n*n (algs4).
-fn board_from_list(numbers: &[u64]) -> Result<Board, ParseError> {
-    if numbers.is_empty() {
+/// A board from numbers: n*n of them, or n then n*n (algs4); rows given
+/// with `/` must be the board's.
+fn board_from_list(numbers: &Numbers) -> Result<Board, ParseError> {
+    let Numbers { values, rows } = numbers;
+    if values.is_empty() {
         return Err(ParseError::new(ParseErrorKind::Empty));
     }
-    if let Some(size) = exact_sqrt(numbers.len()) {
-        return board_from_numbers(size, numbers);
+    if let Some(size) = exact_sqrt(values.len()) {
+        check_rows(rows, size, false)?;
+        return board_from_numbers(size, values);
     }
     // The algs4 form: a square count plus one, led by its side.
-    let rest = &numbers[1..];
+    let rest = &values[1..];
     if let Some(size) = exact_sqrt(rest.len()) {
-        if numbers[0] == size as u64 {
+        if values[0] == size as u64 {
+            check_rows(rows, size, true)?;
             return board_from_numbers(size, rest);
         }
     }
     Err(BoardError::NotSquare {
-        count: numbers.len(),
+        count: values.len(),
     }
     .into())
 }
@@ -410,9 +523,9 @@ impl<R: BufRead> BatchReader<R> {
                 Some(Ok(next)) => next,
             };
             match numbers(&text) {
-                Ok(values) if values.len() == size => all.extend(values),
+                Ok(found) if found.values.len() == size => all.extend(found.values),
                 found => {
-                    let found = found.map_or(0, |v| v.len());
+                    let found = found.map_or(0, |n| n.values.len());
                     self.pending = Some((at, text));
                     return Err(ParseError::new(ParseErrorKind::BadRow {
                         size,
@@ -463,13 +576,15 @@ impl<R: BufRead> Iterator for BatchReader<R> {
             });
         }
         let board = match numbers(&text) {
-            Ok(values) if values.len() == 1 => match values[0] {
-                n if (MIN_SIZE as u64..=MAX_SIZE as u64).contains(&n) => {
-                    self.algs4_rows(n as usize, line)
+            Ok(found) if found.values.len() == 1 && found.rows.is_empty() => {
+                match found.values[0] {
+                    n if (MIN_SIZE as u64..=MAX_SIZE as u64).contains(&n) => {
+                        self.algs4_rows(n as usize, line)
+                    }
+                    _ => Err(ParseError::new(ParseErrorKind::LoneNumber { value: text }).at(line)),
                 }
-                _ => Err(ParseError::new(ParseErrorKind::LoneNumber { value: text }).at(line)),
-            },
-            Ok(values) => board_from_list(&values).map_err(|e| e.at(line)),
+            }
+            Ok(found) => board_from_list(&found).map_err(|e| e.at(line)),
             Err(e) => Err(e.at(line)),
         };
         Some(BatchItem {
@@ -516,6 +631,52 @@ mod tests {
             "tile 9 is out of range: tiles are 0 (the blank) to 3"
         );
         assert_eq!(err(""), "no board given");
+    }
+
+    #[test]
+    fn rows_must_be_the_boards_rows() {
+        let err = |t| parse_board(t).unwrap_err().to_string();
+        assert_eq!(
+            err("1 2 3/4 5 6 7/8 0"),
+            "row 2 ('4 5 6 7') has 4 numbers, but the rows of a 3x3 board have 3: '/' \
+             separates the board's rows"
+        );
+        assert!(err("1 2 3 4 5 6 7 8/9 10 11 12 13 14 15 0").starts_with("row 1 ("));
+        assert!(err("1 2 3/4 5 6/7 8 0/").starts_with("row 4 ('') has 0 numbers"));
+        assert!(err("1 2 3//4 5 6 7 8 0").starts_with("row 2 ('') has 0"));
+        // The algs4 size may stand alone on the first row, or lead it.
+        for text in [
+            "3/8 1 3/4 0 2/7 6 5",
+            "3 8 1 3/4 0 2/7 6 5",
+            "8 1 3/4 0 2/7 6 5",
+        ] {
+            assert_eq!(parse_board(text).unwrap().size(), 3, "{text}");
+        }
+        assert!(err("3 8/1 3 4/0 2 7/6 5").starts_with("row 1 ('3 8') has 1 numbers"));
+    }
+
+    #[test]
+    fn commas_separate_numbers() {
+        let err = |t| parse_board(t).unwrap_err().to_string();
+        assert_eq!(
+            err("1,2,3,,4,5,6,7,8,0"),
+            "an empty field between two commas, after '3': a comma separates two numbers"
+        );
+        assert_eq!(
+            err("1,2,3, ,4,5,6,7,8,0"),
+            "an empty field between two commas, after '3': a comma separates two numbers"
+        );
+        assert!(err(",1,2,3,4,5,6,7,8,0").starts_with("an empty field before the first comma"));
+        assert!(err("1,2,3,4,5,6,7,8,0,")
+            .starts_with("an empty field after the last comma, which follows '0'"));
+        assert!(err("1,2,3,/4,5,6/7,8,0").starts_with("an empty field after the last comma"));
+        for text in [
+            "1, 2, 3, 4, 5, 6, 7, 8, 0",
+            "1,2,3/4,5,6/7,8,0",
+            "1 2,3 4,5 6,7 8,0",
+        ] {
+            assert!(parse_board(text).is_ok(), "{text}");
+        }
     }
 
     #[test]

@@ -71,6 +71,45 @@ pub fn sources(args: &[String], files: &[String]) -> Result<Vec<Source>, String>
     Ok(vec![Source::Arguments(args.join(" "))])
 }
 
+/// Refuses a directory option that names something other than a
+/// directory (a file, a FIFO...); one that does not exist yet is left to
+/// the command, which says where it looked or creates it.
+pub fn check_directory(option: &str, dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) => Err(format!(
+            "{option} {}: not a directory but {}; give the directory that holds the tables",
+            dir.display(),
+            kind_of(&meta)
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("{option} {}: cannot use it: {e}", dir.display())),
+    }
+}
+
+/// What a non-directory is, for messages: "a file", "a FIFO"...
+fn kind_of(meta: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)".to_string();
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device".to_string();
+        }
+        if kind.is_socket() {
+            return "a socket".to_string();
+        }
+    }
+    if meta.is_file() {
+        "a file".to_string()
+    } else {
+        "something else".to_string()
+    }
+}
+
 /// One board read, with where it came from.
 pub struct Input {
     /// The file it came from (None for the command line).

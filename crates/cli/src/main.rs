@@ -71,7 +71,7 @@ all requests; every search has a node budget, and heavy work past its bounds is 
 }
 
 /// How a board is searched: shared by `solve` and `play`.
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct SearchArgs {
     #[command(flatten)]
     goal: GoalArg,
@@ -231,7 +231,7 @@ enum FormatArg {
     Algs4,
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct GoalArg {
     /// The solved position: blank-last is 1 2 ... 0, blank-first is 0 1 2 ...
     #[arg(long, value_enum, default_value_t = GoalName::BlankLast)]

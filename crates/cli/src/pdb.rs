@@ -91,8 +91,10 @@ pub struct BuildArgs {
     /// Rebuild even when valid files exist.
     #[arg(long)]
     pub force: bool,
-    /// zstd compression level for the files on disk.
-    #[arg(long, default_value_t = 9)]
+    /// zstd compression level for the files on disk, 1 (fastest) to 19
+    /// (smallest); zstd's levels past 19 take far more memory.
+    #[arg(long, default_value_t = 9,
+          value_parser = clap::value_parser!(i32).range(LEVELS))]
     pub level: i32,
 }
 
@@ -107,6 +109,10 @@ pub struct LookupArgs {
     #[arg(long)]
     pub pdb_dir: Option<PathBuf>,
 }
+
+/// The zstd levels `pdb build --level` takes: zstd's standard ones (its
+/// command line needs --ultra past 19, whose levels take hundreds of MB).
+const LEVELS: std::ops::RangeInclusive<i64> = 1..=19;
 
 /// How to rebuild a table given by path, whose partition we may not know.
 const REBUILD_AS_BUILT: &str =
@@ -131,6 +137,10 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         }
     };
     let dir = args.out.clone().unwrap_or_else(npuzzle::default_build_dir);
+    if let Err(e) = crate::input::check_directory("--out", &dir) {
+        eprintln!("npuzzle: {e}");
+        return Ok(EXIT_BAD_INPUT);
+    }
     let threads =
         match npuzzle::check_threads("--threads", args.threads.unwrap_or(npuzzle::cores())) {
             Ok(t) => t,
@@ -367,6 +377,10 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
+    if let Err(e) = crate::solve::check_pdb_dir(args.pdb_dir.as_deref()) {
+        eprintln!("npuzzle: {e}");
+        return Ok(EXIT_BAD_INPUT);
+    }
     let dirs = npuzzle::search_dirs(args.pdb_dir.as_deref());
     // Not built anywhere: where a build without --out writes, and where
     // `solve` then finds them (as its message says too).
@@ -389,6 +403,15 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
                     path.display(),
                     megabytes(header.file_len())
                 )?;
+            }
+            Err(e)
+                if matches!(
+                    e.problem(),
+                    file::Problem::NotAFile | file::Problem::Special(_)
+                ) =>
+            {
+                missing += 1;
+                writeln!(out, "{}: {}", path.display(), e.problem())?;
             }
             _ => {
                 missing += 1;
@@ -436,6 +459,10 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
+    if let Err(e) = crate::solve::check_pdb_dir(args.pdb_dir.as_deref()) {
+        eprintln!("npuzzle: {e}");
+        return Ok(EXIT_BAD_INPUT);
+    }
     let note = &mut |note: String| eprintln!("npuzzle: {note}");
     let tables = match Tables::find(args.pdb_dir.as_deref(), &partition, note) {
         Ok(t) => t,

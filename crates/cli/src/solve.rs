@@ -3,19 +3,95 @@
 //! input order as soon as it and those before it are done.
 
 use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use npuzzle::{Error, Solution, Solver};
+use npuzzle::{Error, HeuristicKind, Partition, Solution, Solver};
+use npuzzle_board::echo;
 
 use crate::input::{self, Input, Inputs};
 use crate::output::{Answer, Printer, Summary};
-use crate::{remedy, show, PlayArgs, SearchArgs, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::{
+    remedy, show, AlgorithmArg, HeuristicArg, PlayArgs, SearchArgs, SolveArgs, EXIT_BAD_INPUT,
+    EXIT_FAILED, EXIT_OK,
+};
+
+/// Checks that `--partition` names tables of some board side and goes with
+/// the other options: it asks for a search over tables, so options that
+/// search without them refuse it.
+fn check_partition(name: &str, args: &SearchArgs) -> Result<(), String> {
+    let without_tables = if args.fast {
+        Some("--fast".to_string())
+    } else if args.algorithm == Some(AlgorithmArg::Bfs) {
+        Some("--algorithm bfs".to_string())
+    } else {
+        match args.heuristic {
+            Some(h) if h != HeuristicArg::Pdb => {
+                Some(format!("--heuristic {}", HeuristicKind::from(h).name()))
+            }
+            _ => None,
+        }
+    };
+    if let Some(option) = without_tables {
+        return Err(format!(
+            "--partition {} names tables, but {option} searches without them: give one or \
+             the other",
+            echo(name)
+        ));
+    }
+    let goal = args.goal.goal();
+    if !(npuzzle::MIN_SIZE..=npuzzle::MAX_SIZE)
+        .any(|size| Partition::parse(name, size, goal).is_ok())
+    {
+        let why = Partition::parse(name, 4, goal)
+            .err()
+            .map_or(String::new(), |e| e.to_string());
+        return Err(format!(
+            "--partition {}: not a partition of any board side ({why}; `npuzzle help solve` \
+             names the other sides' partitions)",
+            echo(name)
+        ));
+    }
+    Ok(())
+}
+
+/// Why `--partition` cannot serve a board of side `size` (it names no
+/// tables of that side), if it cannot.
+pub fn partition_misfit(args: &SearchArgs, size: usize) -> Option<String> {
+    let name = args.partition.as_deref()?;
+    let goal = args.goal.goal();
+    let e = Partition::parse(name, size, goal).err()?;
+    let sides: Vec<String> = (npuzzle::MIN_SIZE..=npuzzle::MAX_SIZE)
+        .filter(|&side| Partition::parse(name, side, goal).is_ok())
+        .map(|side| format!("{side}x{side}"))
+        .collect();
+    Some(format!(
+        "--partition {} is for {} boards, not this {size}x{size} one ({e}); solve it without \
+         --partition",
+        echo(name),
+        sides.join(", ")
+    ))
+}
+
+/// `--pdb-dir` and `$NPUZZLE_PDB_DIR` must name a directory, where they
+/// name something that exists.
+pub fn check_pdb_dir(dir: Option<&Path>) -> Result<(), String> {
+    let (option, dir) = match dir {
+        Some(dir) => ("--pdb-dir", dir.to_path_buf()),
+        None => match std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
+            Some(dir) => ("$NPUZZLE_PDB_DIR", PathBuf::from(dir)),
+            None => return Ok(()),
+        },
+    };
+    input::check_directory(option, &dir)
+}
 
 /// The engine set up as the search options say; its notes go to stderr in
 /// the command line's words.
 pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
+    check_pdb_dir(args.pdb_dir.as_deref())?;
     let cores = npuzzle::cores();
     let jobs = npuzzle::check_threads(
         "--jobs",
@@ -34,7 +110,12 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         builder = builder.pdb_dir(dir);
     }
     if let Some(name) = &args.partition {
-        builder = builder.partition(name.as_str());
+        check_partition(name, args)?;
+        // Boards of every side the partition fits are searched over its
+        // tables, 3x3 ones too (by default they search without tables).
+        builder = builder
+            .partition(name.as_str())
+            .heuristic(HeuristicKind::Pdb);
     }
     if let Some(algorithm) = args.algorithm {
         builder = builder.algorithm(algorithm.into());
@@ -110,10 +191,15 @@ fn with_spinner<T>(what: &str, work: impl FnOnce() -> T) -> T {
     result
 }
 
-/// Answers one input: a board, or the error that it is not one.
-fn answer_input(solver: &Solver, input: &Input, fast: bool) -> Answer {
+/// Answers one input: a board, or the error that it is not one (or that
+/// `--partition` does not fit it).
+fn answer_input(solver: &Solver, input: &Input, args: &SearchArgs) -> Answer {
+    let fast = args.fast;
     match &input.item.board {
         Ok(board) => {
+            if let Some(misfit) = partition_misfit(args, board.size()) {
+                return Answer::BadInput(misfit);
+            }
             let started = Instant::now();
             let result = with_spinner(
                 &format!("solving the {n}x{n} board", n = board.size()),
@@ -192,7 +278,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     };
     if !batch {
         let input = ahead.pop().expect("one board");
-        let answer = answer_input(&solver, &input, fast);
+        let answer = answer_input(&solver, &input, &args.search);
         if let (Some(path), Ok(board), Answer::Solved(solved)) =
             (&args.svg, &input.item.board, &answer)
         {
@@ -208,27 +294,44 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
         }
         emit(input, answer, out)?;
     } else {
-        let rest = ahead.into_iter().map(Ok).chain(inputs);
-        fn board_of(item: &Result<Input, String>) -> Option<&npuzzle::Board> {
-            item.as_ref()
-                .ok()
-                .and_then(|input| input.item.board.as_ref().ok())
+        /// An input, and why `--partition` does not fit its board.
+        type Item = (Result<Input, String>, Option<String>);
+        let search = args.search.clone();
+        let rest =
+            ahead
+                .into_iter()
+                .map(Ok)
+                .chain(inputs)
+                .map(move |item: Result<Input, String>| {
+                    let misfit = item
+                        .as_ref()
+                        .ok()
+                        .and_then(|input| input.item.board.as_ref().ok())
+                        .and_then(|board| partition_misfit(&search, board.size()));
+                    (item, misfit)
+                });
+        fn board_of(item: &Item) -> Option<&npuzzle::Board> {
+            match item {
+                (Ok(input), None) => input.item.board.as_ref().ok(),
+                _ => None,
+            }
         }
         for answered in solver.answers(rest, board_of) {
             let seconds = answered.elapsed.as_secs_f64();
             match (answered.item, answered.result) {
-                (Err(message), _) => {
+                ((Err(message), _), _) => {
                     eprintln!("npuzzle: {message}");
                     source_errors += 1;
                 }
-                (Ok(input), Some(result)) => {
+                ((Ok(input), _), Some(result)) => {
                     let answer = with_fast_note(answer(result, seconds), fast);
                     emit(input, answer, out)?;
                 }
-                (Ok(input), None) => {
-                    let answer = match &input.item.board {
-                        Err(e) => Answer::BadInput(e.to_string()),
-                        Ok(_) => unreachable!("a board gets an answer"),
+                ((Ok(input), misfit), None) => {
+                    let answer = match (&input.item.board, misfit) {
+                        (Err(e), _) => Answer::BadInput(e.to_string()),
+                        (Ok(_), Some(misfit)) => Answer::BadInput(misfit),
+                        (Ok(_), None) => unreachable!("a board gets an answer"),
                     };
                     emit(input, answer, out)?;
                 }
@@ -285,6 +388,10 @@ pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
+    if let Some(misfit) = partition_misfit(&args.search, board.size()) {
+        eprintln!("npuzzle: {misfit}");
+        return Ok(EXIT_BAD_INPUT);
+    }
     let terminal = io::stdout().is_terminal();
     if terminal {
         write!(out, "solving the {n}x{n} board...", n = board.size())?;

@@ -27,10 +27,14 @@ pub fn search_dirs(explicit: Option<&Path>) -> Vec<PathBuf> {
     dirs
 }
 
-/// The directory among `dirs` that holds the first table of `partition`.
+/// The directory among `dirs` that holds the first table of `partition`:
+/// anything under its name counts (a FIFO, a device, a symbolic link loop),
+/// so that opening it says what is wrong rather than that it is missing.
 pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
     let name = file::file_name(&partition.patterns()[0]);
-    dirs.iter().find(|d| d.join(&name).is_file()).cloned()
+    dirs.iter()
+        .find(|d| std::fs::symlink_metadata(d.join(&name)).is_ok())
+        .cloned()
 }
 
 /// The complete sets of tables for boards of side `size` and `goal` in

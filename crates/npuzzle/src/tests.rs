@@ -8,8 +8,23 @@ use npuzzle_search::Request;
 
 use super::*;
 
+/// Points this test process's user cache and data directories at one of
+/// its own, once, before any table is built or opened: unpacked copies in
+/// the user's `~/.cache/npuzzle` must not stand in for the tables here.
+fn isolate() {
+    static ROOT: OnceLock<tempfile::TempDir> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let root = tempfile::tempdir().unwrap();
+        std::env::set_var("NPUZZLE_CACHE_DIR", root.path().join("npuzzle-cache"));
+        std::env::set_var("XDG_CACHE_HOME", root.path().join("cache"));
+        std::env::set_var("XDG_DATA_HOME", root.path().join("data"));
+        root
+    });
+}
+
 /// Builds `partition`'s tables into a fresh directory.
 fn build(partition: &Partition) -> tempfile::TempDir {
+    isolate();
     let dir = tempfile::tempdir().unwrap();
     build_tables(dir.path(), partition).unwrap();
     dir

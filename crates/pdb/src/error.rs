@@ -26,6 +26,9 @@ pub enum Problem {
     Missing,
     /// A directory or other non-file where a table file was expected.
     NotAFile,
+    /// A FIFO, a device, a socket or a symbolic link loop where a table
+    /// file was expected (what it is, in words); never opened.
+    Special(&'static str),
     /// The file could not be read (permissions, I/O error).
     Io(io::Error),
     /// The packed file is not a valid zstd stream.
@@ -46,6 +49,7 @@ impl fmt::Display for Problem {
         match self {
             Problem::Missing => f.write_str("no such pattern database"),
             Problem::NotAFile => f.write_str("a directory, not a table file"),
+            Problem::Special(kind) => write!(f, "{kind}, not a table file"),
             Problem::Io(e) => write!(f, "cannot read it: {e}"),
             Problem::NotZstd(e) => write!(
                 f,
@@ -100,7 +104,7 @@ impl fmt::Display for OpenError {
                 "{path}: {problem}; build the tables with `npuzzle pdb build` \
                  (see `npuzzle pdb build --help` for sizes and partitions)"
             ),
-            Problem::NotAFile => write!(
+            Problem::NotAFile | Problem::Special(_) => write!(
                 f,
                 "{path} is {problem}: give a .pdb.zst (or unpacked .pdb) file"
             ),
@@ -133,12 +137,18 @@ pub(crate) fn fail(path: &Path, problem: Problem) -> OpenError {
     OpenError::new(path, problem)
 }
 
-/// Opens a table file, a missing one or a directory told apart from other
-/// failures.
+/// Opens a table file, a missing one, a directory or a special file told
+/// apart from other failures. What the path is, is checked before it is
+/// opened: a FIFO would block the open, a device would never end.
 #[cfg(feature = "mmap")]
 pub(crate) fn open_file(path: &Path) -> Result<File, OpenError> {
-    if path.is_dir() {
-        return Err(fail(path, Problem::NotAFile));
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Err(fail(path, Problem::NotAFile)),
+        Ok(meta) if !meta.is_file() => return Err(fail(path, Problem::Special(kind_of(&meta)))),
+        Err(e) if is_loop(&e) => {
+            return Err(fail(path, Problem::Special("a symbolic link loop")));
+        }
+        _ => {}
     }
     File::open(path).map_err(|e| {
         let problem = if e.kind() == io::ErrorKind::NotFound {
@@ -148,6 +158,37 @@ pub(crate) fn open_file(path: &Path) -> Result<File, OpenError> {
         };
         fail(path, problem)
     })
+}
+
+/// What a file that is neither a regular file nor a directory is.
+#[cfg(feature = "mmap")]
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "a special file"
+}
+
+/// Whether resolving a path failed on a loop of symbolic links (ELOOP).
+#[cfg(feature = "mmap")]
+fn is_loop(e: &io::Error) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const ELOOP: i32 = 40;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const ELOOP: i32 = 62; // macOS and the BSDs
+    e.raw_os_error() == Some(ELOOP)
 }
 
 /// `path` made absolute and without `.` or `..`, for messages (no symlinks

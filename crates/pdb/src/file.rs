@@ -625,7 +625,8 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
 /// Whether the file starts with zstd's frame magic.
 pub fn is_packed(path: &Path) -> bool {
     let mut magic = [0u8; 4];
-    File::open(path)
+    open_file(path)
+        .map_err(|_| io::Error::other("not a readable file"))
         .and_then(|mut f| f.read_exact(&mut magic))
         .map(|_| magic == [0x28, 0xB5, 0x2F, 0xFD])
         .unwrap_or(false)

@@ -7,6 +7,20 @@ import pytest
 import npuzzle
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_user_directories(tmp_path_factory):
+    """The session's own user cache and data directories (the XDG ones and
+    NPUZZLE_CACHE_DIR; HOME stays, for the tools that live there): no test
+    sees the tables or unpacked copies of the user who runs it."""
+    root = tmp_path_factory.mktemp("user")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(root / "cache"))
+        patch.setenv("XDG_DATA_HOME", str(root / "data"))
+        patch.setenv("XDG_CONFIG_HOME", str(root / "config"))
+        patch.setenv("NPUZZLE_CACHE_DIR", str(root / "npuzzle-cache"))
+        yield root
+
+
 @pytest.fixture(scope="session")
 def pdb_dir(tmp_path_factory):
     """Small tables: 5-5-5 and 6-6-3 for 4x4, the complete 3x3 table."""
