@@ -12,8 +12,8 @@ use npuzzle_pdb::{
     Pattern, Pdb,
 };
 
-const USAGE: &str =
-    "usage: cargo xtask digests [--size N]... [--goal blank-last|blank-first] [--out FILE]
+const USAGE: &str = "usage: cargo xtask digests [--size N]... [--goal blank-last|blank-first]
+       [--partition NAME]... [--out FILE]
 
 Builds the tables of every named partition and catalogue (sizes 2 to 5,
 both goals, unless narrowed; up to 4x4 each table of up to 7 tiles also
@@ -25,6 +25,7 @@ the small ones and compares.";
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut sizes = Vec::new();
     let mut goals = Vec::new();
+    let mut only: Vec<String> = Vec::new();
     let mut out = crate::root().join("crates/pdb/digests.txt");
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -33,6 +34,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             ("--size", Some(v)) => sizes.push(v.parse::<usize>().map_err(|_| USAGE.to_string())?),
             ("--goal", Some(v)) => goals.push(Goal::from_name(v).ok_or(USAGE)?),
             ("--out", Some(v)) => out = v.into(),
+            ("--partition", Some(v)) => only.push(v.clone()),
             _ => return Err(USAGE.to_string()),
         }
     }
@@ -63,7 +65,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let names = known_partitions(size)
                 .into_iter()
                 .chain(known_catalogues(size).into_iter().map(|(name, _, _)| name));
-            for name in names {
+            for name in names.filter(|n| only.is_empty() || only.iter().any(|o| o == n)) {
                 let partition = Partition::parse(name, size, goal).map_err(|e| e.to_string())?;
                 // Each table of up to 7 tiles zero-aware too, as `7z-8` names it.
                 let zero_aware = partition
