@@ -395,3 +395,79 @@ pub fn verify_exact(path: &Path) -> Result<(npuzzle_pdb::Header, Exactness), Ope
         })),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_pdb::{build_file, Pdb};
+
+    /// The tables of `partition` (3x3, blank-last) from memory, with every
+    /// stored entry but the goal's raised by `raise`: what no open check
+    /// stands between here and the search.
+    fn tables_raised(partition: &str, raise: u8) -> Tables {
+        let partition = Partition::parse(partition, 3, Goal::BlankLast).unwrap();
+        let tables = partition
+            .patterns()
+            .iter()
+            .map(|pattern| {
+                let mut image = build_file(pattern, 1, |_| {}).unwrap();
+                let pdb = Pdb::from_bytes(&image[..]).unwrap();
+                let goal = pattern.goal().board(3);
+                let cells: Vec<u8> = pattern
+                    .tiles()
+                    .iter()
+                    .map(|&t| {
+                        goal.tiles()
+                            .iter()
+                            .position(|&x| x == u16::from(t))
+                            .unwrap() as u8
+                    })
+                    .collect();
+                let goal_byte = match pdb.encoding() {
+                    npuzzle_pdb::Encoding::NibbleExcess => (pdb.index(&cells, 8) / 2) as usize,
+                    _ => pdb.index(&cells, 8) as usize,
+                };
+                let offset = pdb.header().table_offset() as usize;
+                for (i, byte) in image[offset..].iter_mut().enumerate() {
+                    if i != goal_byte {
+                        *byte = byte.saturating_add(raise);
+                    }
+                }
+                Pdb::from_bytes(TableBytes::Owned(Arc::new(image))).unwrap()
+            })
+            .collect();
+        Tables {
+            set: TableSet::with_groups(tables, partition.groups()).unwrap(),
+            partition,
+            dir: PathBuf::from("tables-in-memory"),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A solution is certified over true tables and refused over raised
+    /// ones, naming the table; the engine gives no answer over them.
+    #[test]
+    fn certify_names_a_table_its_solution_contradicts() {
+        let board = npuzzle_board::parse_board("8 1 3 4 0 2 7 6 5").unwrap();
+        let solver = crate::Solver::builder().build().unwrap();
+        let moves = solver.solve(&board).unwrap().moves;
+        tables_raised("1,3,5,7;2,4,6,8", 0)
+            .certify(&board, &moves)
+            .unwrap();
+        let lying = tables_raised("1,3,5,7;2,4,6,8", 0x22);
+        let error = lying.certify(&board, &moves).unwrap_err().to_string();
+        assert!(
+            error.contains("its values are false") && error.contains("3x3-blank-last-"),
+            "{error}"
+        );
+        let solver = crate::Solver::builder()
+            .tables(tables_raised("1,3,5,7;2,4,6,8", 0x22))
+            .heuristic(npuzzle_search::HeuristicKind::Pdb)
+            .build()
+            .unwrap();
+        match solver.solve(&board) {
+            Err(Error::Tables(e)) => assert!(e.needs_build(), "{e}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

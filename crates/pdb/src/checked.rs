@@ -81,6 +81,36 @@ impl Identity {
     }
 }
 
+/// The record beside a copy that its table, with the digest it names, was
+/// built again and found equal.
+pub fn exact_path(copy: &Path) -> PathBuf {
+    let mut name = copy.file_name().unwrap_or_default().to_os_string();
+    name.push(".exact");
+    copy.with_file_name(name)
+}
+
+fn exact_text(digest: &[u8; 32]) -> String {
+    format!("npuzzle exact table 1\nblake3 {}\n", crate::hex(digest))
+}
+
+/// Whether the record beside `copy` says a table of this digest was built
+/// again and found equal.
+pub(crate) fn is_proven_exact(copy: &Path, digest: &[u8; 32]) -> bool {
+    let Some(key) = read_key(copy) else {
+        return false;
+    };
+    read_small_file(&exact_path(copy), STAMP_LIMIT)
+        .is_some_and(|text| text == signed(&exact_text(digest), &key).as_bytes())
+}
+
+/// Records that the table of this digest was built again and found equal.
+/// Best effort, like the stamps.
+pub(crate) fn record_exact(copy: &Path, digest: &[u8; 32]) {
+    if let Some(key) = read_key(copy).or_else(|| make_key(copy)) {
+        let _ = write_stamp(&exact_path(copy), &signed(&exact_text(digest), &key));
+    }
+}
+
 /// The longest stamp read; real ones are some 200 bytes.
 const STAMP_LIMIT: u64 = 4096;
 

@@ -27,7 +27,7 @@ use std::time::SystemTime;
 pub use memmap2::Mmap;
 
 use crate::checked::Identity;
-pub use crate::checked::{stamp_path, SETTLED};
+pub use crate::checked::{exact_path, stamp_path, SETTLED};
 use crate::error::{fail, open_file};
 pub use crate::error::{normalize, OpenError, Problem};
 use crate::format::{Header, PdbError, HEADER_LEN};
@@ -357,9 +357,12 @@ enum CacheState {
 enum Trust {
     /// Its copy's stamp says it passed every check as it is now.
     Stamped,
-    /// Its CRC passed; its values are still to be sampled, and then the
-    /// copy at the path, if any, stamped.
-    Checked(Option<(Identity, PathBuf)>),
+    /// Its CRC passed; its values are still to be checked, and then the
+    /// copy, if one was mapped, stamped where its identity is known.
+    Checked {
+        copy: Option<PathBuf>,
+        identity: Option<Identity>,
+    },
 }
 
 /// Maps the cache at `path` if it holds exactly the table whose header is
@@ -386,7 +389,10 @@ fn check_cache(path: &Path, header_bytes: &[u8]) -> CacheState {
     match pdb.verify() {
         Ok(()) => CacheState::Good(
             Box::new(pdb),
-            Trust::Checked(identity.map(|id| (id, path.to_path_buf()))),
+            Trust::Checked {
+                copy: Some(path.to_path_buf()),
+                identity,
+            },
         ),
         Err(e) => CacheState::Bad(e.to_string()),
     }
@@ -480,41 +486,69 @@ fn unpack_to(
         Problem::Io(io) => UnpackError::Target(io::Error::new(io.kind(), e.to_string())),
         _ => UnpackError::Source(e),
     })?;
-    Ok((pdb, Trust::Checked(None)))
+    Ok((
+        pdb,
+        Trust::Checked {
+            copy: Some(cache.to_path_buf()),
+            identity: None,
+        },
+    ))
 }
 
 /// Opens a packed table for lookups, saying through `note` (one line each)
 /// when a cache was damaged or could not be written where expected.
 pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableFile, OpenError> {
     let (pdb, trust) = open_checked_crc(packed, note)?;
-    if let Trust::Checked(stamp) = trust {
+    if let Trust::Checked { copy, identity } = trust {
         pdb.check_plausible(crate::OPEN_SAMPLES)
-            .and_then(|()| check_exact_if_small(&pdb))
+            .and_then(|()| check_hand_given(&pdb, copy.as_deref(), packed, note))
             .map_err(|e| fail(packed, Problem::Pdb(e)))?;
-        if let Some((identity, copy)) = stamp {
+        if let (Some(identity), Some(copy)) = (identity, copy) {
             identity.stamp(&copy);
         }
     }
     Ok(pdb)
 }
 
-/// The most entries of a table without a shipped digest that an open
-/// builds again to compare (a tenth of a second or less); larger ones are
-/// proven exact by `npuzzle pdb verify`.
-pub const BUILT_AGAIN_AT_OPEN: u64 = 1 << 20;
-
-/// A table of tile sets given by hand, if small, built again and compared.
-fn check_exact_if_small(pdb: &TableFile) -> Result<(), PdbError> {
-    if crate::known_table(pdb.pattern()).is_some() || pdb.header().entries() > BUILT_AGAIN_AT_OPEN {
+/// A table of tile sets given by hand has no shipped digest: it is built
+/// again and compared, once per content. A record beside its copy
+/// (`NAME.pdb.exact`, signed like the stamps) keeps the table's BLAKE3
+/// digest, so later full checks (once per boot) read the table once more
+/// instead of building it.
+fn check_hand_given(
+    pdb: &TableFile,
+    copy: Option<&Path>,
+    packed: &Path,
+    note: &mut dyn FnMut(String),
+) -> Result<(), PdbError> {
+    if crate::known_table(pdb.pattern()).is_some() {
         return Ok(());
+    }
+    let digest = crate::table_digest(pdb.table());
+    if copy.is_some_and(|copy| crate::checked::is_proven_exact(copy, &digest)) {
+        return Ok(());
+    }
+    if pdb.header().entries() > 1 << 24 {
+        note(format!(
+            "{}: building the table again to prove its values exact (once; its tiles were \
+             given by hand, so no digest of it ships with npuzzle)",
+            normalize(packed).display()
+        ));
     }
     let never = std::sync::atomic::AtomicBool::new(false);
     match pdb.check_exact(&never) {
-        Ok(checked) => checked,
-        Err(e) => Err(PdbError::Malformed {
-            what: format!("it cannot be built again: {e}"),
-        }),
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(e),
+        Err(e) => {
+            return Err(PdbError::Malformed {
+                what: format!("it cannot be built again: {e}"),
+            })
+        }
     }
+    if let Some(copy) = copy {
+        crate::checked::record_exact(copy, &digest);
+    }
+    Ok(())
 }
 
 /// [`open_noting`] up to the CRC, or the copy's stamp in its stead, with
@@ -569,7 +603,13 @@ fn open_checked_crc(
     }
     let pdb = Pdb::from_bytes(TableBytes::Owned(Arc::new(image)))
         .map_err(|e| fail(packed, Problem::Pdb(e)))?;
-    Ok((pdb, Trust::Checked(None)))
+    Ok((
+        pdb,
+        Trust::Checked {
+            copy: None,
+            identity: None,
+        },
+    ))
 }
 
 /// Opens a packed table for lookups (see [`open_noting`]), silently.

@@ -11,7 +11,7 @@
 //! | `mmap` | [`open_unpacked`] and [`TableSet::open_unpacked`]: map `*.pdb` files | memmap2 |
 //! | `parallel` | the CRC and histogram on all cores | rayon |
 //! | `generate` | [`build_file`]: the parallel generator | rayon |
-//! | `store` | `file`: packed `*.pdb.zst` files, the unpack cache, atomic writes | zstd (C), tempfile, directories, rustix |
+//! | `store` | `file`: packed `*.pdb.zst` files, the unpack cache, atomic writes, BLAKE3 digests | zstd (C), blake3, tempfile, directories, rustix |
 //!
 //! The common case, looking boards up in tables that `npuzzle pdb build`
 //! made and a solver unpacked (`data/cache/*.pdb`), needs only `mmap`:
@@ -62,7 +62,9 @@ use std::time::Instant;
 
 pub use error::{normalize, OpenError, Problem};
 pub use format::{BuildInfo, Encoding, Header, PdbError};
-pub use known::{check_known_header, hex, known_table, scheme_code, table_digest, KnownTable};
+#[cfg(feature = "store")]
+pub use known::table_digest;
+pub use known::{check_known_header, hex, known_table, scheme_code, KnownTable};
 #[cfg(feature = "mmap")]
 pub use mapped::open_unpacked;
 #[cfg(feature = "mmap")]

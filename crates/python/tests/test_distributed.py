@@ -254,6 +254,11 @@ def test_another_job_into_the_same_directory_is_refused(client, pdb_dir, tmp_pat
     (dest / "part-junk.parquet").write_text("")
     with pytest.raises(ValueError, match="part-junk.parquet is not a part of this job"):
         nd.label(tmp_path / "a.npy", dest, **options)
+    (dest / "part-junk.parquet").unlink()
+    # Rows 0-9 copied under the name of rows 30-39: its row column tells.
+    pq.write_table(rows.slice(0, 10), dest / held[1])
+    with pytest.raises(ValueError, match=f"{held[1]} holds other rows than its name says"):
+        nd.label(tmp_path / "a.npy", dest, **options)
     assert label_tasks(client) == before
 
 

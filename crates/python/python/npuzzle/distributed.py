@@ -285,8 +285,8 @@ def _label_chunk(boards: np.ndarray, first: int, dest: str, options: dict, moves
 
 def _parts(dest: pathlib.Path, rows: int) -> list:
     """The parts in `dest` as sorted (first, last, name), checked: each
-    names rows of the source, holds as many rows as its name says, and no
-    two hold the same row."""
+    names rows of the source, holds exactly the rows its name says (its
+    `row` column), and no two hold the same row."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -307,6 +307,14 @@ def _parts(dest: pathlib.Path, rows: int) -> list:
             raise ValueError(f"{dest}: {path.name} is not a Parquet file npuzzle can read ({e}): remove it") from None
         if held != last - first + 1:
             raise ValueError(f"{dest}: {path.name} holds {held} rows, its name says {last - first + 1}: remove it")
+        try:
+            held_rows = pq.read_table(path, columns=["row"]).column("row").to_numpy()
+        except (pa.ArrowException, KeyError) as e:
+            raise ValueError(f"{dest}: {path.name} has no row column npuzzle can read ({e}): remove it") from None
+        if not np.array_equal(held_rows, np.arange(first, last + 1)):
+            raise ValueError(
+                f"{dest}: {path.name} holds other rows than its name says (a part copied or renamed): remove it"
+            )
         parts.append((first, last, path.name))
     parts.sort()
     for (_, last, name), (first, _, after) in zip(parts, parts[1:]):
