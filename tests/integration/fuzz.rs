@@ -515,11 +515,7 @@ fn craft(image: &mut [u8], rng: &mut SplitMix64) -> String {
             "the maximum value changed".to_string()
         }
     };
-    let table_crc = crc32fast::hash(&image[4096..]);
-    image[56..60].copy_from_slice(&table_crc.to_le_bytes());
-    image[60..64].copy_from_slice(&[0; 4]);
-    let header_crc = crc32fast::hash(&image[..4096]);
-    image[60..64].copy_from_slice(&header_crc.to_le_bytes());
+    crate::tables::recompute_crcs(image);
     what
 }
 

@@ -313,11 +313,7 @@ fn lie(packed: &Path, values: impl Fn(usize, u8) -> u8) {
         for (i, byte) in image[4096..].iter_mut().enumerate() {
             *byte = values(i, *byte);
         }
-        let table_crc = crc32fast::hash(&image[4096..]);
-        image[56..60].copy_from_slice(&table_crc.to_le_bytes());
-        image[60..64].copy_from_slice(&[0; 4]);
-        let header_crc = crc32fast::hash(&image[..4096]);
-        image[60..64].copy_from_slice(&header_crc.to_le_bytes());
+        recompute_crcs(image);
     });
 }
 
@@ -439,11 +435,7 @@ fn raise_entries(packed: &Path, boards: &[npuzzle_board::Board], raise: u8) {
         if boards.is_empty() {
             image[29] = image[29].saturating_add(raise);
         }
-        let table_crc = crc32fast::hash(&image[4096..]);
-        image[56..60].copy_from_slice(&table_crc.to_le_bytes());
-        image[60..64].copy_from_slice(&[0; 4]);
-        let header_crc = crc32fast::hash(&image[..4096]);
-        image[60..64].copy_from_slice(&header_crc.to_le_bytes());
+        recompute_crcs(image);
     });
 }
 

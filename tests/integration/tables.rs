@@ -85,3 +85,14 @@ pub(crate) fn some_korf_boards(count: usize) -> Vec<(u32, Board)> {
     boards.truncate(count);
     boards
 }
+
+/// Recomputes a table image's CRCs after its bytes were changed, the
+/// table's first and then the header's (computed with its own field
+/// zeroed): a file whose checksums all match, as a forger would leave it.
+pub(crate) fn recompute_crcs(image: &mut [u8]) {
+    let table_crc = crc32fast::hash(&image[4096..]);
+    image[56..60].copy_from_slice(&table_crc.to_le_bytes());
+    image[60..64].copy_from_slice(&[0; 4]);
+    let header_crc = crc32fast::hash(&image[..4096]);
+    image[60..64].copy_from_slice(&header_crc.to_le_bytes());
+}
