@@ -535,16 +535,7 @@ fn check_hand_given(
             normalize(packed).display()
         ));
     }
-    let never = std::sync::atomic::AtomicBool::new(false);
-    match pdb.check_exact(&never) {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => return Err(e),
-        Err(e) => {
-            return Err(PdbError::Malformed {
-                what: format!("it cannot be built again: {e}"),
-            })
-        }
-    }
+    pdb.check_exact()?;
     if let Some(copy) = copy {
         crate::checked::record_exact(copy, &digest);
     }
@@ -619,16 +610,14 @@ pub fn open(packed: &Path) -> Result<TableFile, OpenError> {
 
 /// Checks a packed or raw file completely: header, length, table CRC and
 /// sampled values (for packed files also zstd's frame checksum, and the
-/// unpacked copies of the same build); a named partition's table also
-/// against its shipped digest. Tables of other patterns are proven exact
-/// only by building them again ([`Pdb::check_exact`]).
+/// unpacked copies of the same build), and its values proven exact: a
+/// named partition's table against its shipped digest, any other built
+/// again and compared ([`Pdb::check_exact`]).
 pub fn verify(path: &Path) -> Result<Header, OpenError> {
     if !is_packed(path) {
         let pdb = open_unpacked(path)?;
         pdb.verify().map_err(|e| fail(path, Problem::Pdb(e)))?;
-        pdb.check_values_fully()
-            .and_then(|()| pdb.check_known_digest())
-            .map_err(|e| fail(path, Problem::Pdb(e)))?;
+        check_values_exact(&pdb).map_err(|e| fail(path, Problem::Pdb(e)))?;
         return Ok(pdb.header().clone());
     }
     let (header, header_bytes) = read_packed_header(path)?;
@@ -638,8 +627,7 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
         UnpackError::Target(e) => fail(path, Problem::Io(e)),
     })?;
     Pdb::from_bytes(&image[..])
-        .and_then(|pdb| pdb.check_values_fully().map(|()| pdb))
-        .and_then(|pdb| pdb.check_known_digest())
+        .and_then(|pdb| check_values_exact(&pdb))
         .map_err(|e| fail(path, Problem::Pdb(e)))?;
     drop(image);
     for cache in cache_paths(path) {
@@ -660,6 +648,16 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
         }
     }
     Ok(header)
+}
+
+/// The values checked in full and proven exact: a named partition's table
+/// by its shipped digest, any other built again and compared.
+fn check_values_exact<D: AsRef<[u8]> + Sync>(pdb: &Pdb<D>) -> Result<(), PdbError> {
+    pdb.check_values_fully()?;
+    if !pdb.check_known_digest()? {
+        pdb.check_exact()?;
+    }
+    Ok(())
 }
 
 /// Whether the file starts with zstd's frame magic.
