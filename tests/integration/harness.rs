@@ -17,6 +17,15 @@ pub struct Run {
 }
 
 impl Run {
+    /// What a finished process gave (its output must be UTF-8).
+    pub fn of(output: std::process::Output) -> Run {
+        Run {
+            status: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(output.stdout).unwrap(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+        }
+    }
+
     pub fn json_records(&self) -> Vec<serde_json::Value> {
         self.stdout
             .lines()
@@ -148,11 +157,7 @@ pub fn run_command(mut command: Command, dir: &Path, args: &[&str], stdin: &str)
     // is its answer, not a failure.
     let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     let output = child.wait_with_output().unwrap();
-    let run = Run {
-        status: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    };
+    let run = Run::of(output);
     run.assert_no_panic();
     run
 }

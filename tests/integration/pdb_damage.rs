@@ -669,11 +669,7 @@ fn run_bounded(dir: &Path, args: &[&str]) -> Run {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let output = child.wait_with_output().unwrap();
-    let run = Run {
-        status: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    };
+    let run = Run::of(output);
     run.assert_no_panic();
     run
 }

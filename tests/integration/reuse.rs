@@ -73,11 +73,7 @@ fn example(name: &str, args: &[&str]) -> Run {
     let path = profile_dir().join("examples").join(name);
     assert!(path.is_file(), "{} is built by cargo test", path.display());
     let output = Command::new(&path).args(args).output().unwrap();
-    Run {
-        status: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    }
+    Run::of(output)
 }
 
 #[test]
