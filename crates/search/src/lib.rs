@@ -428,7 +428,7 @@ fn search<H: Heuristic>(
         }
     };
     let stopped = || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-    let (moves, stats) = found.ok_or_else(|| {
+    let (moves, mut stats) = found.ok_or_else(|| {
         if stopped() {
             SearchError::Stopped
         } else {
@@ -438,6 +438,7 @@ fn search<H: Heuristic>(
             }
         }
     })?;
+    stats.strategy = heuristic.name();
     Ok(Solution {
         moves,
         stats,

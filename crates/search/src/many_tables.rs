@@ -756,7 +756,7 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        "pdb"
+        "many-tables"
     }
 
     fn init(&self, position: &Position) -> ManyTablesState<P, G> {

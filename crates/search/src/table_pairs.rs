@@ -486,7 +486,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        "pdb"
+        "table-pairs"
     }
 
     fn init(&self, position: &Position) -> TablePairsState<G> {

@@ -70,6 +70,9 @@ pub struct Stats {
     pub generated: u64,
     /// IDA* iterations (1 for BFS and A*).
     pub iterations: u32,
+    /// The heuristic strategy that ran ([`crate::heuristic::Heuristic::name`]):
+    /// which of the estimates, or which way of reading the tables.
+    pub strategy: &'static str,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -77,6 +80,9 @@ impl std::ops::AddAssign for Stats {
         self.expanded += other.expanded;
         self.generated += other.generated;
         self.iterations = self.iterations.max(other.iterations);
+        if self.strategy.is_empty() {
+            self.strategy = other.strategy;
+        }
     }
 }
 

@@ -169,7 +169,7 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
     type State = AdditiveState<P, G>;
 
     fn name(&self) -> &'static str {
-        "pdb"
+        "additive"
     }
 
     fn init(&self, position: &Position) -> AdditiveState<P, G> {
