@@ -1010,6 +1010,7 @@ impl Solver {
             stop: stop.clone(),
             within: self.config.within,
             spare_threads,
+            strategy: None,
         };
         let mut solution = Solution {
             heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),

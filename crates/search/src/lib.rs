@@ -22,7 +22,8 @@ use std::time::Instant;
 
 use npuzzle_board::{Board, Move};
 
-use additive::AdditiveError;
+pub use additive::{choose, Capacity, Strategy};
+use additive::{TableSet, WithHeuristic};
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
 pub use ida::split_depth;
@@ -70,156 +71,23 @@ pub fn solve_additive<D: AsRef<[u8]> + Sync>(
     solve_catalogue(board, request, tables, &[tables.len()], reflect)
 }
 
-/// The heuristic a set of tables gets, chosen from their counts: the
-/// search copies the heuristic's state at every node, so the smallest
-/// capacity that holds the tables is the fastest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Capacity {
-    /// One partition of two tables (7-8, 7z-8): [`additive::Pair`], or the
-    /// two-table heuristic when both are plain nibble tables of a board up
-    /// to 4x4.
-    Pair,
-    /// Up to 4 distinct tables in up to 2 partitions (6-6-3, 6-6-6-6, duo);
-    /// one partition is searched with one sum per view.
-    Compact,
-    /// Up to 8 distinct tables in up to 4 partitions (trio).
-    Common,
-    /// Up to 16 distinct tables in up to 8 partitions (septet).
-    Large,
-    /// Up to 32 distinct tables in up to 16 partitions (compound).
-    Huge,
-}
-
-impl Capacity {
-    /// The capacity for `distinct` distinct tables in `partitions`
-    /// partitions, or why no heuristic holds them.
-    pub fn for_counts(distinct: usize, partitions: usize) -> Result<Capacity, AdditiveError> {
-        use additive::*;
-        if distinct == 0 {
-            return Err(AdditiveError::NoTables);
-        }
-        if distinct > HUGE_PATTERNS {
-            return Err(AdditiveError::TooManyPatterns {
-                count: distinct,
-                most: HUGE_PATTERNS,
-            });
-        }
-        if partitions > HUGE_GROUPS {
-            return Err(AdditiveError::TooManyPartitions {
-                count: partitions,
-                most: HUGE_GROUPS,
-            });
-        }
-        Ok(if distinct <= PAIR_PATTERNS && partitions == 1 {
-            Capacity::Pair
-        } else if distinct <= COMPACT_PATTERNS && partitions <= COMPACT_GROUPS {
-            Capacity::Compact
-        } else if distinct <= MAX_PATTERNS && partitions <= MAX_GROUPS {
-            Capacity::Common
-        } else if distinct <= LARGE_PATTERNS && partitions <= LARGE_GROUPS {
-            Capacity::Large
-        } else {
-            Capacity::Huge
-        })
-    }
-
-    /// The capacity for `tables` grouped in partitions of `groups[i]`
-    /// tables (a table several partitions hold counts once).
-    pub fn for_tables<D: AsRef<[u8]> + Sync>(
-        tables: &[npuzzle_pdb::Pdb<D>],
-        groups: &[usize],
-    ) -> Result<Capacity, AdditiveError> {
-        let mut distinct: Vec<&npuzzle_pdb::Pattern> = Vec::new();
-        for pdb in tables {
-            if !distinct.contains(&pdb.pattern()) {
-                distinct.push(pdb.pattern());
-            }
-        }
-        Capacity::for_counts(distinct.len(), groups.len())
-    }
-}
-
-/// Something to run with whichever heuristic a catalogue's counts call
-/// for (generic in the heuristic, which a closure cannot be).
-trait WithHeuristic {
-    type Output;
-    fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output;
-}
-
-/// Runs `job` with the heuristic of [`Capacity`] the catalogue calls for.
+/// Runs `job` with the heuristic strategy `forced` names, or else the one
+/// [`additive::choose`] picks.
 fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     grid: &Grid,
     tables: &[npuzzle_pdb::Pdb<D>],
     groups: &[usize],
     reflect: bool,
+    forced: Option<Strategy>,
     job: W,
 ) -> Result<W::Output, SearchError> {
-    use additive::*;
-    use many_tables::ManyTables;
-    use table_pairs::TablePairs;
-    let capacity = Capacity::for_tables(tables, groups).map_err(SearchError::Tables)?;
-    macro_rules! fast_path {
-        ($p:expr, $g:expr) => {
-            if let Some(heuristic) =
-                ManyTables::<{ $p }, { $g }>::new(grid, tables, groups, reflect)
-            {
-                return Ok(job.run(grid, &heuristic));
-            }
-        };
-    }
-    // Up to four partitions of one or two tables on boards up to 4x4.
-    macro_rules! pairs_path {
-        ($($g:literal)*) => {
-            $(if groups.len() == $g {
-                if let Some(heuristic) = TablePairs::<$g>::new(grid, tables, groups, reflect) {
-                    return Ok(job.run(grid, &heuristic));
-                }
-            })*
-        };
-    }
-    Ok(match capacity {
-        Capacity::Pair => {
-            if let Some(heuristic) = two_tables::TwoTables::new(grid, tables, reflect) {
-                return Ok(job.run(grid, &heuristic));
-            }
-            pairs_path!(1 2 3 4);
-            fast_path!(PAIR_PATTERNS, 1);
-            let heuristic =
-                Pair::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
-            job.run(grid, &heuristic)
-        }
-        Capacity::Compact => {
-            pairs_path!(1 2 3 4);
-            // One sum per view: the fast path's loops over a tile's tables
-            // and over the sums then fold away.
-            if groups.len() == 1 {
-                fast_path!(COMPACT_PATTERNS, 1);
-            }
-            fast_path!(COMPACT_PATTERNS, COMPACT_GROUPS);
-            let heuristic = Compact::with_capacity(grid, tables, groups, reflect)
-                .map_err(SearchError::Tables)?;
-            job.run(grid, &heuristic)
-        }
-        Capacity::Common => {
-            pairs_path!(1 2 3 4);
-            fast_path!(MAX_PATTERNS, MAX_GROUPS);
-            let heuristic = Additive::with_groups(grid, tables, groups, reflect)
-                .map_err(SearchError::Tables)?;
-            job.run(grid, &heuristic)
-        }
-        Capacity::Large => {
-            fast_path!(LARGE_PATTERNS, LARGE_GROUPS);
-            let heuristic =
-                Large::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
-            job.run(grid, &heuristic)
-        }
-        Capacity::Huge => {
-            fast_path!(HUGE_PATTERNS, HUGE_GROUPS);
-            let heuristic =
-                Huge::with_capacity(grid, tables, groups, reflect).map_err(SearchError::Tables)?;
-            job.run(grid, &heuristic)
-        }
-    })
+    let set = TableSet {
+        grid,
+        tables,
+        groups,
+        reflect,
+    };
+    additive::run(&set, forced, job).map_err(SearchError::Tables)
 }
 
 /// Solves `board` optimally over a catalogue: `groups[i]` tables of
@@ -243,7 +111,14 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), request.goal);
-    with_catalogue(&grid, tables, groups, reflect, Solve(board, request))?
+    with_catalogue(
+        &grid,
+        tables,
+        groups,
+        reflect,
+        request.strategy,
+        Solve(board, request),
+    )?
 }
 
 /// The subtrees one IDA* iteration splits into, for a search spread over
@@ -317,7 +192,14 @@ pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
         return Err(SearchError::Unsolvable);
     }
     let grid = Grid::new(board.size(), goal);
-    with_catalogue(&grid, tables, groups, reflect, Run(board, depth, bound))
+    with_catalogue(
+        &grid,
+        tables,
+        groups,
+        reflect,
+        None,
+        Run(board, depth, bound),
+    )
 }
 
 /// One IDA* pass bounded by `bound` below the node `prefix` leads to from
@@ -374,6 +256,7 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
         tables,
         groups,
         reflect,
+        request.strategy,
         Run(board, request, prefix, bound),
     )?
 }

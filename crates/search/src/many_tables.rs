@@ -19,8 +19,11 @@
 //! computes no index again.
 
 use npuzzle_pdb::regions::Regions;
-use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
+use npuzzle_pdb::{Pdb, Ranker};
 
+use crate::additive::geometry::{
+    self, cross_change, crossings, digit_weight, nibble_tables, placement, CheckedSet, Reflection,
+};
 use crate::grid::{Grid, Position};
 use crate::heuristic::{Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
@@ -50,25 +53,7 @@ struct Table<'a> {
     tiles: Vec<u8>,
 }
 
-/// A move's geometry in one view: the board cells it crosses (where the
-/// tiles are read), whether it is vertical there and towards a higher
-/// cell, the two cells' bits and the cell the blank comes to.
-#[derive(Clone, Copy)]
-struct Crossing {
-    crossed: [u8; CROSSED],
-    vertical: bool,
-    up: bool,
-    flip: u32,
-    blank_after: u8,
-}
-
-const NO_CROSSING: Crossing = Crossing {
-    crossed: [NO_CELL; CROSSED],
-    vertical: false,
-    up: false,
-    flip: 0,
-    blank_after: 0,
-};
+type Crossing = geometry::Crossing<CROSSED>;
 
 /// The board's view (0) or the mirror's (1) of the tables.
 struct View<const G: usize> {
@@ -254,48 +239,18 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         const { assert!(G.is_power_of_two() && P.is_power_of_two() && G <= 16) };
         let n = grid.n;
         let cells = n * n;
-        if n > MAX_SIDE || groups.len() > G || groups.contains(&0) {
+        if n > MAX_SIDE || groups.len() > G || !nibble_tables(pdbs, 8, 8) {
             return None;
         }
-        if groups.iter().sum::<usize>() != pdbs.len() {
-            return None;
-        }
-        let mut distinct: Vec<usize> = Vec::new();
-        let mut table_of_slot = Vec::with_capacity(pdbs.len());
-        for (s, pdb) in pdbs.iter().enumerate() {
-            let pattern = pdb.pattern();
-            let usable = matches!(
-                pattern.index_scheme(),
-                IndexScheme::Placement | IndexScheme::PlacementAndRegion
-            ) && pdb.encoding() == Encoding::NibbleExcess
-                && (pattern.size(), pattern.goal()) == (n, grid.goal)
-                && pdb.header().entries() <= 1 << 32
-                && pattern.tiles().len() <= 8;
-            if !usable {
-                return None;
-            }
-            match distinct.iter().position(|&f| pdbs[f].pattern() == pattern) {
-                Some(p) => table_of_slot.push(p),
-                None => {
-                    table_of_slot.push(distinct.len());
-                    distinct.push(s);
-                }
-            }
-        }
+        let CheckedSet {
+            distinct,
+            table_of: table_of_slot,
+            group_of,
+        } = CheckedSet::check(grid, pdbs, groups).ok()?;
         if distinct.len() > P {
             return None;
         }
-        let mut group_of = Vec::with_capacity(pdbs.len());
-        for (g, &size) in groups.iter().enumerate() {
-            group_of.extend(std::iter::repeat_n(g, size));
-        }
-        let mut transpose = [0u8; CELLS];
-        for (cell, t) in transpose.iter_mut().enumerate().take(cells) {
-            *t = ((cell % n) * n + cell / n) as u8;
-        }
-        let goal = grid.goal;
-        let mirror_tile =
-            |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
+        let reflection = Reflection::new(grid);
         let tables: Vec<Table<'a>> = distinct
             .iter()
             .map(|&s| {
@@ -305,10 +260,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                     entries: pdbs[s].table(),
                     regions: pdbs[s].regions(),
                     ranker: pattern.ranker(),
-                    sources: [
-                        tiles.clone(),
-                        tiles.iter().map(|&t| mirror_tile(t)).collect(),
-                    ],
+                    sources: reflection.sources(&tiles),
                     tiles,
                 }
             })
@@ -332,11 +284,6 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
             for (s, &p) in table_of_slot.iter().enumerate() {
                 for &x in &tables[p].sources[view] {
                     let x = x as usize;
-                    // Two tables of one partition holding a tile: not
-                    // additive.
-                    if table_in[x][group_of[s]] != NO_TABLE {
-                        return None;
-                    }
                     table_in[x][group_of[s]] = p as u8;
                     let held = &mut tables_of[x];
                     if !held.contains(&(p as u8)) {
@@ -346,11 +293,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                 }
             }
             let weight = |p: usize, slot: u8| -> u32 {
-                match tables[p].regions {
-                    // Digit i of the order number counts i!.
-                    Some(_) => (1..=slot as u32).product(),
-                    None => tables[p].ranker.weight(slot as usize) as u32,
-                }
+                digit_weight(tables[p].ranker, tables[p].regions.is_some(), slot as usize)
             };
             let mut step = [[[0u32; 2]; G]; CELLS];
             let mut cross = Box::new([[[0u32; CELLS]; G]; CELLS]);
@@ -372,32 +315,18 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                         if y == x || sy == u8::MAX {
                             continue;
                         }
-                        // A plain digit is the cell less the earlier tiles
-                        // below it; an order digit the earlier tiles below.
-                        let change = if sy < sx {
-                            wx.wrapping_neg()
-                        } else {
-                            weight(p, sy)
-                        };
+                        let change = cross_change(sx.into(), wx, sy.into(), weight(p, sy), !plain);
                         if plain {
                             cross[x][k][y] = change;
                         } else {
-                            order_cross[x][k][y] = change.wrapping_neg() as u16;
+                            order_cross[x][k][y] = change as u16;
                         }
                     }
                 }
             }
-            let mut crossing = [[NO_CROSSING; 4]; CELLS];
-            for seen in grid.moves_seen::<CROSSED>(view == 1, NO_CELL) {
-                crossing[seen.from as usize][direction_of(seen.from, seen.to) as usize] =
-                    Crossing {
-                        crossed: seen.crossed,
-                        vertical: seen.vertical(),
-                        up: seen.up(),
-                        flip: seen.cells(),
-                        blank_after: seen.tile,
-                    };
-            }
+            let crossing = crossings(grid, view == 1, NO_CELL, |from, to| {
+                direction_of(from, to) as usize
+            });
             let holds = table_in.map(|row| {
                 let mut words = [0u64; 2];
                 for (g, _) in row.iter().enumerate().filter(|&(_, &p)| p != NO_TABLE) {
@@ -434,7 +363,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                 .map(|(&p, &g)| (g as u8, p as u8))
                 .collect(),
             grid: grid.clone(),
-            transpose,
+            transpose: reflection.cells(),
             distance: grid.distance_table(),
             direction,
             set_ranks: SetRanks::shared(),
@@ -719,8 +648,6 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     /// board or its mirror, from scratch.
     fn evaluate(&self, p: usize, view: usize, position: &Position) -> (u32, u16, u8, u8) {
         let table = &self.tables[p];
-        let mut placement = [0u8; CELLS];
-        let mut manhattan = 0u8;
         let transpose = |cell: u8| {
             if view == 1 {
                 self.transpose[cell as usize]
@@ -728,11 +655,15 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
                 cell
             }
         };
-        for (i, (&source, &tile)) in table.sources[view].iter().zip(&table.tiles).enumerate() {
-            let cell = transpose(position.cells[source as usize]);
-            placement[i] = cell;
-            manhattan += self.grid.distance(tile, cell) as u8;
-        }
+        let mirror = (view == 1).then_some(&self.transpose[..]);
+        let (placement, manhattan) = placement(
+            &self.grid,
+            position,
+            &table.tiles,
+            &table.sources[view],
+            mirror,
+        );
+        let manhattan = manhattan as u8;
         let placement = &placement[..table.tiles.len()];
         let (key, order, index) = match table.regions {
             Some(regions) => {
@@ -756,7 +687,7 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        "many-tables"
+        crate::additive::Strategy::ManyTables.name()
     }
 
     fn init(&self, position: &Position) -> ManyTablesState<P, G> {

@@ -844,7 +844,7 @@ fn search_core(
         parallel: false,
         stop,
         within,
-        spare_threads: None,
+        ..Request::default()
     };
     match solve(core, &request) {
         Ok(solution) => Ok(Some(solution)),

@@ -18,8 +18,12 @@
 use std::sync::Mutex;
 
 use npuzzle_pdb::regions::Regions;
-use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
+use npuzzle_pdb::{Pdb, Ranker};
 
+use crate::additive::geometry::{
+    self, cross_change, crossings, digit_weight, nibble_tables, placement, CheckedSet, Reflection,
+};
+use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{Heuristic, MoveSet};
 use crate::prefetch::prefetch_byte;
@@ -37,18 +41,7 @@ const NO_SLOT: u8 = 2;
 /// The most tiles of a zero-aware table: its order number fits 16 bits.
 const MAX_ZERO_AWARE_TILES: usize = 8;
 
-/// A move's geometry in one view: the cells it crosses (cells of the board,
-/// where the tiles are read), whether it is vertical there, whether the
-/// tile's cell grows (1) or shrinks (-1, two's complement), the two cells'
-/// bits and the cell the blank comes to.
-#[derive(Clone, Copy, Default)]
-struct Crossing {
-    crossed: [u8; 3],
-    vertical: bool,
-    sign: u32,
-    flip: u32,
-    blank_after: u8,
-}
+type Crossing = geometry::Crossing<3>;
 
 /// The board's view (0) or the mirror's (1) of the tables.
 struct View<const G: usize> {
@@ -183,24 +176,12 @@ impl<'a, const G: usize> TablePairs<'a, G> {
         let n = grid.n;
         if n > MAX_SIDE
             || groups.len() != G
-            || groups.iter().any(|&size| !(1..=2).contains(&size))
-            || groups.iter().sum::<usize>() != pdbs.len()
+            || groups.iter().any(|&size| size > 2)
+            || !nibble_tables(pdbs, MAX_PATTERN_TILES, MAX_ZERO_AWARE_TILES)
         {
             return None;
         }
-        for pdb in pdbs {
-            let pattern = pdb.pattern();
-            let scheme = pattern.index_scheme();
-            let usable = (scheme == IndexScheme::Placement
-                || scheme == IndexScheme::PlacementAndRegion
-                    && pattern.tiles().len() <= MAX_ZERO_AWARE_TILES)
-                && pdb.encoding() == Encoding::NibbleExcess
-                && (pattern.size(), pattern.goal()) == (n, grid.goal)
-                && pdb.header().entries() <= 1 << 32;
-            if !usable {
-                return None;
-            }
-        }
+        CheckedSet::check(grid, pdbs, groups).ok()?;
         // `[g][slot]`: the table given for that slot.
         let mut given = [[None; 2]; G];
         let mut next = 0;
@@ -210,23 +191,12 @@ impl<'a, const G: usize> TablePairs<'a, G> {
                 next += 1;
             }
         }
-        let mut transpose = [0u8; CELLS];
-        for (cell, t) in transpose.iter_mut().enumerate().take(n * n) {
-            *t = ((cell % n) * n + cell / n) as u8;
-        }
-        let goal = grid.goal;
-        let mirror_tile =
-            |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
+        let reflection = Reflection::new(grid);
         let tiles =
             given.map(|pair| pair.map(|pdb| pdb.map_or(vec![], |p| p.pattern().tiles().to_vec())));
-        let sources = tiles.clone().map(|pair| {
-            pair.map(|tiles| {
-                [
-                    tiles.clone(),
-                    tiles.iter().map(|&t| mirror_tile(t)).collect(),
-                ]
-            })
-        });
+        let sources = tiles
+            .clone()
+            .map(|pair| pair.map(|tiles| reflection.sources(&tiles)));
         let zero_aware = given.map(|pair| {
             pair.map(|pdb| {
                 let pdb = pdb?;
@@ -268,23 +238,18 @@ impl<'a, const G: usize> TablePairs<'a, G> {
                 for (s, by_view) in pair.iter().enumerate() {
                     for (i, &x) in by_view[view].iter().enumerate() {
                         let x = x as usize;
-                        if slot_of[x][g] != NO_SLOT {
-                            // Two tables of one partition holding a tile:
-                            // not additive.
-                            return None;
-                        }
                         slot_of[x][g] = s as u8;
                         place[x][g] = i;
                     }
                 }
             }
             // The value of digit `i` of table `[g][s]`'s key.
+            // A zero-aware table's order number is the key's high half.
             let weight = |g: usize, s: usize, i: usize| -> u32 {
-                match zero_aware[g][s] {
-                    // Digit i of the order number counts i!, in the high half.
-                    Some(_) => (1..=i as u32).product::<u32>() << 16,
-                    None => given[g][s].map_or(0, |p| p.pattern().ranker().weight(i) as u32),
-                }
+                given[g][s].map_or(0, |p| {
+                    let zero_aware = zero_aware[g][s].is_some();
+                    digit_weight(p.pattern().ranker(), zero_aware, i) << (16 * zero_aware as u32)
+                })
             };
             let mut step = [[[0u32; 2]; G]; CELLS];
             let mut cross = [[[0u32; CELLS]; G]; CELLS];
@@ -304,31 +269,17 @@ impl<'a, const G: usize> TablePairs<'a, G> {
                         if y == x || slot_of[y][g] as usize != s {
                             continue;
                         }
-                        // A plain digit is the cell less the earlier tiles
-                        // below it; an order digit counts the earlier tiles
-                        // below.
-                        let change = if place[y][g] < place[x][g] {
-                            wx.wrapping_neg()
-                        } else {
-                            weight(g, s, place[y][g])
-                        };
-                        cross[x][g][y] = match zero_aware[g][s] {
-                            Some(_) => change.wrapping_neg(),
-                            None => change,
-                        };
+                        cross[x][g][y] = cross_change(
+                            place[x][g],
+                            wx,
+                            place[y][g],
+                            weight(g, s, place[y][g]),
+                            zero_aware[g][s].is_some(),
+                        );
                     }
                 }
             }
-            let mut crossing = [[Crossing::default(); 4]; CELLS];
-            for seen in grid.moves_seen::<3>(view == 1, NO_CELL) {
-                crossing[seen.from as usize][direction(seen.from, seen.to)] = Crossing {
-                    crossed: seen.crossed,
-                    vertical: seen.vertical(),
-                    sign: if seen.up() { 1 } else { u32::MAX },
-                    flip: seen.cells(),
-                    blank_after: seen.tile,
-                };
-            }
+            let crossing = crossings(grid, view == 1, NO_CELL, direction);
             views.push(View {
                 slot: slot_of,
                 step,
@@ -346,7 +297,7 @@ impl<'a, const G: usize> TablePairs<'a, G> {
             tiles,
             views: [board, mirror],
             grid: grid.clone(),
-            transpose,
+            transpose: reflection.cells(),
             distance: grid.distance_table(),
             reflect,
             mirror_repeats,
@@ -451,15 +402,11 @@ impl<'a, const G: usize> TablePairs<'a, G> {
                 cell
             }
         };
-        let mut placement = [0u8; CELLS];
-        let mut manhattan = 0u8;
         let tiles = &self.tiles[g][s];
-        for (i, (&source, &tile)) in self.sources[g][s][view].iter().zip(tiles).enumerate() {
-            let cell = transpose(position.cells[source as usize]);
-            placement[i] = cell;
-            manhattan += self.grid.distance(tile, cell) as u8;
-        }
-        let placement = &placement[..tiles.len()];
+        let mirror = (view == 1).then_some(&self.transpose[..]);
+        let sources = &self.sources[g][s][view];
+        let (placement, manhattan) = placement(&self.grid, position, tiles, sources, mirror);
+        let (placement, manhattan) = (&placement[..tiles.len()], manhattan as u8);
         let (key, index) = match (&self.zero_aware[g][s], self.rankers[g][s]) {
             (Some(table), _) => {
                 let (_, order) = table.regions.set_and_order(placement);
@@ -486,7 +433,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        "table-pairs"
+        crate::additive::Strategy::TablePairs.name()
     }
 
     fn init(&self, position: &Position) -> TablePairsState<G> {

@@ -301,7 +301,7 @@ impl Heuristic for TwoTables<'_> {
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        "two-tables"
+        crate::additive::Strategy::TwoTables.name()
     }
 
     fn init(&self, position: &Position) -> TwoTablesState {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use npuzzle_board::{Goal, Move};
 
-use crate::additive::AdditiveError;
+use crate::additive::{AdditiveError, Strategy};
 use crate::grid::MAX_SEARCH_SIZE;
 
 /// Which search runs.
@@ -115,6 +115,10 @@ pub struct Request {
     /// them on between subtrees to search its iteration alongside, and gives
     /// them back when the iteration ends.
     pub spare_threads: Option<Arc<AtomicUsize>>,
+    /// Tables only: the strategy to compute the heuristic with, instead of
+    /// the one [`crate::choose`] picks (for tests and comparisons; every
+    /// strategy gives the same nodes).
+    pub strategy: Option<Strategy>,
 }
 
 /// The memory BFS and A* may fill by default.
@@ -159,6 +163,7 @@ impl Default for Request {
             stop: None,
             within: 0,
             spare_threads: None,
+            strategy: None,
         }
     }
 }

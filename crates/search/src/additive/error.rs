@@ -30,6 +30,9 @@ pub enum AdditiveError {
     TooManyEntries { entries: u64 },
     /// Two tables share a tile: their sum would overestimate.
     Overlap { tile: u8 },
+    /// The strategy asked for is not written for these tables (board
+    /// size, table kinds or counts).
+    NotTaken { strategy: &'static str },
 }
 
 impl fmt::Display for AdditiveError {
@@ -68,6 +71,11 @@ impl fmt::Display for AdditiveError {
                 f,
                 "tile {tile} is in two tables of one partition: the sum of overlapping \
                  patterns overestimates, so the solutions would not be optimal"
+            ),
+            AdditiveError::NotTaken { strategy } => write!(
+                f,
+                "the {strategy} strategy does not take these tables (their board size, kinds \
+                 or counts); the general strategy takes any"
             ),
         }
     }

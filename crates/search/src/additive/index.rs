@@ -1,27 +1,21 @@
 //! From a placement to an entry: ranks, the index schemes (plain, by free
 //! cell, by blank region) and reading values.
 
+use super::geometry::placement;
 use super::*;
 
 impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G> {
     /// Pattern `p`'s view of the board or of its mirror, from scratch.
     pub(super) fn evaluate(&self, p: usize, mirror: bool, position: &Position) -> PatternState {
         let table = &self.tables[p];
-        let mut placement = [0u8; MAX_PATTERN_TILES];
-        let mut manhattan = 0;
         let sources = if mirror {
             &table.mirror_sources
         } else {
             &table.tiles
         };
-        for (i, (&source, &tile)) in sources.iter().zip(&table.tiles).enumerate() {
-            let mut cell = position.cells[source as usize];
-            if mirror {
-                cell = self.transpose[cell as usize];
-            }
-            placement[i] = cell;
-            manhattan += self.grid.distance(tile, cell);
-        }
+        let transpose = mirror.then_some(&self.transpose[..]);
+        let (placement, manhattan) =
+            placement(&self.grid, position, &table.tiles, sources, transpose);
         let rank = table
             .pdb
             .pattern()

@@ -140,11 +140,15 @@ pub struct Additive<'a, D, const P: usize = MAX_PATTERNS, const G: usize = MAX_G
 }
 
 mod error;
+pub(crate) mod geometry;
 mod index;
 mod setup;
+mod strategy;
 mod update;
 
 pub use error::AdditiveError;
+pub use strategy::{choose, Capacity, Strategy};
+pub(crate) use strategy::{run, TableSet, WithHeuristic};
 
 /// The heuristic for catalogues too large for the common one: up to 16
 /// distinct tables in up to 8 partitions, at twice the state per node.
@@ -169,7 +173,7 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
     type State = AdditiveState<P, G>;
 
     fn name(&self) -> &'static str {
-        "additive"
+        super::Strategy::General.name()
     }
 
     fn init(&self, position: &Position) -> AdditiveState<P, G> {

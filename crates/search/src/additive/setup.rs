@@ -1,5 +1,6 @@
 //! Checking the tables and laying out what lookups need.
 
+use super::geometry::{CheckedSet, Reflection};
 use super::*;
 
 impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
@@ -47,26 +48,11 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
         groups: &[usize],
         reflect: bool,
     ) -> Result<Additive<'a, D, P, G>, AdditiveError> {
-        if pdbs.is_empty() {
-            return Err(AdditiveError::NoTables);
-        }
-        // Tables of the same pattern (one file opened for two partitions)
-        // are one table here: `first_slot` holds the first slot of each
-        // distinct table, `table_of` each slot's distinct table.
-        let mut first_slot: Vec<usize> = Vec::new();
-        let mut table_of: Vec<usize> = Vec::with_capacity(pdbs.len());
-        for (s, pdb) in pdbs.iter().enumerate() {
-            match first_slot
-                .iter()
-                .position(|&f| pdbs[f].pattern() == pdb.pattern())
-            {
-                Some(p) => table_of.push(p),
-                None => {
-                    table_of.push(first_slot.len());
-                    first_slot.push(s);
-                }
-            }
-        }
+        let CheckedSet {
+            distinct: first_slot,
+            table_of,
+            group_of,
+        } = CheckedSet::check(grid, pdbs, groups)?;
         if first_slot.len() > P {
             return Err(AdditiveError::TooManyPatterns {
                 count: first_slot.len(),
@@ -79,70 +65,18 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
                 most: G,
             });
         }
-        let grouped: usize = groups.iter().sum();
-        if grouped != pdbs.len() || groups.contains(&0) {
-            return Err(AdditiveError::BadGroups {
-                tables: pdbs.len(),
-                grouped,
-            });
-        }
-        let mut group_of = vec![0u8; pdbs.len()];
-        let mut first = 0;
-        for (g, &size) in groups.iter().enumerate() {
-            group_of[first..first + size].fill(g as u8);
-            first += size;
-        }
-        let n = grid.n;
-        let goal = grid.goal;
-        let mut seen = [[false; 256]; G];
-        for (p, pdb) in pdbs.iter().enumerate() {
-            let seen = &mut seen[group_of[p] as usize];
-            let pattern = pdb.pattern();
-            if (pattern.size(), pattern.goal()) != (n, goal) {
-                return Err(AdditiveError::WrongPuzzle {
-                    table: (pattern.size(), pattern.goal()),
-                    board: (n, goal),
-                });
-            }
-            if pattern.tiles().len() > MAX_PATTERN_TILES {
-                return Err(AdditiveError::TooManyTiles {
-                    tiles: pattern.tiles().len(),
-                });
-            }
-            if pdb.header().entries() > 1 << 32 {
-                return Err(AdditiveError::TooManyEntries {
-                    entries: pdb.header().entries(),
-                });
-            }
-            for &tile in pattern.tiles() {
-                if std::mem::replace(&mut seen[tile as usize], true) {
-                    return Err(AdditiveError::Overlap { tile });
-                }
-            }
-        }
-        let mut transpose = [0u8; 256];
-        for (cell, t) in transpose.iter_mut().enumerate().take(n * n) {
-            *t = ((cell % n) * n + cell / n) as u8;
-        }
-        // The mirror image of tile t: the tile whose goal cell is the mirror
-        // of t's goal cell.
-        let mirror_tile =
-            |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
+        let reflection = Reflection::new(grid);
         let mut member = [[NOWHERE; 256]; G];
         let mut mirror_member = [[NOWHERE; 256]; G];
         for (s, pdb) in pdbs.iter().enumerate() {
-            let (g, p) = (group_of[s] as usize, table_of[s] as u8);
-            let tiles = pdb.pattern().tiles();
-            for (slot, &t) in tiles.iter().enumerate() {
-                member[g][t as usize] = Membership {
+            let (g, p) = (group_of[s], table_of[s] as u8);
+            for (slot, &t) in pdb.pattern().tiles().iter().enumerate() {
+                let membership = Membership {
                     pattern: p,
                     slot: slot as u8,
                 };
-                // Mirror images pair up (the map is its own inverse).
-                mirror_member[g][mirror_tile(t) as usize] = Membership {
-                    pattern: p,
-                    slot: slot as u8,
-                };
+                member[g][t as usize] = membership;
+                mirror_member[g][reflection.tile(t) as usize] = membership;
             }
         }
         let mut tables = Vec::new();
@@ -154,7 +88,7 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
             for (slot, weight) in weights.iter_mut().enumerate().take(tiles.len()) {
                 *weight = pattern.ranker().weight(slot);
             }
-            let mirror_sources: Vec<u8> = tiles.iter().map(|&q| mirror_tile(q)).collect();
+            let [_, mirror_sources] = reflection.sources(&tiles);
             let mut slot_of = [[NO_SLOT; 256]; 2];
             for (slot, (&tile, &source)) in tiles.iter().zip(&mirror_sources).enumerate() {
                 slot_of[0][tile as usize] = slot as u8;
@@ -191,11 +125,11 @@ impl<'a, D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'a, D, 
             slots: table_of
                 .iter()
                 .zip(&group_of)
-                .map(|(&p, &g)| (g, p as u8))
+                .map(|(&p, &g)| (g as u8, p as u8))
                 .collect(),
             member,
             mirror_member,
-            transpose,
+            transpose: reflection.cells(),
             reflect,
         })
     }
