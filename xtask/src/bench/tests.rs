@@ -329,3 +329,38 @@ fn no_two_modules_import_each_other() {
     );
     assert_eq!(mutual(&graph), Vec::<(String, String)>::new(), "{graph:?}");
 }
+
+/// A stand-in for `npuzzle solve --json`: one record per board read from
+/// standard input, `extra` spliced into each, then a summary.
+fn fake_npuzzle(dir: &Path, extra: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("npuzzle");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nwhile read -r board; do\n  \
+             echo '{{\"type\":\"solution\",\"length\":80,\"nodes\":5,\"seconds\":0.5{extra}}}'\n\
+             done\necho '{{\"type\":\"summary\",\"peak_rss_mb\":3.0}}'\n"
+        ),
+    )
+    .expect("the stand-in is written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("the stand-in is executable");
+    path
+}
+
+#[test]
+fn a_set_reports_the_strategy_its_records_name() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let hard = common::read_set("hard80.txt").expect("bench/hard80.txt");
+    let named = fake_npuzzle(dir.path(), r#","strategy":"two-tables""#);
+    let outcome = common::solve_set(&named, &hard[..3], &[]).expect("solved");
+    assert!(outcome.all_optimal);
+    assert_eq!(outcome.expanded, 15);
+    assert_eq!(outcome.strategy(), "two-tables");
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let unnamed = fake_npuzzle(dir.path(), "");
+    let outcome = common::solve_set(&unnamed, &hard[..3], &[]).expect("solved");
+    assert_eq!(outcome.strategy(), "-");
+}
