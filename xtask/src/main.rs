@@ -7,7 +7,6 @@ use std::process::{Command, ExitCode};
 
 mod bench;
 mod digests;
-mod doors;
 
 const TASKS: &str = "\
 usage: cargo xtask <task> [options]

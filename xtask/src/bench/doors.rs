@@ -1,4 +1,4 @@
-//! The bench's "one engine" section: the same boards through the command
+//! Section "doors" ("one engine behind every door"): the same boards through the command
 //! line, the C ABI and the Python package, one search thread each, runs
 //! alternated, on every table set that is built: nodes must agree, times
 //! are compared as ratios to the command line's.
@@ -8,6 +8,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::common::{first_record, fresh_page_cache, strategy, Ctx, BOARD_80};
 use crate::{root, target_dir};
 
 /// A table set and a board to solve over it.
@@ -20,7 +21,6 @@ struct Case {
     runs: usize,
 }
 
-const BOARD_80: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
 /// Korf and Felner's 24-puzzle #40 (82 moves).
 const KORF24_40: &str = "2 17 4 13 7 12 10 3 0 16 21 24 8 5 18 20 15 19 14 9 22 11 6 1 23";
 
@@ -65,8 +65,9 @@ fn built(npuzzle: &Path, case: &Case) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn cli(npuzzle: &Path, case: &Case) -> Result<Sample, String> {
-    let record = crate::bench::first_record(
+/// The command line's answer, and the strategy its record names.
+fn cli(npuzzle: &Path, case: &Case) -> Result<(Sample, String), String> {
+    let record = first_record(
         npuzzle,
         &[
             "--jobs",
@@ -79,8 +80,11 @@ fn cli(npuzzle: &Path, case: &Case) -> Result<Sample, String> {
         ],
     )?;
     Ok((
-        record["nodes"].as_u64().unwrap_or(0),
-        record["seconds"].as_f64().unwrap_or(0.0),
+        (
+            record["nodes"].as_u64().unwrap_or(0),
+            record["seconds"].as_f64().unwrap_or(0.0),
+        ),
+        strategy(&record).to_string(),
     ))
 }
 
@@ -199,16 +203,18 @@ fn median(samples: &mut [Sample]) -> Sample {
 }
 
 /// Appends the section to `report`.
-pub fn section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
+pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
+    let npuzzle = &ctx.npuzzle;
     let _ = writeln!(
         report,
         "## One engine behind every door\n\n\
          The same board through `npuzzle solve --jobs 1`, the C ABI (`npuzzle_open_with`, \
          one thread) and the Python package (`Solver(..., jobs=1).solve`), runs alternated; \
          search seconds as each door reports them (median), and the ratio to the command \
-         line's.\n\n\
-         | tables | board | door | expanded | seconds | / CLI |\n\
-         | --- | --- | --- | ---: | ---: | ---: |"
+         line's. Strategy: the command line's record names it; the C and Python doors \
+         do not report it (`-`).\n\n\
+         | tables | board | door | expanded | seconds | / CLI | strategy |\n\
+         | --- | --- | --- | ---: | ---: | ---: | --- |"
     );
     let c_program = c_program();
     let python = python();
@@ -216,15 +222,18 @@ pub fn section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
         if !built(npuzzle, case) {
             let _ = writeln!(
                 report,
-                "| {} | {} | not built: `cargo xtask build-pdb --size {} --goal {} --partition {}` | | | |",
+                "| {} | {} | not built: `cargo xtask build-pdb --size {} --goal {} --partition {}` | | | | |",
                 case.partition, case.what, case.size, case.goal, case.partition
             );
             continue;
         }
-        crate::bench::fresh_page_cache(npuzzle, case.partition, case.size, case.goal);
+        fresh_page_cache(npuzzle, case.partition, case.size, case.goal);
         let (mut from_cli, mut from_c, mut from_python) = (Vec::new(), Vec::new(), Vec::new());
+        let mut cli_strategy = String::from("-");
         for _ in 0..case.runs {
-            from_cli.push(cli(npuzzle, case)?);
+            let (sample, strategy) = cli(npuzzle, case)?;
+            from_cli.push(sample);
+            cli_strategy = strategy;
             if let Ok(program) = &c_program {
                 from_c.push(c_abi(program, case)?);
             }
@@ -233,10 +242,10 @@ pub fn section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
             }
         }
         let base = median(&mut from_cli);
-        let mut row = |door: &str, sample: Sample| {
+        let mut row = |door: &str, sample: Sample, strategy: &str| {
             let _ = writeln!(
                 report,
-                "| {} | {} | {door} | {} | {:.3} | {:.2} |",
+                "| {} | {} | {door} | {} | {:.3} | {:.2} | {strategy} |",
                 case.partition,
                 case.what,
                 sample.0,
@@ -244,14 +253,18 @@ pub fn section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
                 sample.1 / base.1.max(1e-9)
             );
         };
-        row("command line", base);
+        row("command line", base, &cli_strategy);
         match &c_program {
-            Ok(_) => row("C", median(&mut from_c)),
-            Err(why) => row(&format!("C: not run ({why})"), (0, 0.0)),
+            Ok(_) => row("C", median(&mut from_c), "-"),
+            Err(why) => row(&format!("C: not run ({why})"), (0, 0.0), "-"),
         }
         match &python {
-            Some(_) => row("Python", median(&mut from_python)),
-            None => row("Python: not installed (`cargo xtask python`)", (0, 0.0)),
+            Some(_) => row("Python", median(&mut from_python), "-"),
+            None => row(
+                "Python: not installed (`cargo xtask python`)",
+                (0, 0.0),
+                "-",
+            ),
         }
         let nodes: Vec<u64> = [&from_cli, &from_c, &from_python]
             .iter()

@@ -1,0 +1,366 @@
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use clap::CommandFactory;
+
+use super::*;
+
+fn plan_of(args: &[&str]) -> Plan {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    parse(&args).expect("the options parse").plan()
+}
+
+fn defaults() -> Vec<&'static str> {
+    SECTIONS
+        .iter()
+        .filter(|s| s.default)
+        .map(|s| s.name)
+        .collect()
+}
+
+#[test]
+fn only_is_repeatable_and_runs_in_the_reports_order() {
+    let plan = plan_of(&["--only", "princeton", "--only", "standard"]);
+    assert_eq!(plan.sections, ["standard", "princeton"]);
+    assert!(!plan.full);
+    assert_eq!(plan.out, None, "a partial run is printed, not written");
+    assert_eq!(plan.command(), " --only standard --only princeton");
+}
+
+#[test]
+fn the_default_run_writes_the_report() {
+    let plan = plan_of(&[]);
+    assert_eq!(plan.sections, defaults());
+    assert!(plan.full);
+    assert_eq!(plan.out, Some(crate::root().join("bench/report.md")));
+    assert_eq!(plan.command(), "");
+}
+
+/// The sections the bench ran before it had a table of them, in that
+/// order: the default run must stay the same report.
+#[test]
+fn the_default_sections_are_the_old_full_run() {
+    assert_eq!(
+        defaults(),
+        [
+            "standard",
+            "end-to-end",
+            "thread-rate",
+            "tables",
+            "catalogues",
+            "serve-load",
+            "serve-flood",
+            "soak",
+            "doors",
+            "princeton",
+            "heuristics",
+            "reduction",
+            "docs",
+        ]
+    );
+}
+
+#[test]
+fn the_old_flags_are_aliases() {
+    for (old, new) in [
+        (vec!["--doors"], vec!["--only", "doors"]),
+        (vec!["--soak"], vec!["--only", "soak"]),
+        (vec!["--serve-flood"], vec!["--only", "serve-flood"]),
+        (vec!["--catalogues"], vec!["--only", "catalogues"]),
+        (vec!["--korf24-only"], vec!["--only", "korf24"]),
+        (
+            vec!["--near-optimal"],
+            vec!["--only", "reduction", "--only", "within"],
+        ),
+        (vec!["--distributed"], vec!["--only", "distributed"]),
+        (vec!["--build"], vec!["--with", "build"]),
+        (
+            vec!["--korf24"],
+            vec!["--with", "korf24", "--with", "within"],
+        ),
+    ] {
+        assert_eq!(plan_of(&old), plan_of(&new), "{old:?} against {new:?}");
+    }
+    let mut with_build = defaults();
+    with_build.push("build");
+    assert_eq!(plan_of(&["--build"]).sections, with_build);
+    assert_eq!(plan_of(&["--build"]).command(), " --with build");
+}
+
+#[test]
+fn the_distributed_count_comes_from_either_flag() {
+    let boards = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        parse(&args).expect("the options parse").boards()
+    };
+    assert_eq!(boards(&["--distributed"]), 1_000_000);
+    assert_eq!(boards(&["--distributed", "0"]), 0);
+    assert_eq!(boards(&["--distributed", "2_000", "--quick"]), 2_000);
+    assert_eq!(
+        boards(&["--only", "distributed", "--boards", "1,000"]),
+        1_000
+    );
+}
+
+fn refusal(args: &[&str]) -> String {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    parse(&args)
+        .expect_err("the options are refused")
+        .render()
+        .to_string()
+}
+
+#[test]
+fn bad_options_are_refused_by_name() {
+    let unknown = refusal(&["--only", "korf25"]);
+    assert!(unknown.contains("no section 'korf25'"), "{unknown}");
+    assert!(
+        unknown.contains("princeton"),
+        "the sections are listed: {unknown}"
+    );
+    let option = refusal(&["--frobnicate"]);
+    assert!(option.contains("--frobnicate"), "{option}");
+    let count = refusal(&["--distributed", "many"]);
+    assert!(count.contains("'many' is not a count of boards"), "{count}");
+    let missing = refusal(&["--only"]);
+    assert!(missing.contains("--only"), "{missing}");
+}
+
+#[test]
+fn the_help_lists_every_section() {
+    let help = Args::command().render_long_help().to_string();
+    for section in SECTIONS {
+        let row = format!(
+            "| {} | {} | {} | {} |",
+            section.name,
+            section.measures,
+            section.cost,
+            if section.default { "*" } else { "" }
+        );
+        assert!(help.contains(&row), "{row} is not in the help:\n{help}");
+    }
+    let names: BTreeSet<&str> = SECTIONS.iter().map(|s| s.name).collect();
+    assert_eq!(names.len(), SECTIONS.len(), "section names are unique");
+}
+
+#[test]
+fn the_header_names_date_commit_and_machine() {
+    let started = record::Started {
+        date: "2026-11-27T18:30:05Z".to_string(),
+        commit: "5646d52".to_string(),
+    };
+    let machine = record::Machine {
+        cores: 2,
+        memory_gib: Some(7.75),
+        cpu: Some("AMD EPYC 7B13".to_string()),
+    };
+    let header = record::header(&started, " --only princeton", &["princeton"], &machine);
+    assert!(
+        header.starts_with("# npuzzle benchmark report\n"),
+        "{header}"
+    );
+    assert!(
+        header.contains(
+            "Generated by `cargo xtask bench --only princeton` on 2026-11-27T18:30:05Z at commit \
+             5646d52"
+        ),
+        "{header}"
+    );
+    assert!(
+        header.contains("Machine: 2 cores, 7.8 GiB memory, CPU AMD EPYC 7B13."),
+        "{header}"
+    );
+    assert_eq!(started.stem(), "2026-11-27T1830Z-5646d52");
+}
+
+#[test]
+fn the_machine_is_read_from_proc() {
+    let meminfo = "MemTotal:        8126464 kB\nMemFree:  1 kB\n";
+    assert_eq!(record::memory_gib(meminfo), Some(7.75));
+    assert_eq!(record::memory_gib("nothing"), None);
+    let cpuinfo = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nprocessor\t: 1\n";
+    assert_eq!(record::cpu_model(cpuinfo).as_deref(), Some("AMD EPYC 7B13"));
+    assert_eq!(record::cpu_model("processor\t: 0\n"), None);
+}
+
+#[test]
+fn a_kept_run_is_never_overwritten() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let started = record::Started {
+        date: "2026-11-27T18:30:05Z".to_string(),
+        commit: "5646d52".to_string(),
+    };
+    let first = record::keep(dir.path(), &started, "first").expect("kept");
+    let second = record::keep(dir.path(), &started, "second").expect("kept");
+    assert_eq!(first, dir.path().join("2026-11-27T1830Z-5646d52.md"));
+    assert_eq!(second, dir.path().join("2026-11-27T1830Z-5646d52-2.md"));
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), "first");
+    assert_eq!(std::fs::read_to_string(&second).unwrap(), "second");
+}
+
+#[test]
+fn the_strategy_is_read_from_the_record_or_dashed() {
+    let named = serde_json::json!({"type": "solution", "strategy": "two-tables"});
+    let older = serde_json::json!({"type": "solution", "length": 80});
+    assert_eq!(common::strategy(&named), "two-tables");
+    assert_eq!(common::strategy(&older), "-");
+    assert_eq!(common::strategies([&older, &older]), "-");
+    assert_eq!(common::strategies([&named, &older, &named]), "two-tables");
+    assert_eq!(common::join_strategies(["b", "a", "b"]), "a, b");
+}
+
+/// The modules of xtask/src, by path (`[]` is the crate root), and the
+/// modules each refers to (`crate::a::b`, `super::a`, or a child by name).
+fn references(src: &Path) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("xtask/src").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    files(src, &mut paths);
+    let module_of = |path: &Path| -> Vec<String> {
+        let relative = path.strip_prefix(src).expect("under src");
+        let mut parts: Vec<String> = relative
+            .with_extension("")
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if matches!(parts.last().map(String::as_str), Some("mod" | "main")) {
+            parts.pop();
+        }
+        parts
+    };
+    let modules: BTreeSet<Vec<String>> = paths.iter().map(|p| module_of(p)).collect();
+    // The longest module a path of names resolves to.
+    let resolve = |names: Vec<String>| -> Vec<String> {
+        (0..=names.len())
+            .rev()
+            .map(|n| names[..n].to_vec())
+            .find(|m| modules.contains(m))
+            .unwrap_or_default()
+    };
+    let mut graph = BTreeMap::new();
+    for path in &paths {
+        let module = module_of(path);
+        let text: String = std::fs::read_to_string(path)
+            .expect("a source file")
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        // `a::b::c(...)` gives a, b, c; a path ends at the first word that
+        // is not a bare name.
+        let path_after = |at: usize| -> Vec<String> {
+            let mut names = Vec::new();
+            for word in text[at..].split("::") {
+                let ident: String = word
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if ident.is_empty() {
+                    break;
+                }
+                let whole = ident.len() == word.len();
+                names.push(ident);
+                if !whole {
+                    break;
+                }
+            }
+            names
+        };
+        let mut targets = BTreeSet::new();
+        for (at, _) in text.match_indices("crate::") {
+            targets.insert(resolve(path_after(at + "crate::".len())));
+        }
+        let parent = module[..module.len().saturating_sub(1)].to_vec();
+        for (at, _) in text.match_indices("super::") {
+            let mut names = parent.clone();
+            names.extend(path_after(at + "super::".len()));
+            targets.insert(resolve(names));
+        }
+        for child in modules.iter().filter(|m| {
+            m.len() == module.len() + 1 && m.starts_with(&module) && m[..] != module[..]
+        }) {
+            let name = child.last().expect("a child has a name");
+            let used = text.match_indices(&format!("{name}::")).any(|(at, _)| {
+                !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':')
+            });
+            if used {
+                targets.insert(child.clone());
+            }
+        }
+        targets.remove(&module);
+        graph.insert(module, targets);
+    }
+    graph
+}
+
+/// Two modules that refer to each other, the crate root aside: it
+/// dispatches to every task and lends them its helpers (`root`,
+/// `release_npuzzle`).
+fn mutual(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for (a, targets) in graph {
+        for b in targets {
+            if a.is_empty() || b.is_empty() || a >= b {
+                continue;
+            }
+            if graph.get(b).is_some_and(|back| back.contains(a)) {
+                pairs.push((a.join("::"), b.join("::")));
+            }
+        }
+    }
+    pairs
+}
+
+#[test]
+fn no_two_modules_import_each_other() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = references(&src);
+    assert!(
+        graph[&vec!["bench".to_string()]].contains(&vec!["bench".to_string(), "doors".to_string()]),
+        "the scan sees the bench call its sections: {graph:?}"
+    );
+    assert_eq!(mutual(&graph), Vec::<(String, String)>::new(), "{graph:?}");
+}
+
+/// A stand-in for `npuzzle solve --json`: one record per board read from
+/// standard input, `extra` spliced into each, then a summary.
+fn fake_npuzzle(dir: &Path, extra: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("npuzzle");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nwhile read -r board; do\n  \
+             echo '{{\"type\":\"solution\",\"length\":80,\"nodes\":5,\"seconds\":0.5{extra}}}'\n\
+             done\necho '{{\"type\":\"summary\",\"peak_rss_mb\":3.0}}'\n"
+        ),
+    )
+    .expect("the stand-in is written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("the stand-in is executable");
+    path
+}
+
+#[test]
+fn a_set_reports_the_strategy_its_records_name() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let hard = common::read_set("hard80.txt").expect("bench/hard80.txt");
+    let named = fake_npuzzle(dir.path(), r#","strategy":"two-tables""#);
+    let outcome = common::solve_set(&named, &hard[..3], &[]).expect("solved");
+    assert!(outcome.all_optimal);
+    assert_eq!(outcome.expanded, 15);
+    assert_eq!(outcome.strategy(), "two-tables");
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let unnamed = fake_npuzzle(dir.path(), "");
+    let outcome = common::solve_set(&unnamed, &hard[..3], &[]).expect("solved");
+    assert_eq!(outcome.strategy(), "-");
+}
