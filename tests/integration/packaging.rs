@@ -440,6 +440,37 @@ fn published_crates_carry_their_metadata_and_licences() {
     }
 }
 
+/// `cargo doc --workspace` writes each documented target to
+/// target/doc/NAME: two of one name overwrite each other, with a warning.
+#[test]
+fn documented_targets_have_names_of_their_own() {
+    let metadata = cargo_json(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]);
+    let mut seen = std::collections::HashMap::new();
+    for package in metadata["packages"].as_array().unwrap() {
+        for target in package["targets"].as_array().unwrap() {
+            let documented =
+                target["doc"].as_bool().unwrap_or(true)
+                    && target["kind"].as_array().unwrap().iter().any(|k| {
+                        k != "test" && k != "example" && k != "bench" && k != "custom-build"
+                    });
+            if !documented {
+                continue;
+            }
+            let name = target["name"].as_str().unwrap().replace('-', "_");
+            let owner = package["name"].as_str().unwrap();
+            if let Some(other) = seen.insert(name.clone(), owner) {
+                panic!("{owner} and {other} both document a target named {name}");
+            }
+        }
+    }
+}
+
 /// `cargo install --path crates/cli` warns of a profile override for a
 /// package outside the command's build ("profile package spec 'xtask' in
 /// profile 'dev' did not match any packages"): every package that the root
