@@ -5,6 +5,7 @@ mod docs;
 mod fuzz;
 mod harness;
 mod input_edges;
+mod packaging;
 mod parity;
 mod pdb_build;
 mod pdb_damage;

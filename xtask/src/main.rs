@@ -7,6 +7,7 @@ use std::process::{Command, ExitCode};
 
 mod bench;
 mod digests;
+mod install;
 
 const TASKS: &str = "\
 usage: cargo xtask <task> [options]
@@ -33,6 +34,11 @@ tasks:
                        the venv it makes
   browser              only the browser part of `test`; screenshots go to
                        target/browser-screenshots
+  man [--out DIR]      write the manual pages of npuzzle (default: target/man)
+  install-c [--prefix DIR]
+                       install the C library: DIR/lib/libnpuzzle.a and .so,
+                       DIR/include/npuzzle.h, DIR/lib/pkgconfig/npuzzle.pc
+                       (default DIR: /usr/local)
   fuzz [options]       fuzz every door: the board readers and the command
                        line, the HTTP API, the C ABI and the Python API:
                        --cases N (parser, default 1,000,000), --cli-cases N
@@ -51,6 +57,8 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz(&args[1..]),
         Some("test") => test(&args[1..]),
         Some("python") => python_tests(),
+        Some("man") => install::man(&args[1..]),
+        Some("install-c") => install::install_c(&args[1..]),
         Some("browser") => browser_tests(),
         Some("help" | "--help" | "-h") | None => {
             print!("{TASKS}");

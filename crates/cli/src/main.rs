@@ -12,7 +12,7 @@ mod solve;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use npuzzle::{Algorithm, HeuristicKind};
 use npuzzle_board::{random_board, Goal, Notation, SplitMix64};
 
@@ -68,6 +68,24 @@ all requests; every search has a node budget, and heavy work past its bounds is 
         #[command(subcommand)]
         command: pdb::PdbCommand,
     },
+    /// Print the shell completion script for SHELL.
+    #[command(long_about = "Print the shell completion script for SHELL.\n\n\
+Install it where the shell looks for completions, for example:\n  \
+bash: npuzzle completions bash > ~/.local/share/bash-completion/completions/npuzzle\n  \
+zsh:  npuzzle completions zsh > ~/.zfunc/_npuzzle (with ~/.zfunc in $fpath)\n  \
+fish: npuzzle completions fish > ~/.config/fish/completions/npuzzle.fish")]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Write the manual pages (npuzzle.1, npuzzle-solve.1, ...) into a
+    /// directory: what `cargo xtask man` runs.
+    #[command(hide = true)]
+    Man {
+        /// The directory to write the pages into (made if missing).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
 }
 
 /// How a board is searched: shared by `solve` and `play`.
@@ -79,8 +97,9 @@ struct SearchArgs {
     /// (no fallback to --fast).
     #[arg(long, short, value_enum)]
     algorithm: Option<AlgorithmArg>,
-    /// Solve fast but not optimally: reduce the board row by row and column
-    /// by column to a 3x3 core, solved optimally.
+    /// Solve fast but not optimally, any size up to 127x127: place the
+    /// board's lines (a row, then a column) until a core of 5x5 or less
+    /// remains, searched optimally within 100,000 nodes, else weighted.
     #[arg(long)]
     fast: bool,
     /// Accept a solution up to PCT percent longer than optimal, found far
@@ -346,7 +365,7 @@ fn check_cpu() -> Result<(), String> {
         if !missing.is_empty() {
             return Err(format!(
                 "this build needs an x86-64 CPU with {} (2009 or newer); build one for \
-                 this CPU with: RUSTFLAGS=\"-C target-cpu=native\" cargo install --path crates/cli",
+                 this CPU with: RUSTFLAGS=\"-C target-cpu=native\" cargo install --locked --path crates/cli",
                 missing.join(", ")
             ));
         }
@@ -371,6 +390,11 @@ fn main() -> ExitCode {
         Command::Random(args) => random(&args, &mut out),
         Command::Serve(args) => Ok(serve::run(&args)),
         Command::Pdb { command } => pdb::run(&command, &mut out),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "npuzzle", &mut out);
+            Ok(EXIT_OK)
+        }
+        Command::Man { out: dir } => man(&dir),
     };
     let result = result.and_then(|code| out.flush().map(|_| code));
     match result {
@@ -382,6 +406,14 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_FAILED)
         }
     }
+}
+
+/// The manual pages of the command and its visible subcommands.
+fn man(dir: &std::path::Path) -> io::Result<u8> {
+    std::fs::create_dir_all(dir)
+        .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+    Ok(EXIT_OK)
 }
 
 /// Clap's message, and for a board typed without a subcommand the

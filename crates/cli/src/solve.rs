@@ -399,8 +399,9 @@ pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
     }
     let result = solver.solve(board);
     if terminal {
-        // The line is cleared before the first frame.
+        // The line is cleared before the first frame or a message on stderr.
         write!(out, "\r\x1b[K")?;
+        out.flush()?;
     }
     match with_fast_note(answer(result, 0.0), args.search.fast) {
         Answer::Solved(solved) => {
@@ -415,9 +416,10 @@ pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
             )?;
             Ok(EXIT_OK)
         }
+        // Nothing to play: a failure, as `check` of that board is.
         Answer::Unsolvable => {
             eprintln!("npuzzle: No solution possible");
-            Ok(EXIT_OK)
+            Ok(EXIT_FAILED)
         }
         Answer::Refused { reason, .. } | Answer::BadInput(reason) => {
             eprintln!("npuzzle: {reason}");
