@@ -5,6 +5,7 @@ use npuzzle_board::{random_board, random_walk, Board, Goal, SplitMix64};
 use proptest::prelude::*;
 
 use super::*;
+use crate::additive::{AdditiveError, Strategy};
 use crate::heuristic::MoveSet;
 use npuzzle_pdb::testing::TestBytes;
 
@@ -330,35 +331,6 @@ pub(crate) fn assert_follows_move_by_move<F: Heuristic, H: Heuristic>(
         );
         parent_blank = blank;
     }
-}
-
-/// IDA* over `fast` expands and generates the same nodes as over
-/// `general` and finds the same moves, which solve `board`; split across
-/// threads (subtrees start from states `update` made), a solution as
-/// short.
-pub(crate) fn assert_same_search<F: Heuristic, H: Heuristic>(
-    grid: &Grid,
-    fast: &F,
-    general: &H,
-    board: &Board,
-) {
-    let goal = grid.goal;
-    let serial = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
-    let quick = solve_with(grid, fast, board, &serial).unwrap();
-    let slow = solve_with(grid, general, board, &serial).unwrap();
-    assert_eq!(quick.moves, slow.moves, "{board}");
-    let counts = |s: &Stats| (s.expanded, s.generated, s.iterations);
-    assert_eq!(counts(&quick.stats), counts(&slow.stats), "{board}");
-    assert_eq!(quick.stats.strategy, fast.name());
-    assert_eq!(quick.initial_estimate, slow.initial_estimate, "{board}");
-    assert!(board.solves(&quick.moves, goal));
-    let parallel = Request {
-        parallel: true,
-        ..serial
-    };
-    let split = solve_with(grid, fast, board, &parallel).unwrap();
-    assert_eq!(split.moves.len(), quick.moves.len(), "{board}");
-    assert!(board.solves(&split.moves, goal));
 }
 
 pub(crate) const SHARING_CATALOGUE: [&str; 5] = [
@@ -736,5 +708,116 @@ fn the_reduction_answers_near_solved_boards_briefly() {
                 );
             }
         }
+    }
+}
+
+/// Sets of every shape a strategy is written for: plain and zero-aware
+/// tables, alone and mixed, one to four tables to a partition, in one
+/// partition or a catalogue (tables shared, mirror images of each other),
+/// tiles in no table, on each board size up to 5x5.
+const AGREEMENT_SETS: [(usize, &str); 20] = [
+    (2, "1;2,3"),
+    (2, "z1;2,3"),
+    (2, "z1;2,3+1,2;z3"),
+    (3, "4-4"),
+    (3, "4z-4"),
+    (3, "1,2,3;5,6,7"),
+    (3, "z1,2,3;5,6,7"),
+    (3, "1,2,3;z4,5;6,7;z8"),
+    (3, "z1,2,3,4+5,6,7,8"),
+    (3, "z1,2,3,4;5,6,7,8+1,4,7,5;z2,3,6,8+z1,2;3,6,7"),
+    (3, "4z-4+4-4+z1,4,7,5;2,3,6,8+z1,2,3,4,5,6;7,8"),
+    (3, "z1,2,4,5;3,6,7,8+z1,3,4,8;2,5,6,7"),
+    (3, "z1,2,4;3,5,6,7,8+z3,4,6;1,2,5,7,8"),
+    (3, "1,2;3,6;4,5;7,8+z1,2;z3,6;z4,5;z7,8+1,4;2,3;5,6;7,8"),
+    (4, "1,2,5,6,9;3,4,7,8,12"),
+    (4, "z1,2,5,6,9;3,4,7,8,12"),
+    (4, "1,2,3,4,5;z10,11,14,15,12"),
+    (4, "z1,2,5,6,9;3,4,7,8,12+z1,2,3,4;z5,6,7,8"),
+    (
+        4,
+        "z1,2,5,6;z3,4,7,8;z9,10,13,14;z11,12,15+z1,2,3,4;z5,6,7,8;z9,10,13,14",
+    ),
+    (5, "z1,2,3;z4,5,6;z7,8,9;z10,11,12"),
+];
+
+/// Every strategy that takes a set, forced through `Request::strategy`,
+/// expands and generates the same nodes as the general one and finds the
+/// same moves, which solve the board, for both goals, with and without the
+/// reflected lookup; one that does not take a set says so by name. Each
+/// strategy takes some set, and `choose` picks the first that takes it.
+#[test]
+fn every_strategy_that_takes_a_set_searches_the_general_nodes() {
+    let mut taken = HashMap::new();
+    for (size, name) in AGREEMENT_SETS
+        .into_iter()
+        .chain([(3, HUGE_CATALOGUE), (3, &*SHARING_CATALOGUE.join("+"))])
+    {
+        for goal in Goal::ALL {
+            let (pdbs, groups) = catalogue(name, size, goal);
+            let grid = Grid::new(size, goal);
+            let chosen = choose(&grid, &pdbs, &groups).unwrap();
+            let mut rng = SplitMix64::new(11);
+            let boards: Vec<Board> = (0..if size >= 4 { 3 } else { 6 })
+                .map(|_| match size {
+                    2 | 3 => random_board(size, goal, &mut rng),
+                    _ => random_walk(size, goal, 30, &mut rng),
+                })
+                .collect();
+            for reflect in [false, true] {
+                for board in &boards {
+                    let run = |strategy| {
+                        let request = Request {
+                            goal,
+                            heuristic: HeuristicKind::Pdb,
+                            strategy: Some(strategy),
+                            ..Request::default()
+                        };
+                        solve_catalogue(board, &request, &pdbs, &groups, reflect)
+                    };
+                    let general = run(Strategy::General).unwrap();
+                    assert!(board.solves(&general.moves, goal));
+                    let mut first_taking = None;
+                    for strategy in Strategy::ALL {
+                        let found = match run(strategy) {
+                            Err(SearchError::Tables(AdditiveError::NotTaken { strategy: s })) => {
+                                assert_eq!(s, strategy.name());
+                                continue;
+                            }
+                            found => found.unwrap(),
+                        };
+                        first_taking.get_or_insert(strategy);
+                        *taken.entry(strategy).or_insert(0) += 1;
+                        let what = format!("{name} {goal} {strategy} reflect {reflect}: {board}");
+                        assert_eq!(found.stats.strategy, strategy.name(), "{what}");
+                        assert_eq!(found.moves, general.moves, "{what}");
+                        assert_eq!(found.initial_estimate, general.initial_estimate, "{what}");
+                        let counts = |s: &Stats| (s.expanded, s.generated, s.iterations);
+                        assert_eq!(counts(&found.stats), counts(&general.stats), "{what}");
+                    }
+                    assert_eq!(first_taking, Some(chosen), "{name} {goal}");
+                }
+            }
+        }
+    }
+    for strategy in Strategy::ALL {
+        assert!(taken.contains_key(&strategy), "{strategy} took no set");
+    }
+}
+
+/// The named sets get the strategies written for them; boards past 5x5
+/// the general one.
+#[test]
+fn choose_names_the_strategy_for_each_usual_set() {
+    for (size, name, expected) in [
+        (3, "4-4", Strategy::TwoTables),
+        (3, "4z-4", Strategy::TablePairs),
+        (4, "6-6-3", Strategy::TablePairs),
+        (5, "z1,2,3;z4,5,6;z7,8,9;z10,11,12", Strategy::ManyTables),
+        (6, "1,2", Strategy::General),
+    ] {
+        let (pdbs, groups) = catalogue(name, size, Goal::BlankLast);
+        let grid = Grid::new(size, Goal::BlankLast);
+        assert_eq!(choose(&grid, &pdbs, &groups), Ok(expected), "{name}");
     }
 }
