@@ -159,6 +159,14 @@ fn assert_schema(validator: &jsonschema::Validator, record: &serde_json::Value) 
     assert!(errors.is_empty(), "{record}: {errors:?}");
 }
 
+/// A record about a board sent to the API names no file, line or instance
+/// set: the solve record's origin keys are there, and null.
+fn assert_no_origin(record: &serde_json::Value) {
+    for key in ["file", "line", "id", "expected", "agrees"] {
+        assert!(record[key].is_null(), "{key} in {record}");
+    }
+}
+
 #[test]
 fn the_api_answers_optimally_and_replays() {
     let mut server = Server::start(&[]);
@@ -206,6 +214,7 @@ fn the_api_answers_optimally_and_replays() {
                 server.post(endpoint, &format!("{{\"board\": \"{}\"}}", board.to_line()));
             assert_eq!(status, 200, "{record}");
             assert_schema(&validator, &record);
+            assert_no_origin(&record);
             assert_eq!(record["type"], "solution");
             assert_eq!(record["optimal"], true);
             assert_eq!(
@@ -272,6 +281,7 @@ fn the_api_answers_optimally_and_replays() {
     let (status, record) = server.post("/api/solve", r#"{"board": "2 1 3 4 5 6 7 8 0"}"#);
     assert_eq!((status, record["type"].as_str()), (200, Some("unsolvable")));
     assert_schema(&validator, &record);
+    assert_no_origin(&record);
     // Big boards: a lower bound, and a known (upper) length from the
     // reduction; exact near the goal.
     let mut rng = SplitMix64::new(7);
@@ -428,6 +438,7 @@ fn budgets_and_a_full_queue_answer_instead_of_waiting() {
     let (status, record) = server.post("/api/solve", &format!("{{\"board\": \"{HARD}\"}}"));
     assert_eq!(status, 200);
     assert_eq!(record["type"], "refused", "{record}");
+    assert_no_origin(&record);
     let reason = record["reason"].as_str().unwrap();
     assert!(
         reason.starts_with("too hard for this request") && reason.contains("300000"),

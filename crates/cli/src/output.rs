@@ -97,7 +97,7 @@ fn micros_opt<S: serde::Serializer>(seconds: &Option<f64>, s: S) -> Result<S::Ok
 }
 
 /// Where a record's board came from.
-#[derive(Serialize)]
+#[derive(Serialize, Default)]
 struct Origin<'a> {
     /// The file (null: the command line).
     file: Option<&'a str>,
@@ -522,8 +522,7 @@ pub fn peak_rss_megabytes() -> Option<f64> {
     Some((kilobytes / 1024.0 * 10.0).round() / 10.0)
 }
 
-/// The JSON record (one line of `--json` output) for one answered input;
-/// `npuzzle serve` answers with the same records.
+/// The JSON record (one line of `--json` output) for one answered input.
 pub fn json_record(
     input: &Input,
     answer: &Answer,
@@ -545,7 +544,49 @@ pub fn json_record(
             origin,
             error: message,
         }),
-        (Ok(board), Answer::Solved(s)) => serde_json::to_string(&SolutionRecord {
+        (Ok(board), _) => record(origin, agrees, board, answer, goal, notation, with_moves),
+        (Err(_), _) => unreachable!("a board that did not parse is bad input"),
+    }
+}
+
+/// The record of an answer about `board` that has no file, line or
+/// instance set: what `npuzzle serve` answers.
+pub fn board_record(
+    board: &Board,
+    answer: &Answer,
+    goal: &'static str,
+    notation: Notation,
+    with_moves: bool,
+) -> serde_json::Result<String> {
+    record(
+        Origin::default(),
+        None,
+        board,
+        answer,
+        goal,
+        notation,
+        with_moves,
+    )
+}
+
+/// The record of an answer about `board`, from `origin`; `agrees`: whether
+/// it matches the instance set's length (None: no set).
+fn record(
+    origin: Origin,
+    agrees: Option<bool>,
+    board: &Board,
+    answer: &Answer,
+    goal: &'static str,
+    notation: Notation,
+    with_moves: bool,
+) -> serde_json::Result<String> {
+    match answer {
+        Answer::BadInput(message) => serde_json::to_string(&ErrorRecord {
+            kind: "error",
+            origin,
+            error: message,
+        }),
+        Answer::Solved(s) => serde_json::to_string(&SolutionRecord {
             kind: "solution",
             origin,
             subject: Subject {
@@ -571,7 +612,7 @@ pub fn json_record(
             agrees,
             seconds: s.elapsed.as_secs_f64(),
         }),
-        (Ok(board), Answer::Unsolvable) => serde_json::to_string(&UnsolvableRecord {
+        Answer::Unsolvable => serde_json::to_string(&UnsolvableRecord {
             kind: "unsolvable",
             origin,
             subject: Subject {
@@ -582,14 +623,11 @@ pub fn json_record(
             solvable: false,
             agrees,
         }),
-        (
-            Ok(board),
-            Answer::Refused {
-                reason,
-                nodes,
-                seconds,
-            },
-        ) => serde_json::to_string(&RefusedRecord {
+        Answer::Refused {
+            reason,
+            nodes,
+            seconds,
+        } => serde_json::to_string(&RefusedRecord {
             kind: "refused",
             origin,
             subject: Subject {
@@ -601,6 +639,5 @@ pub fn json_record(
             nodes: *nodes,
             seconds: Some(*seconds),
         }),
-        (Err(_), _) => unreachable!("a board that did not parse is bad input"),
     }
 }

@@ -30,6 +30,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::temporary::{make_read_only, temporary_for};
+
 /// How long before a check a copy must last have changed to be stamped.
 pub const SETTLED: Duration = Duration::from_secs(3);
 
@@ -90,7 +92,10 @@ pub fn exact_path(copy: &Path) -> PathBuf {
 }
 
 fn exact_text(digest: &[u8; 32]) -> String {
-    format!("npuzzle exact table 1\nblake3 {}\n", crate::hex(digest))
+    format!(
+        "npuzzle exact table 1\nblake3 {}\n",
+        crate::known::hex(digest)
+    )
 }
 
 /// Whether the record beside `copy` says a table of this digest was built
@@ -150,7 +155,7 @@ fn make_key(copy: &Path) -> Option<[u8; 32]> {
     }
     let dir = path.parent()?;
     // Made 0600 by tempfile; persisted only where no key is yet.
-    let mut temporary = crate::file::temporary_for(dir, ".stamp-key").ok()?;
+    let mut temporary = temporary_for(dir, ".stamp-key").ok()?;
     temporary.write_all(&key).ok()?;
     match temporary.persist_noclobber(&path) {
         Ok(_) => Some(key),
@@ -195,9 +200,9 @@ fn read_small_file_with_owner(_path: &Path, _limit: u64) -> Option<(Vec<u8>, u32
 fn write_stamp(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let mut temporary = crate::file::temporary_for(dir, &name)?;
+    let mut temporary = temporary_for(dir, &name)?;
     temporary.write_all(text.as_bytes())?;
-    crate::file::make_read_only(temporary.as_file())?;
+    make_read_only(temporary.as_file())?;
     temporary.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

@@ -36,6 +36,7 @@ use crate::mapped::open_unpacked_file;
 pub use crate::naming::file_name;
 use crate::pattern::Partition;
 use crate::table::Pdb;
+use crate::temporary::{make_read_only, remove_stale_temporaries, temporary_for};
 
 /// The bytes of an opened table: mapped from the cache, or unpacked into
 /// memory when no cache could be written. Shared, so that partitions of a
@@ -114,22 +115,6 @@ fn lock_dir(dir: &Path) -> io::Result<File> {
     let handle = File::open(dir)?;
     handle.lock()?;
     Ok(handle)
-}
-
-/// Removes temporary files left by killed writers of `name` in `dir`. Only
-/// called with the directory's lock held, so no live writer owns them.
-fn remove_stale_temporaries(dir: &Path, name: &str) {
-    let prefix = format!(".{name}.");
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let file_name = file_name.to_string_lossy();
-        if file_name.starts_with(&prefix) && file_name.ends_with(".tmp") {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
 }
 
 /// Bytes free for an unprivileged writer in the filesystem holding `dir`.
@@ -281,30 +266,6 @@ fn write_atomically_unless(
     temporary.persist(path).map_err(|e| e.error)?;
     File::open(dir)?.sync_all()?;
     Ok(true)
-}
-
-/// A new temporary file in `dir` for a file to be named `name`:
-/// `.NAME.RANDOM.tmp`, the pattern [`remove_stale_temporaries`] clears.
-pub(crate) fn temporary_for(dir: &Path, name: &str) -> io::Result<tempfile::NamedTempFile> {
-    tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-}
-
-/// Table files are readable by all and writable by none (0444): other
-/// users share the cache, and nothing should modify a mapped file in place.
-#[cfg(unix)]
-pub(crate) fn make_read_only(file: &File) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(fs::Permissions::from_mode(0o444))
-}
-
-#[cfg(not(unix))]
-pub(crate) fn make_read_only(file: &File) -> io::Result<()> {
-    let mut permissions = file.metadata()?.permissions();
-    permissions.set_readonly(true);
-    file.set_permissions(permissions)
 }
 
 /// Compresses a file image with zstd into `path`, atomically.

@@ -52,6 +52,8 @@ mod plausible;
 pub mod regions;
 mod set;
 mod table;
+#[cfg(feature = "store")]
+mod temporary;
 #[cfg(feature = "generate")]
 pub mod testing;
 
