@@ -126,6 +126,19 @@ impl Grid {
     }
 }
 
+/// The move that slides the tile on `to` into the blank on `from`.
+pub(crate) fn move_between(n: usize, from: usize, to: usize) -> Move {
+    if to == from + n {
+        Move::Up
+    } else if to + n == from {
+        Move::Down
+    } else if to == from + 1 {
+        Move::Left
+    } else {
+        Move::Right
+    }
+}
+
 /// A move seen in the board or its mirror image.
 pub(crate) struct SeenMove<const K: usize> {
     /// The move on the board: the tile's cell and the blank's.

@@ -107,6 +107,22 @@ pub trait Heuristic: Sync {
     }
 }
 
+/// `update` for a heuristic whose `update_within` does the work: the
+/// child with no bound to stop at.
+#[inline(always)]
+pub(crate) fn update_by_within<H: Heuristic>(
+    heuristic: &H,
+    state: &H::State,
+    position: &Position,
+    tile: u8,
+    from: u8,
+    to: u8,
+) -> H::State {
+    let mut child = *state;
+    heuristic.update_within(state, position, tile, from, to, u32::MAX, &mut child);
+    child
+}
+
 /// The number of tiles off their goal cell: the weakest classic estimate.
 pub struct Hamming {
     grid: Grid,

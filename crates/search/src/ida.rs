@@ -893,7 +893,7 @@ mod tests {
     use npuzzle_pdb::Partition;
 
     use super::*;
-    use crate::many_tables::ManyTables;
+    use crate::additive::many_tables::ManyTables;
 
     /// A 4x4 catalogue of zero-aware and plain tables in two partitions,
     /// small enough to build in a test: its grid, tables and partition

@@ -8,13 +8,10 @@ mod classic;
 mod grid;
 pub mod heuristic;
 mod ida;
-mod many_tables;
 mod prefetch;
 mod pruning;
 mod reduction;
 mod smooth;
-mod table_pairs;
-mod two_tables;
 mod types;
 mod weighted;
 

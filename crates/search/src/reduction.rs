@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use npuzzle_board::{Board, Goal, Move};
 
-use crate::grid::{Grid, Position, MAX_SEARCH_SIZE};
+use crate::grid::{move_between, Grid, Position, MAX_SEARCH_SIZE};
 use crate::heuristic::{Heuristic, LinearConflict};
 use crate::smooth::shorten;
 use crate::solve;
@@ -113,19 +113,6 @@ struct Checkpoint {
     tiles: Vec<u32>,
     cells: Vec<usize>,
     moves: usize,
-}
-
-/// The move that slides the tile on `to` into the blank on `from`.
-pub(crate) fn move_between(n: usize, from: usize, to: usize) -> Move {
-    if to == from + n {
-        Move::Up
-    } else if to + n == from {
-        Move::Down
-    } else if to == from + 1 {
-        Move::Left
-    } else {
-        Move::Right
-    }
 }
 
 impl Reducer {

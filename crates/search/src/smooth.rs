@@ -7,7 +7,7 @@
 
 use npuzzle_board::Move;
 
-use crate::reduction::move_between;
+use crate::grid::move_between;
 
 /// How far a stretch's rectangle is widened around the blank's cells, so
 /// that a shortcut may pass beside them.

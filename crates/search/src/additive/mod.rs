@@ -13,7 +13,7 @@ use npuzzle_pdb::regions::Regions;
 use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
 
 use crate::grid::{Grid, Position};
-use crate::heuristic::{Heuristic, MoveSet};
+use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, NEAR_ENTRIES, PREFETCH_MIN_BYTES};
 
 /// The most distinct tables the heuristic takes, over all its partitions
@@ -142,8 +142,11 @@ pub struct Additive<'a, D, const P: usize = MAX_PATTERNS, const G: usize = MAX_G
 mod error;
 pub(crate) mod geometry;
 mod index;
+pub(crate) mod many_tables;
 mod setup;
 mod strategy;
+pub(crate) mod table_pairs;
+pub(crate) mod two_tables;
 mod update;
 
 pub use error::AdditiveError;
@@ -235,9 +238,7 @@ impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Heuristic for Additi
         from: u8,
         to: u8,
     ) -> AdditiveState<P, G> {
-        let mut child = *state;
-        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
-        child
+        update_by_within(self, state, position, tile, from, to)
     }
 
     /// The board's own sums first; the reflected lookups, more cache misses,

@@ -10,11 +10,11 @@ use npuzzle_pdb::{Pattern, Pdb};
 use super::{Additive, AdditiveError, Compact, Huge, Large, Pair};
 use super::{COMPACT_GROUPS, COMPACT_PATTERNS, HUGE_GROUPS, HUGE_PATTERNS};
 use super::{LARGE_GROUPS, LARGE_PATTERNS, MAX_GROUPS, MAX_PATTERNS, PAIR_PATTERNS};
+use crate::additive::many_tables::ManyTables;
+use crate::additive::table_pairs::TablePairs;
+use crate::additive::two_tables::TwoTables;
 use crate::grid::Grid;
 use crate::heuristic::Heuristic;
-use crate::many_tables::ManyTables;
-use crate::table_pairs::TablePairs;
-use crate::two_tables::TwoTables;
 
 /// A way of computing the additive heuristic, named for its technique.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -25,7 +25,7 @@ use crate::additive::geometry::{
     self, cross_change, crossings, digit_weight, nibble_tables, placement, CheckedSet, Reflection,
 };
 use crate::grid::{Grid, Position};
-use crate::heuristic::{Heuristic, MoveSet};
+use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
 
 /// The largest side taken: a vertical move crosses `MAX_SIDE - 1` cells,
@@ -734,9 +734,7 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
         from: u8,
         to: u8,
     ) -> ManyTablesState<P, G> {
-        let mut child = *state;
-        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
-        child
+        update_by_within(self, state, position, tile, from, to)
     }
 
     /// The board's sums first; the mirror's only when none exceeds

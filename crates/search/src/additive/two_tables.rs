@@ -13,10 +13,14 @@
 //! does to the moving tile's digit is precomputed per pair of tiles. And with
 //! two tables there is no partition, membership or table-kind loop at all.
 
-use npuzzle_pdb::{Encoding, IndexScheme, Pdb};
+use npuzzle_pdb::Pdb;
 
+use crate::additive::geometry::{
+    self, cross_change, crossings, nibble_tables, placement, CheckedSet, Reflection,
+};
+use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
-use crate::heuristic::{Heuristic, MoveSet};
+use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::prefetch_byte;
 
 /// The largest side taken: a move crosses at most three cells.
@@ -33,15 +37,7 @@ struct Table<'a> {
     entries: &'a [u8],
 }
 
-/// A move's geometry in one view: the cells it crosses (as cells of the
-/// board, where the tiles are read), whether it is vertical there, and
-/// whether the tile's cell grows (1) or shrinks (-1, two's complement).
-#[derive(Clone, Copy, Default)]
-struct Crossing {
-    crossed: [u8; 3],
-    vertical: bool,
-    sign: u32,
-}
+type Crossing = geometry::Crossing<3>;
 
 /// The board's view (index 0) or the mirror's (index 1) of the tiles.
 struct View {
@@ -120,36 +116,17 @@ impl<'a> TwoTables<'a> {
         reflect: bool,
     ) -> Option<Self> {
         let n = grid.n;
-        if pdbs.len() != 2 || n > MAX_SIDE {
+        if pdbs.len() != 2 || n > MAX_SIDE || !nibble_tables(pdbs, MAX_PATTERN_TILES, 0) {
             return None;
         }
-        let mut owner = [NO_TABLE; CELLS];
-        for (p, pdb) in pdbs.iter().enumerate() {
-            let pattern = pdb.pattern();
-            let plain = pattern.index_scheme() == IndexScheme::Placement
-                && pdb.encoding() == Encoding::NibbleExcess
-                && (pattern.size(), pattern.goal()) == (n, grid.goal)
-                && pdb.header().entries() <= 1 << 32;
-            if !plain {
-                return None;
-            }
-            for &t in pattern.tiles() {
-                if owner[t as usize] != NO_TABLE {
-                    return None;
-                }
-                owner[t as usize] = p as u8;
-            }
-        }
+        CheckedSet::check(grid, pdbs, &[2]).ok()?;
         let cells = n * n;
-        let mut transpose = [0u8; CELLS];
-        for (cell, t) in transpose.iter_mut().enumerate().take(cells) {
-            *t = ((cell % n) * n + cell / n) as u8;
-        }
-        let goal = grid.goal;
-        let mirror_tile =
-            |t: u8| goal.tile_at(n, transpose[goal.cell_of(n, t as u16)] as usize) as u8;
+        let reflection = Reflection::new(grid);
         let tiles = [0, 1].map(|p| pdbs[p].pattern().tiles().to_vec());
-        let mirror_sources = [0, 1].map(|p| tiles[p].iter().map(|&t| mirror_tile(t)).collect());
+        let mirror_sources = [0, 1].map(|p| {
+            let [_, sources] = reflection.sources(&tiles[p]);
+            sources
+        });
         let tables = [0, 1].map(|p| Table {
             entries: pdbs[p].table(),
         });
@@ -162,7 +139,7 @@ impl<'a> TwoTables<'a> {
                 for (s, &t) in tiles[p].iter().enumerate() {
                     // In the mirror's view, table p's slot s holds the mirror
                     // image of its tile.
-                    let x = if mirror { mirror_tile(t) } else { t } as usize;
+                    let x = if mirror { reflection.tile(t) } else { t } as usize;
                     table_of[x] = p as u8;
                     slot[x] = s;
                     weight[x] = ranker.weight(s) as u32;
@@ -172,22 +149,11 @@ impl<'a> TwoTables<'a> {
             for x in 1..cells {
                 for y in 1..cells {
                     if table_of[x] != NO_TABLE && table_of[x] == table_of[y] && x != y {
-                        cross[x][y] = if slot[y] < slot[x] {
-                            weight[x].wrapping_neg()
-                        } else {
-                            weight[y]
-                        };
+                        cross[x][y] = cross_change(slot[x], weight[x], slot[y], weight[y], false);
                     }
                 }
             }
-            let mut crossing = [[Crossing::default(); 4]; CELLS];
-            for seen in grid.moves_seen::<3>(mirror, NO_CELL) {
-                crossing[seen.from as usize][direction(seen.from, seen.to)] = Crossing {
-                    crossed: seen.crossed,
-                    vertical: seen.vertical(),
-                    sign: if seen.up() { 1 } else { u32::MAX },
-                };
-            }
+            let crossing = crossings(grid, mirror, NO_CELL, direction);
             View {
                 table_of,
                 step: weight.map(|w| [w, w * n as u32]),
@@ -202,7 +168,7 @@ impl<'a> TwoTables<'a> {
             tiles,
             mirror_sources,
             rankers: [0, 1].map(|p| pdbs[p].pattern().ranker()),
-            transpose,
+            transpose: reflection.cells(),
             distance: grid.distance_table(),
             reflect,
         })
@@ -258,6 +224,7 @@ impl<'a> TwoTables<'a> {
             crossed,
             vertical,
             sign,
+            ..
         } = v.crossing[from as usize & (CELLS - 1)][direction];
         let cross = &v.cross[t];
         let read = |cell: u8| cross[position.tiles[cell as usize] as usize & (CELLS - 1)];
@@ -280,16 +247,10 @@ impl<'a> TwoTables<'a> {
         } else {
             &self.tiles[p]
         };
-        let mut placement = [0u8; CELLS];
-        let mut manhattan = 0;
-        for (i, (&source, &tile)) in sources.iter().zip(&self.tiles[p]).enumerate() {
-            let mut cell = position.cells[source as usize];
-            if mirror {
-                cell = self.transpose[cell as usize];
-            }
-            placement[i] = cell;
-            manhattan += self.grid.distance(tile, cell) as u8;
-        }
+        let mirror = mirror.then_some(&self.transpose[..]);
+        let (placement, manhattan) =
+            placement(&self.grid, position, &self.tiles[p], sources, mirror);
+        let manhattan = manhattan as u8;
         let rank = self.rankers[p].rank(&placement[..sources.len()]) as u32;
         (rank, manhattan, self.entry(p, rank, manhattan))
     }
@@ -339,8 +300,7 @@ impl Heuristic for TwoTables<'_> {
         from: u8,
         to: u8,
     ) -> TwoTablesState {
-        let mut child = *state;
-        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
+        let mut child = update_by_within(self, state, position, tile, from, to);
         self.fill_next(&mut child, position, MoveSet::ALL);
         child
     }

@@ -3,7 +3,7 @@
 //! for speed: the same estimates as [`Additive`](crate::additive::Additive),
 //! node for node.
 //!
-//! It is the two-table heuristic ([`two_tables`](crate::two_tables)) once per
+//! It is the two-table heuristic ([`two_tables`](crate::additive::two_tables)) once per
 //! partition. A move changes one table of each partition in each view, so
 //! with the partition count a constant every loop unrolls, and a table's
 //! slot is found by one read. A zero-aware table's key packs the cell set's
@@ -23,11 +23,11 @@ use npuzzle_pdb::{Pdb, Ranker};
 use crate::additive::geometry::{
     self, cross_change, crossings, digit_weight, nibble_tables, placement, CheckedSet, Reflection,
 };
+use crate::additive::two_tables::direction;
 use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
-use crate::heuristic::{Heuristic, MoveSet};
+use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::prefetch_byte;
-use crate::two_tables::direction;
 
 /// The largest side taken: a cell set fits 16 bits, a move crosses at most
 /// three cells.
@@ -482,8 +482,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
         from: u8,
         to: u8,
     ) -> TablePairsState<G> {
-        let mut child = *state;
-        self.update_within(state, position, tile, from, to, u32::MAX, &mut child);
+        let mut child = update_by_within(self, state, position, tile, from, to);
         self.fill_next(&mut child, position, MoveSet::ALL);
         child
     }
