@@ -244,7 +244,7 @@ fn one_board(npuzzle: &Path, args: &[&str], runs: usize) -> Result<(f64, f64, f6
             .next_back()
             .and_then(|s| s["peak_rss_mb"].as_f64())
             .unwrap_or(0.0);
-        samples.push((seconds, rss, record["nodes"].as_u64().unwrap_or(0)));
+        samples.push((seconds, rss, record["expanded"].as_u64().unwrap_or(0)));
     }
     samples.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = samples[samples.len() / 2];
@@ -313,10 +313,10 @@ fn solve_set(npuzzle: &Path, instances: &[Instance], args: &[&str]) -> Result<Ou
         match record["length"].as_u64() {
             Some(length) => {
                 outcome.all_optimal &= length == instance.length;
-                outcome.expanded += record["nodes"].as_u64().unwrap_or(0);
+                outcome.expanded += record["expanded"].as_u64().unwrap_or(0);
                 outcome.generated += record["generated"].as_u64().unwrap_or(0);
                 outcome.search_seconds += record["seconds"].as_f64().unwrap_or(0.0);
-                outcome.h0_sum += record["h0"].as_u64().unwrap_or(0);
+                outcome.h0_sum += record["initial_estimate"].as_u64().unwrap_or(0);
             }
             None => {
                 outcome.all_optimal = false;
@@ -940,7 +940,7 @@ fn within_section(npuzzle: &Path, report: &mut String) -> Result<(), String> {
             }
             met += usize::from(length * 100 <= instance.length * (100 + within));
             ratios.push(length as f64 / instance.length as f64);
-            expanded += record["nodes"].as_u64().unwrap_or(0);
+            expanded += record["expanded"].as_u64().unwrap_or(0);
         }
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
         let row = format!(
@@ -1050,7 +1050,7 @@ fn catalogues_section(
                         instance.tiles
                     ));
                 }
-                total.0 += record["nodes"].as_u64().unwrap_or(0);
+                total.0 += record["expanded"].as_u64().unwrap_or(0);
                 total.2 += record["seconds"].as_f64().unwrap_or(0.0);
             }
         }
@@ -1326,7 +1326,7 @@ fn solve_with_deadline(
     let seconds = started.elapsed().as_secs_f64();
     Ok(Run {
         length: record["length"].as_u64(),
-        expanded: record["nodes"].as_u64(),
+        expanded: record["expanded"].as_u64(),
         seconds,
         search_seconds: record["seconds"].as_f64().unwrap_or(seconds),
     })
@@ -1465,7 +1465,7 @@ impl Bench {
                     "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
                 ],
             )?;
-            let expanded = record["nodes"].as_f64().unwrap_or(0.0);
+            let expanded = record["expanded"].as_f64().unwrap_or(0.0);
             let generated = record["generated"].as_f64().unwrap_or(0.0);
             let seconds = record["seconds"].as_f64().unwrap_or(f64::INFINITY);
             rates.push((expanded / seconds, generated / seconds));

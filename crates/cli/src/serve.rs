@@ -27,7 +27,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use http_body_util::BodyExt;
-use npuzzle::{random_board, Board, Goal, Move, Notation, Solver, SplitMix64};
+use npuzzle::{random_board, Board, Goal, Move, Notation, Run, Solver, SplitMix64};
 use npuzzle_board::Known;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
@@ -276,9 +276,12 @@ impl Server {
     /// `stop` ends the search early.
     fn search(&self, goal: Goal, board: &Board, budget: u64, stop: &Arc<AtomicBool>) -> Answer {
         let started = Instant::now();
-        let result = self
-            .solver(goal)
-            .solve_here_until(board, Some(budget), stop);
+        let run = Run {
+            max_nodes: Some(budget),
+            stop: Some(Arc::clone(stop)),
+            here: true,
+        };
+        let result = self.solver(goal).solve_with(board, &run);
         crate::solve::answer(result, started.elapsed().as_secs_f64())
     }
 
