@@ -1,4 +1,4 @@
-//! The options of a [`Solver`], set up with [`SolverBuilder`] and checked
+//! The options of a [`Solver`](crate::Solver), set up with [`SolverBuilder`] and checked
 //! once in [`SolverBuilder::build`].
 
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ use crate::tables::Tables;
 /// The largest `within` percentage a solver takes (at most 11 times optimal).
 pub const MAX_WITHIN: u32 = 1000;
 
-/// The options of a [`Solver`], the same as `npuzzle solve` takes.
+/// The options of a [`Solver`](crate::Solver), the same as `npuzzle solve` takes.
 #[derive(Clone)]
 pub(crate) struct Config {
     pub(crate) pdb_dir: Option<PathBuf>,
@@ -32,7 +32,7 @@ pub(crate) struct Config {
     pub(crate) on_note: Option<NoteSink>,
 }
 
-/// Sets a [`Solver`] up; every option has the command line's default.
+/// Sets a [`Solver`](crate::Solver) up; every option has the command line's default.
 #[must_use]
 pub struct SolverBuilder {
     pub(crate) config: Config,
@@ -73,7 +73,7 @@ impl SolverBuilder {
     }
 
     /// The search, run exactly as asked (to the end or the node limit, no
-    /// fallback); default: the policy of [`Solver`].
+    /// fallback); default: the policy of [`Solver`](crate::Solver).
     pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
         self.config.algorithm = Some(algorithm);
         self
@@ -125,16 +125,16 @@ impl SolverBuilder {
         self
     }
 
-    /// Threads: boards solved at once by [`Solver::solve_many`] and
-    /// [`Solver::answers`], or the threads sharing one board's search in
-    /// [`Solver::solve`] (default: one per core; 1 to 256).
+    /// Threads: boards solved at once by [`Solver::solve_many`](crate::Solver::solve_many) and
+    /// [`Solver::answers`](crate::Solver::answers), or the threads sharing one board's search in
+    /// [`Solver::solve`](crate::Solver::solve) (default: one per core; 1 to 256).
     pub fn threads(mut self, threads: usize) -> Self {
         self.config.threads = threads;
         self
     }
 
     /// Called once for each [`Note`] (they are also kept for
-    /// [`Solver::take_notes`]).
+    /// [`Solver::take_notes`](crate::Solver::take_notes)).
     pub fn on_note(mut self, sink: impl Fn(&Note) + Send + Sync + 'static) -> Self {
         self.config.on_note = Some(Arc::new(sink));
         self

@@ -11,11 +11,11 @@ use npuzzle_search::Request;
 use crate::error::Error;
 use crate::solver::Solver;
 
-/// The deepest frontier [`Solver::frontier`] makes (the local split
+/// The deepest frontier [`Solver::frontier`](crate::Solver::frontier) makes (the local split
 /// search's deepest): it holds up to about 3^depth boards.
 pub const MAX_FRONTIER_DEPTH: u32 = 12;
 
-/// The largest bound [`Solver::pass`] takes: the search keeps a row of
+/// The largest bound [`Solver::pass`](crate::Solver::pass) takes: the search keeps a row of
 /// states per level down to the bound.
 pub const MAX_PASS_BOUND: u32 = 1_000;
 
@@ -24,7 +24,7 @@ impl Solver {
     /// at `depth` below `board` (None: where the local split search cuts
     /// a board of its side, [`npuzzle_search::split_depth`]), for `bound`
     /// (None: the board's estimate): the units of a search spread over
-    /// machines (see [`Solver::pass`]).
+    /// machines (see [`Solver::pass`](crate::Solver::pass)).
     pub fn frontier(
         &self,
         board: &Board,
@@ -57,7 +57,7 @@ impl Solver {
 
     /// One pass of IDA* over the side's tables, bounded by `bound`, below
     /// the node `prefix` leads to from `board` (a node of
-    /// [`Solver::frontier`]), within `max_nodes` expanded nodes; setting
+    /// [`Solver::frontier`](crate::Solver::frontier)), within `max_nodes` expanded nodes; setting
     /// `stop` ends it within milliseconds (`stopped` in the outcome).
     pub fn pass(
         &self,
