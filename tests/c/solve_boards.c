@@ -93,11 +93,15 @@ int main(int argc, char **argv) {
     check((int)info.length == first_length && info.optimal == 1, "solve_with: optimal length");
     check(info.expanded > 0 && info.lower_bound == info.length, "solve_with: figures");
     check(strlen(exact) == info.length, "solve_with: NUL-terminated");
+    check(strlen(npuzzle_last_strategy()) > 0, "solve_with: the strategy is named");
 
     /* A node limit. */
     char moves[256];
     status = npuzzle_solve(solver, first, 16, 1, moves, sizeof moves, &length, NULL);
     check(status == NPUZZLE_NODE_LIMIT, "node limit is reported");
+    check(strstr(npuzzle_last_error(), "max_nodes") != NULL, "the limit's argument is named");
+    check(strstr(npuzzle_last_error(), "--") == NULL, "no command-line flag in a C message");
+    check(strlen(npuzzle_last_strategy()) == 0, "no strategy after a failed solve");
     status = npuzzle_solve(solver, first, 16, 0, moves, sizeof moves, &length, NULL);
     check(status == NPUZZLE_NODE_LIMIT, "max_nodes 0 is zero nodes, as in every door");
 

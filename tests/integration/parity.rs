@@ -57,7 +57,7 @@ fn cli(args: &[&str], boards: &[Board]) -> Vec<Said> {
             assert_record_replays(r, Goal::BlankLast);
             (
                 r["length"].as_u64().unwrap() as usize,
-                r["nodes"].as_u64().unwrap_or(0),
+                r["expanded"].as_u64().unwrap_or(0),
                 r["optimal"].as_bool().unwrap(),
             )
         })

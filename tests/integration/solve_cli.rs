@@ -141,6 +141,40 @@ fn json_records_carry_the_documented_fields() {
     );
 }
 
+/// The figures have the names of every door (C's `npuzzle_info`, Python's
+/// `Solution`), the old JSON names stay for one release, and the text and
+/// JSON both name the heuristic strategy that ran.
+#[test]
+fn every_output_names_the_figures_as_the_other_doors_do() {
+    let run = npuzzle(&["solve", "--json", "8 1 3 4 0 2 7 6 5"]);
+    let records = run.json_records();
+    let r = &records[0];
+    for field in ["expanded", "generated", "initial_estimate", "strategy"] {
+        assert!(!r[field].is_null(), "missing {field}: {r}");
+    }
+    assert_eq!(r["expanded"], r["nodes"]);
+    assert_eq!(r["initial_estimate"], r["h0"]);
+    assert_eq!(records[1]["expanded"], records[1]["nodes"]);
+    let strategy = r["strategy"].as_str().unwrap();
+    assert!(!strategy.is_empty());
+    let text = npuzzle(&["solve", "8 1 3 4 0 2 7 6 5"]);
+    let nodes = text
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("Nodes:"))
+        .unwrap_or_else(|| panic!("no nodes line: {}", text.stdout));
+    assert!(
+        nodes.contains(&format!("initial estimate {}", r["initial_estimate"]))
+            && nodes.contains(&format!("strategy {strategy}")),
+        "{nodes}"
+    );
+    // A batch's refusal counts its nodes under both names too.
+    let refused = npuzzle(&["solve", "--json", "--max-nodes", "5", "8 1 3 4 0 2 7 6 5"]);
+    let r = &refused.json_records()[0];
+    assert_eq!(r["type"], "refused", "{r}");
+    assert_eq!(r["expanded"], r["nodes"]);
+}
+
 #[test]
 fn blank_notation_names_the_blank_moves() {
     let run = npuzzle(&[
@@ -269,8 +303,11 @@ fn classic_searches_refuse_boards_beyond_their_limit() {
         "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
     ]);
     assert_eq!(run.status, 1);
+    // The command line adds its own remedy to the engine's message.
     assert!(
-        run.stderr.contains("more than 20000 boards in memory"),
+        run.stderr
+            .contains("more than 20000 boards in memory (--max-nodes 20000)")
+            && run.stderr.contains("--algorithm idastar"),
         "{}",
         run.stderr
     );

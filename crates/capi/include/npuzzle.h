@@ -187,6 +187,14 @@ npuzzle_status npuzzle_solve_with(const npuzzle_solver *solver,
                                   size_t capacity,
                                   npuzzle_info *info);
 
+// The heuristic strategy of the last successful `npuzzle_solve` or
+// `npuzzle_solve_with` on this thread: the implementation that ran (an
+// estimate such as "linear-conflict", or a way of reading the tables),
+// the name the command line prints and its JSON calls `strategy`. Empty
+// when no search ran (the reduction) or the last solve failed. The string
+// is static: it stays valid, and must not be freed.
+const char *npuzzle_last_strategy(void);
+
 // The message of the last failed call on this thread (empty after a
 // success). Valid until the next call on this thread; do not free it.
 const char *npuzzle_last_error(void);

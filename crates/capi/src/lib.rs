@@ -17,7 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Arc, Mutex, Once};
 
-use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Solution, Solver};
+use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Run, Solution, Solver};
 
 /// What a call did.
 #[repr(C)]
@@ -171,6 +171,8 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
     /// The note of the last `npuzzle_solve_with` on this thread.
     static LAST_NOTE: RefCell<CString> = RefCell::new(CString::default());
+    /// The strategy of the last solve on this thread (a static string).
+    static LAST_STRATEGY: Cell<&'static CStr> = const { Cell::new(c"") };
     /// Inside a call: a panic is reported through the status, not printed.
     static IN_CALL: Cell<bool> = const { Cell::new(false) };
 }
@@ -239,10 +241,14 @@ fn guarded(body: impl FnOnce() -> Result<(), (npuzzle_status, String)>) -> npuzz
     }
 }
 
-/// The message for C callers: table errors with the command that builds them.
+/// The message for C callers: table errors with the command that builds
+/// them, node limits with the argument that sets the limit.
 fn from_error(error: Error) -> (npuzzle_status, String) {
     let message = match &error {
         Error::Tables(e) => e.message_with(&e.build_command()),
+        Error::NodeLimit { .. } => format!(
+            "{error} (max_nodes: the argument of npuzzle_solve, or npuzzle_options.max_nodes)"
+        ),
         other => other.to_string(),
     };
     (status_of(&error), message)
@@ -549,10 +555,13 @@ unsafe fn solve_into(
     if moves.is_null() && capacity > 0 {
         return Err(invalid("moves is a null pointer".to_string()));
     }
-    let solution = handle
-        .solver
-        .solve_limited(board, max_nodes)
-        .map_err(from_error)?;
+    LAST_STRATEGY.with(|last| last.set(c""));
+    let run = Run {
+        max_nodes,
+        ..Run::default()
+    };
+    let solution = handle.solver.solve_with(board, &run).map_err(from_error)?;
+    LAST_STRATEGY.with(|last| last.set(static_c_name(solution.strategy().unwrap_or(""))));
     let text = solution.moves_text();
     if text.len() < capacity {
         // SAFETY: `capacity` writable bytes at `moves`, as the caller promises.
@@ -692,6 +701,32 @@ pub unsafe extern "C" fn npuzzle_solve_with(
         }
         Ok(())
     })
+}
+
+/// `name` as a NUL-terminated string that lives as long as the program:
+/// each name is copied once (the engine has a handful).
+fn static_c_name(name: &'static str) -> &'static CStr {
+    static NAMES: std::sync::OnceLock<Mutex<HashMap<&'static str, &'static CStr>>> =
+        std::sync::OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    names.entry(name).or_insert_with(|| {
+        let owned = CString::new(name.replace('\0', " ")).unwrap_or_default();
+        Box::leak(owned.into_boxed_c_str())
+    })
+}
+
+/// The heuristic strategy of the last successful `npuzzle_solve` or
+/// `npuzzle_solve_with` on this thread: the implementation that ran (an
+/// estimate such as "linear-conflict", or a way of reading the tables),
+/// the name the command line prints and its JSON calls `strategy`. Empty
+/// when no search ran (the reduction) or the last solve failed. The string
+/// is static: it stays valid, and must not be freed.
+#[no_mangle]
+pub extern "C" fn npuzzle_last_strategy() -> *const c_char {
+    LAST_STRATEGY.with(Cell::get).as_ptr()
 }
 
 /// The message of the last failed call on this thread (empty after a

@@ -134,8 +134,14 @@ struct SolutionRecord<'a> {
     heuristic: Option<&'static str>,
     partition: Option<&'a str>,
     reflection: Option<bool>,
-    nodes: Option<u64>,
+    /// The heuristic implementation that ran (null: no search ran).
+    strategy: Option<&'static str>,
+    expanded: Option<u64>,
     generated: Option<u64>,
+    initial_estimate: Option<u32>,
+    /// The old name of `expanded`: deprecated, emitted until the next release.
+    nodes: Option<u64>,
+    /// The old name of `initial_estimate`: deprecated, emitted until the next release.
     h0: Option<u32>,
     lower_bound: Option<u64>,
     /// For answers that are not optimal: at most this many percent over
@@ -169,6 +175,9 @@ struct RefusedRecord<'a> {
     #[serde(flatten)]
     subject: Subject<'a>,
     reason: &'a str,
+    /// Nodes expanded before the node limit stopped the search.
+    expanded: Option<u64>,
+    /// The old name of `expanded`: deprecated, emitted until the next release.
     nodes: Option<u64>,
     #[serde(serialize_with = "micros_opt")]
     seconds: Option<f64>,
@@ -194,6 +203,9 @@ struct SummaryRecord {
     refused: u64,
     errors: u64,
     mismatches: u64,
+    /// Nodes expanded over the batch.
+    expanded: u64,
+    /// The old name of `expanded`: deprecated, emitted until the next release.
     nodes: u64,
     #[serde(serialize_with = "micros")]
     seconds: f64,
@@ -331,14 +343,17 @@ impl<'a> Printer<'a> {
                 writeln!(out, "Minimum number of moves = {}", s.moves.len())?;
                 self.print_moves(out, board, &s.moves)?;
                 let stats = s.stats.unwrap_or_default();
-                let heuristic = match (&s.partition, s.reflection) {
+                let mut heuristic = match (&s.partition, s.reflection) {
                     (Some(p), Some(true)) => format!("pdb {p} + reflection"),
                     (Some(p), _) => format!("pdb {p}"),
                     (None, _) => s.heuristic.unwrap_or("no heuristic").to_string(),
                 };
+                if let Some(strategy) = s.strategy() {
+                    heuristic += &format!(", strategy {strategy}");
+                }
                 writeln!(
                     out,
-                    "Nodes: {} expanded, {} generated; h0 {} ({heuristic}), {}, {}",
+                    "Nodes: {} expanded, {} generated; initial estimate {} ({heuristic}), {}, {}",
                     stats.expanded,
                     stats.generated,
                     s.initial_estimate.unwrap_or(0),
@@ -374,7 +389,12 @@ impl<'a> Printer<'a> {
                 };
                 let nodes = s
                     .stats
-                    .map(|stats| format!("{} nodes expanded, ", stats.expanded))
+                    .map(|stats| {
+                        let strategy = s
+                            .strategy()
+                            .map_or(String::new(), |name| format!(" (strategy {name})"));
+                        format!("{} nodes expanded{strategy}, ", stats.expanded)
+                    })
                     .unwrap_or_default();
                 writeln!(
                     out,
@@ -444,6 +464,7 @@ impl<'a> Printer<'a> {
                     refused: s.refused,
                     errors: s.errors,
                     mismatches: s.mismatches,
+                    expanded: s.nodes,
                     nodes: s.nodes,
                     seconds: s.seconds,
                     wall_seconds: wall,
@@ -603,8 +624,11 @@ fn record(
             heuristic: s.heuristic,
             partition: s.partition.as_deref(),
             reflection: s.reflection,
-            nodes: s.stats.map(|s| s.expanded),
+            strategy: s.strategy(),
+            expanded: s.stats.map(|s| s.expanded),
             generated: s.stats.map(|s| s.generated),
+            initial_estimate: s.initial_estimate,
+            nodes: s.stats.map(|s| s.expanded),
             h0: s.initial_estimate,
             lower_bound: s.lower_bound,
             within: s.within,
@@ -636,6 +660,7 @@ fn record(
                 goal,
             },
             reason,
+            expanded: *nodes,
             nodes: *nodes,
             seconds: Some(*seconds),
         }),

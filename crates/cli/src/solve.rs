@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use npuzzle::{Error, HeuristicKind, Partition, Solution, Solver};
+use npuzzle::{Algorithm, Error, HeuristicKind, Partition, Solution, Solver};
 use npuzzle_board::echo;
 
 use crate::input::{self, Input, Inputs};
@@ -142,9 +142,17 @@ pub fn answer(result: Result<Solution, Error>, seconds: f64) -> Answer {
 /// Why a board was refused, in the command line's words.
 fn refusal(e: &Error) -> String {
     match e {
-        Error::NodeLimit { limit } => format!(
+        Error::NodeLimit {
+            algorithm: Algorithm::IdaStar,
+            limit,
+        } => format!(
             "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit or use \
              a stronger heuristic"
+        ),
+        Error::NodeLimit { algorithm, limit } => format!(
+            "{} would need more than {limit} boards in memory (--max-nodes {limit}); IDA* \
+             (--algorithm idastar) solves it in constant memory",
+            algorithm.name()
         ),
         Error::Tables(tables) => remedy::tables_message(tables),
         other => other.to_string(),

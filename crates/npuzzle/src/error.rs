@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use npuzzle_board::Goal;
 use npuzzle_pdb::{normalize, OpenError, PatternError};
-use npuzzle_search::SearchError;
+use npuzzle_search::{Algorithm, SearchError};
 
 /// Why a call failed. Each message says what to do.
 ///
@@ -41,11 +41,13 @@ pub enum Error {
     /// The board cannot reach the goal (the parity rule).
     #[allow(missing_docs)]
     Unsolvable { goal: Goal },
-    /// The search met its node limit before the end.
+    /// The search met its node limit before the end: IDA* expanded `limit`
+    /// nodes, or BFS and A* would keep more than `limit` boards in memory.
     #[allow(missing_docs)]
-    NodeLimit { limit: u64 },
-    /// The search asked for cannot run on this board (too large for it, or
-    /// BFS and A* out of memory budget).
+    NodeLimit { algorithm: Algorithm, limit: u64 },
+    /// The search asked for cannot run on this board (too large for it, the
+    /// tables heuristic without tables). Never a node limit, an unsolvable
+    /// board or a stop: those have their own variants.
     Search(SearchError),
     /// An option out of range (the message names it and the range).
     InvalidArgument(String),
@@ -68,7 +70,8 @@ pub enum Error {
     Build(String),
     /// A bug in npuzzle (a caught panic): please report the message.
     Internal(String),
-    /// The caller stopped the search (`Solver::solve_until`).
+    /// The caller stopped the search (the stop flag of [`crate::Run`]), or
+    /// a build.
     Stopped,
 }
 
@@ -267,9 +270,19 @@ impl fmt::Display for Error {
                 "the board cannot reach the goal {goal} (its permutation parity and \
                  blank row say so); no solution exists"
             ),
-            Error::NodeLimit { limit } => write!(
+            Error::NodeLimit {
+                algorithm: Algorithm::IdaStar,
+                limit,
+            } => write!(
                 f,
-                "the search expanded {limit} nodes without finishing; raise the node limit"
+                "IDA* expanded {limit} nodes, its node limit, without finishing; raise the \
+                 node limit or use a stronger heuristic"
+            ),
+            Error::NodeLimit { algorithm, limit } => write!(
+                f,
+                "{} would need more than {limit} boards in memory, its node limit; IDA* \
+                 solves the board in constant memory",
+                algorithm.name()
             ),
             Error::Search(e) => e.fmt(f),
             Error::InvalidArgument(e) => f.write_str(e),
@@ -344,10 +357,19 @@ impl Error {
     /// boards BFS and A* may keep.
     pub fn node_limit(&self) -> Option<u64> {
         match self {
-            Error::NodeLimit { limit } | Error::Search(SearchError::NodeLimit { limit, .. }) => {
-                Some(*limit)
-            }
+            Error::NodeLimit { limit, .. } => Some(*limit),
             _ => None,
+        }
+    }
+
+    /// A search's error as the engine's: the node limit, an unsolvable
+    /// board and a stop each have one variant, whichever layer saw them.
+    pub(crate) fn from_search(e: SearchError, goal: Goal) -> Error {
+        match e {
+            SearchError::NodeLimit { algorithm, limit } => Error::NodeLimit { algorithm, limit },
+            SearchError::Unsolvable => Error::Unsolvable { goal },
+            SearchError::Stopped => Error::Stopped,
+            e => Error::Search(e),
         }
     }
 

@@ -28,8 +28,14 @@
 #![warn(missing_docs)]
 
 mod build;
+mod builder;
+mod distributed;
 mod error;
+mod note;
+mod plan;
 mod pool;
+mod sides;
+mod solution;
 mod solver;
 mod stream;
 mod tables;
@@ -38,13 +44,17 @@ pub use build::{
     build_tables, build_tables_with, check_threads, cores, preflight, BuildEvent, BuildOptions,
     BuildReport, MAX_THREADS,
 };
+pub use builder::{SolverBuilder, MAX_WITHIN};
 pub use error::{build_command, Error, TablesError, TablesProblem};
+pub use note::Note;
 pub use npuzzle_board::{
     parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, MAX_SIZE, MIN_SIZE,
 };
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
-pub use npuzzle_search::{Algorithm, Effort, HeuristicKind, Stats, MAX_SEARCH_SIZE};
-pub use solver::{Note, Solution, Solver, SolverBuilder, MAX_WITHIN, OPTIMAL_ATTEMPT_NODES};
+pub use npuzzle_search::{Algorithm, Effort, HeuristicKind, Stats, Strategy, MAX_SEARCH_SIZE};
+pub use plan::OPTIMAL_ATTEMPT_NODES;
+pub use solution::Solution;
+pub use solver::{Run, Solver};
 pub use stream::{Answered, Answers, Waited};
 pub use tables::{default_build_dir, find_dir, search_dirs, verify_exact, Exactness, Tables};
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use npuzzle_board::Board;
 
 use crate::error::Error;
-use crate::solver::{Solution, Solver};
+use crate::solution::Solution;
 
 /// Items in flight per worker thread.
 const WINDOW_PER_THREAD: usize = 4;
@@ -34,7 +34,7 @@ enum Event<T> {
     End { items: u64 },
 }
 
-/// The answers of [`Solver::answers`], in input order.
+/// The answers of [`crate::Solver::answers`], in input order.
 pub struct Answers<T> {
     done: Receiver<Event<T>>,
     /// Set when the iterator is dropped: the searches under way end.
@@ -46,12 +46,22 @@ pub struct Answers<T> {
 }
 
 impl<T: Send + 'static> Answers<T> {
-    pub(crate) fn start(
-        solver: Solver,
+    /// Starts `threads` workers that answer each item's board with
+    /// `solve(board, stop, spare)`: `stop` is set when the iterator is
+    /// dropped, and `spare` counts the workers that have no item left.
+    pub(crate) fn start<S>(
+        threads: usize,
         items: impl Iterator<Item = T> + Send + 'static,
         board_of: fn(&T) -> Option<&Board>,
-    ) -> Answers<T> {
-        let threads = solver.threads().max(1);
+        solve: S,
+    ) -> Answers<T>
+    where
+        S: Fn(&Board, &Arc<AtomicBool>, &Arc<AtomicUsize>) -> Result<Solution, Error>
+            + Clone
+            + Send
+            + 'static,
+    {
+        let threads = threads.max(1);
         let window = WINDOW_PER_THREAD * threads;
         let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(window);
         for _ in 0..window {
@@ -73,13 +83,12 @@ impl<T: Send + 'static> Answers<T> {
             let _ = reader_done.send(Event::End { items: sent });
         });
         let job_rx = Arc::new(Mutex::new(job_rx));
-        let max_nodes = solver.max_nodes();
         let stop = Arc::new(AtomicBool::new(false));
         // Threads whose last item is taken lend themselves to the searches
         // still under way, so that the last boards use every core.
         let spare = Arc::new(AtomicUsize::new(0));
         for _ in 0..threads {
-            let (job_rx, done_tx, solver) = (Arc::clone(&job_rx), done_tx.clone(), solver.clone());
+            let (job_rx, done_tx, solve) = (Arc::clone(&job_rx), done_tx.clone(), solve.clone());
             let (stop, spare) = (Arc::clone(&stop), Arc::clone(&spare));
             std::thread::spawn(move || loop {
                 let job = job_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
@@ -88,8 +97,7 @@ impl<T: Send + 'static> Answers<T> {
                     break;
                 };
                 let started = Instant::now();
-                let result = board_of(&item)
-                    .map(|board| solver.solve_in_batch(board, max_nodes, &stop, &spare));
+                let result = board_of(&item).map(|board| solve(board, &stop, &spare));
                 let answered = Answered {
                     item,
                     result,

@@ -122,10 +122,14 @@ fn solve_and_solve_many_agree_with_an_independent_search_on_4x4() {
         assert_eq!(solution.length(), reference.moves.len(), "{board}");
         let one = solver.solve(board).unwrap();
         assert_eq!(one.length(), solution.length());
-        // A batch searches each board on one thread, as solve_here does,
+        // A batch searches each board on one thread, as a run `here` does,
         // with the threads that have no board left lent to it: the same
         // moves.
-        let here = solver.solve_here(board, None).unwrap();
+        let here = Run {
+            here: true,
+            ..Run::default()
+        };
+        let here = solver.solve_with(board, &here).unwrap();
         assert_eq!(here.moves, solution.moves, "{board}");
         // A single board's split search gives the same moves on any
         // number of threads.
@@ -175,9 +179,16 @@ fn bad_boards_and_missing_tables_are_errors_that_say_what_to_do() {
     assert!(matches!(e, Error::Unsolvable { .. }), "{e}");
 
     let hard = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+    let ten = Run {
+        max_nodes: Some(10),
+        ..Run::default()
+    };
     assert!(matches!(
-        solver.solve_limited(&hard, Some(10)).unwrap_err(),
-        Error::NodeLimit { limit: 10 }
+        solver.solve_with(&hard, &ten).unwrap_err(),
+        Error::NodeLimit {
+            algorithm: Algorithm::IdaStar,
+            limit: 10
+        }
     ));
 
     let empty = tempfile::tempdir().unwrap();
@@ -415,7 +426,11 @@ fn searches_stop_when_asked() {
             std::thread::sleep(std::time::Duration::from_millis(200));
             flag.store(true, Ordering::Relaxed);
         });
-        let result = solver.solve_until(&hard, None, &stop);
+        let run = Run {
+            stop: Some(Arc::clone(&stop)),
+            ..Run::default()
+        };
+        let result = solver.solve_with(&hard, &run);
         setter.join().unwrap();
         assert!(matches!(result, Err(Error::Stopped)), "{result:?}");
         let easy = parse_board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").unwrap();
@@ -428,4 +443,136 @@ fn searches_stop_when_asked() {
         Waited::Pending
     ));
     drop(stream);
+}
+
+/// One condition, one variant: a node limit is `Error::NodeLimit` from
+/// IDA*, BFS, A* and a distributed pass alike, never `Error::Search`; and
+/// no message names a command-line flag (each door adds its own remedy).
+#[test]
+fn each_condition_has_one_variant_and_a_message_in_library_terms() {
+    isolate();
+    let hard = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+    for algorithm in [Algorithm::IdaStar, Algorithm::AStar, Algorithm::Bfs] {
+        let solver = Solver::builder()
+            .algorithm(algorithm)
+            .heuristic(HeuristicKind::LinearConflict)
+            .max_nodes(Some(2_000))
+            .threads(1)
+            .build()
+            .unwrap();
+        let e = solver.solve(&hard).unwrap_err();
+        assert!(
+            matches!(e, Error::NodeLimit { algorithm: a, limit: 2_000 } if a == algorithm),
+            "{algorithm:?}: {e:?}"
+        );
+        assert_eq!(e.node_limit(), Some(2_000));
+        assert!(!e.to_string().contains("--"), "{e}");
+    }
+    let solver = open_555();
+    let e = solver
+        .pass(&hard, &[], 80, Some(10), None)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(e, Error::NodeLimit { limit: 10, .. }), "{e:?}");
+
+    let e = Solver::builder()
+        .algorithm(Algorithm::IdaStar)
+        .build()
+        .unwrap()
+        .solve(&random_board(16, Goal::BlankLast, &mut SplitMix64::new(1)))
+        .unwrap_err();
+    assert!(matches!(e, Error::Search(_)), "{e:?}");
+    assert!(!e.to_string().contains("--"), "{e}");
+}
+
+/// The solution names the heuristic implementation that ran (the search's
+/// `Stats::strategy`), and none where no search ran.
+#[test]
+fn solutions_name_the_strategy_that_ran() {
+    isolate();
+    let solver = Solver::builder().threads(1).build().unwrap();
+    let small = parse_board("8 1 3 4 0 2 7 6 5").unwrap();
+    let solution = solver.solve(&small).unwrap();
+    let strategy = solution.strategy().expect("a search ran");
+    assert!(!strategy.is_empty());
+    assert_eq!(Some(strategy), solution.stats.map(|s| s.strategy));
+
+    let over_tables = open_555().solve(&small_4x4()).unwrap();
+    assert!(over_tables.strategy().is_some_and(|s| !s.is_empty()));
+
+    let fast = Solver::builder().fast(true).build().unwrap();
+    let reduced = fast
+        .solve(&random_board(6, Goal::BlankLast, &mut SplitMix64::new(3)))
+        .unwrap();
+    assert_eq!(reduced.strategy(), None);
+}
+
+fn small_4x4() -> Board {
+    parse_board("1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15").unwrap()
+}
+
+/// `solve_with` takes the run's own node limit over the solver's, and a
+/// run `here` gives the moves of the split search.
+#[test]
+fn a_run_overrides_the_solvers_node_limit() {
+    isolate();
+    let board = parse_board("8 1 3 4 0 2 7 6 5").unwrap();
+    let limited = Solver::builder()
+        .max_nodes(Some(1))
+        .threads(2)
+        .build()
+        .unwrap();
+    assert!(matches!(
+        limited.solve(&board),
+        Err(Error::NodeLimit { limit: 1, .. })
+    ));
+    let roomy = Run {
+        max_nodes: Some(1_000_000),
+        ..Run::default()
+    };
+    let split = limited.solve_with(&board, &roomy).unwrap();
+    let here = limited
+        .solve_with(
+            &board,
+            &Run {
+                here: true,
+                ..roomy.clone()
+            },
+        )
+        .unwrap();
+    assert_eq!(split.moves, here.moves);
+    assert_eq!(split.length(), 14);
+}
+
+/// A strategy forced through the builder runs (the solution names it) and
+/// gives the moves and node counts of the one chosen; one not written for
+/// the tables is refused by name.
+#[test]
+fn a_forced_strategy_runs_and_agrees_with_the_chosen_one() {
+    isolate();
+    let board = random_walk(4, Goal::BlankLast, 40, &mut SplitMix64::new(9));
+    let with = |strategy: Option<Strategy>| {
+        let builder = Solver::builder()
+            .pdb_dir(tables_555())
+            .partition_for(4, "5-5-5")
+            .threads(1);
+        match strategy {
+            Some(s) => builder.strategy(s),
+            None => builder,
+        }
+        .build()
+        .unwrap()
+        .solve(&board)
+    };
+    let chosen = with(None).unwrap();
+    assert_eq!(chosen.strategy(), Some("many-tables"));
+    let counts = |s: &Solution| s.stats.map(|s| (s.expanded, s.generated));
+    for strategy in [Strategy::ManyTables, Strategy::General] {
+        let forced = with(Some(strategy)).unwrap();
+        assert_eq!(forced.strategy(), Some(strategy.name()));
+        assert_eq!(forced.moves, chosen.moves);
+        assert_eq!(counts(&forced), counts(&chosen));
+    }
+    let refused = with(Some(Strategy::TwoTables)).unwrap_err().to_string();
+    assert!(refused.contains("two-tables"), "{refused}");
 }

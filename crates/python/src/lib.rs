@@ -59,10 +59,9 @@ fn to_py(error: Error) -> PyErr {
     match error {
         Error::Tables(e) => TablesError::new_err(e.message_with(&build_call(&e))),
         Error::Unsolvable { .. } => UnsolvableError::new_err(error.to_string()),
-        Error::NodeLimit { .. } => NodeLimitError::new_err(error.to_string()),
-        Error::Search(_) if error.node_limit().is_some() => {
-            NodeLimitError::new_err(error.to_string())
-        }
+        Error::NodeLimit { .. } => NodeLimitError::new_err(format!(
+            "{error} (the max_nodes keyword argument of npuzzle.Solver)"
+        )),
         Error::OutOfMemory { .. } => PyMemoryError::new_err(error.to_string()),
         Error::Io { .. } => PyOSError::new_err(error.to_string()),
         Error::Internal(_) => PyRuntimeError::new_err(error.to_string()),
@@ -260,6 +259,9 @@ struct Solution {
     /// Children it generated.
     #[pyo3(get)]
     generated: Option<u64>,
+    /// The heuristic implementation that ran (None: no search ran).
+    #[pyo3(get)]
+    strategy: Option<String>,
     /// The heuristic value of the start board.
     #[pyo3(get)]
     initial_estimate: Option<u32>,
@@ -289,6 +291,7 @@ impl From<npuzzle::Solution> for Solution {
             partition: s.partition.clone(),
             expanded: s.stats.map(|st| st.expanded),
             generated: s.stats.map(|st| st.generated),
+            strategy: s.strategy().map(str::to_string),
             initial_estimate: s.initial_estimate,
             lower_bound: s.lower_bound,
             within: s.within,
@@ -332,7 +335,12 @@ impl Solution {
             self.algorithm.clone(),
             self.heuristic.clone(),
             self.partition.clone(),
-            (self.expanded, self.generated, self.initial_estimate),
+            (
+                self.expanded,
+                self.generated,
+                self.initial_estimate,
+                self.strategy.clone(),
+            ),
             (self.lower_bound, self.within, self.note.clone()),
         );
         Ok((restore, (state, self.seconds)))
@@ -347,7 +355,7 @@ type SolutionState = (
     String,
     Option<String>,
     Option<String>,
-    (Option<u64>, Option<u64>, Option<u32>),
+    (Option<u64>, Option<u64>, Option<u32>, Option<String>),
     (Option<u64>, Option<u32>, Option<String>),
 );
 
@@ -355,7 +363,7 @@ type SolutionState = (
 #[pyfunction]
 fn _restore_solution(state: SolutionState, seconds: f64) -> Solution {
     let (length, moves, optimal, algorithm, heuristic, partition, stats, bounds) = state;
-    let (expanded, generated, initial_estimate) = stats;
+    let (expanded, generated, initial_estimate, strategy) = stats;
     let (lower_bound, within, note) = bounds;
     Solution {
         length,
@@ -366,6 +374,7 @@ fn _restore_solution(state: SolutionState, seconds: f64) -> Solution {
         partition,
         expanded,
         generated,
+        strategy,
         initial_estimate,
         lower_bound,
         within,
@@ -550,13 +559,12 @@ impl Solver {
         if let Some(name) = heuristic {
             builder = builder.heuristic(heuristic_arg(name)?);
         }
-        // Tables named (a directory or a partition) are required, and
-        // opened now; with neither, the search order and policy of
-        // `npuzzle solve` apply.
-        // Sides 2 to 5 have default tables; others have tables only by name.
-        let has_default = (2..=5).contains(&size);
-        if partition.is_some() || (pdb_dir.is_some() && has_default) {
-            let name = partition.unwrap_or_else(|| Partition::default_name(size));
+        // A partition named is required for boards of side `size`, and
+        // opened now. A directory alone is where `npuzzle solve --pdb-dir`
+        // looks: its policy applies, and tables are opened when a board
+        // needs them (a side without them is solved another way, with a
+        // warning).
+        if let Some(name) = partition {
             Partition::parse(name, size, goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
             builder = builder.partition_for(size, name).open_tables_now(size);
         }
@@ -575,7 +583,11 @@ impl Solver {
         let (solver, flag) = (self.inner.clone(), Arc::clone(&stop));
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let _ = tx.send(solver.solve_until(&board, solver.max_nodes(), &flag));
+            let run = npuzzle::Run {
+                stop: Some(flag),
+                ..npuzzle::Run::default()
+            };
+            let _ = tx.send(solver.solve_with(&board, &run));
         });
         let answer = wait_stoppably(py, rx, &stop, "search")?;
         warn_notes(py, &self.inner)?;

@@ -153,13 +153,16 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
     assert solver.solve("8 1 3 4 0 2 7 6 5").optimal
     with pytest.raises(npuzzle.UnsolvableError):
         solver.solve([2, 1] + list(range(3, 16)) + [0])
-    with pytest.raises(npuzzle.NodeLimitError):
-        npuzzle.Solver(pdb_dir, partition="5-5-5", max_nodes=5).solve(
-            [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
+    # The message names this door's way to raise the limit, no CLI flag.
+    for algorithm in ("idastar", "astar"):
+        with pytest.raises(npuzzle.NodeLimitError, match="max_nodes keyword") as raised:
+            npuzzle.Solver(pdb_dir, partition="5-5-5", max_nodes=5, algorithm=algorithm).solve(
+                [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
+        assert "--" not in str(raised.value)
     with pytest.raises(npuzzle.TablesError, match="npuzzle pdb build"):
-        npuzzle.Solver(pdb_dir / "nowhere")
+        npuzzle.Solver(pdb_dir / "nowhere", partition="5-5-5")
     with pytest.raises(npuzzle.TablesError, match=r"npuzzle.build_tables\("):
-        npuzzle.Solver(pdb_dir / "nowhere")
+        npuzzle.Solver(pdb_dir / "nowhere", partition="5-5-5")
     with pytest.raises(ValueError, match="out of range: give 1 to 256"):
         solver.solve_many([GOAL_4], jobs=10**9)
     with pytest.raises(ValueError, match="out of range"):
@@ -225,8 +228,10 @@ def test_the_same_answers_and_nodes_as_the_command_line(pdb_dir, monkeypatch):
         records = cli_records(["--partition", partition, "--pdb-dir", str(pdb_dir)], text)
         solver = npuzzle.Solver(pdb_dir, partition=partition, jobs=1)
         for record, solution in zip(records, solver.solve_many(boards, jobs=1)):
-            assert (record["length"], record["nodes"]) == (solution.length, solution.expanded)
+            assert (record["length"], record["expanded"]) == (solution.length, solution.expanded)
             assert record["partition"] == solution.partition == partition
+            assert record["strategy"] == solution.strategy and solution.strategy
+            assert record["initial_estimate"] == solution.initial_estimate
     # No tables anywhere: 3x3 and 5x5 boards by the policy, as the CLI does.
     empty = pdb_dir / "empty"
     empty.mkdir(exist_ok=True)
@@ -236,9 +241,30 @@ def test_the_same_answers_and_nodes_as_the_command_line(pdb_dir, monkeypatch):
     with pytest.warns(UserWarning, match="no pattern databases for 5x5"):
         answers = npuzzle.Solver(jobs=1).solve_many(small)
     for board, record, solution in zip(small, records, answers):
-        assert (record["length"], record["nodes"], record["optimal"]) == (
-            solution.length, solution.expanded, solution.optimal)
+        assert (record["length"], record["expanded"], record["optimal"], record["strategy"]) == (
+            solution.length, solution.expanded, solution.optimal, solution.strategy)
         assert replay(board, solution.moves) == goal(int(len(board) ** 0.5))
+
+
+def test_a_directory_alone_solves_what_the_command_line_solves(tmp_path):
+    """``Solver(pdb_dir=DIR)`` is ``npuzzle solve --pdb-dir DIR``: a 3x3
+    board needs no tables, and a 4x4 board without them is solved the
+    command line's way, with a warning; only a named partition is required."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    small = "8 1 3 4 0 2 7 6 5"
+    four = " ".join(map(str, random_walk(4, 40, random.Random(8))))
+    records = cli_records(["--pdb-dir", str(empty)], small + "\n" + four)
+    solver = npuzzle.Solver(pdb_dir=empty, jobs=1)
+    answers = [solver.solve(small)]
+    with pytest.warns(UserWarning, match="no pattern databases for 4x4"):
+        answers.append(solver.solve(four))
+    for record, solution in zip(records, answers):
+        assert (record["length"], record["expanded"], record["optimal"], record["strategy"]) == (
+            solution.length, solution.expanded, solution.optimal, solution.strategy)
+    assert answers[0].optimal and answers[0].length == 14
+    with pytest.raises(npuzzle.TablesError, match="5-5-5"):
+        npuzzle.Solver(pdb_dir=empty, partition="5-5-5")
 
 
 def test_big_boards_are_answered_with_the_reason(monkeypatch, tmp_path):

@@ -216,8 +216,8 @@ impl fmt::Display for SearchError {
                 limit,
             } => write!(
                 f,
-                "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit \
-                 or use a stronger heuristic"
+                "IDA* expanded {limit} nodes, its node limit, without finishing; raise the \
+                 limit or use a stronger heuristic"
             ),
             SearchError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
             SearchError::Tables(e) => write!(f, "unusable pattern databases: {e}"),
@@ -227,8 +227,8 @@ impl fmt::Display for SearchError {
             }
             SearchError::NodeLimit { algorithm, limit } => write!(
                 f,
-                "{} would need more than {limit} boards in memory (--max-nodes {limit}); \
-                 IDA* (--algorithm idastar) solves it in constant memory",
+                "{} would need more than {limit} boards in memory, its node limit; IDA* \
+                 solves the board in constant memory",
                 algorithm.name()
             ),
         }

@@ -104,7 +104,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
                     ));
                 }
                 ran.insert(strategy(&record).to_string());
-                total.0 += record["nodes"].as_u64().unwrap_or(0);
+                total.0 += record["expanded"].as_u64().unwrap_or(0);
                 total.2 += record["seconds"].as_f64().unwrap_or(0.0);
             }
         }

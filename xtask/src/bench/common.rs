@@ -217,10 +217,10 @@ pub fn solve_set(npuzzle: &Path, instances: &[Instance], args: &[&str]) -> Resul
         match record["length"].as_u64() {
             Some(length) => {
                 outcome.all_optimal &= length == instance.length;
-                outcome.expanded += record["nodes"].as_u64().unwrap_or(0);
+                outcome.expanded += record["expanded"].as_u64().unwrap_or(0);
                 outcome.generated += record["generated"].as_u64().unwrap_or(0);
                 outcome.search_seconds += record["seconds"].as_f64().unwrap_or(0.0);
-                outcome.h0_sum += record["h0"].as_u64().unwrap_or(0);
+                outcome.h0_sum += record["initial_estimate"].as_u64().unwrap_or(0);
             }
             None => {
                 outcome.all_optimal = false;

@@ -81,7 +81,7 @@ fn cli(npuzzle: &Path, case: &Case) -> Result<(Sample, String), String> {
     )?;
     Ok((
         (
-            record["nodes"].as_u64().unwrap_or(0),
+            record["expanded"].as_u64().unwrap_or(0),
             record["seconds"].as_f64().unwrap_or(0.0),
         ),
         strategy(&record).to_string(),

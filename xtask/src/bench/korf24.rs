@@ -298,7 +298,7 @@ fn solve_with_deadline(
     let seconds = started.elapsed().as_secs_f64();
     Ok(Run {
         length: record["length"].as_u64(),
-        expanded: record["nodes"].as_u64(),
+        expanded: record["expanded"].as_u64(),
         seconds,
         search_seconds: record["seconds"].as_f64().unwrap_or(seconds),
         strategy: strategy(&record).to_string(),

@@ -54,7 +54,7 @@ fn one_board(npuzzle: &Path, args: &[&str], runs: usize) -> Result<(f64, f64, f6
             .next_back()
             .and_then(|s| s["peak_rss_mb"].as_f64())
             .unwrap_or(0.0);
-        samples.push((seconds, rss, record["nodes"].as_u64().unwrap_or(0)));
+        samples.push((seconds, rss, record["expanded"].as_u64().unwrap_or(0)));
     }
     samples.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = samples[samples.len() / 2];

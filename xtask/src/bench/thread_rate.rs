@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
     let mut records = Vec::new();
     for _ in 0..7 {
         let record = first_record(npuzzle, &["--no-moves", "--jobs", "1", BOARD_80])?;
-        let expanded = record["nodes"].as_f64().unwrap_or(0.0);
+        let expanded = record["expanded"].as_f64().unwrap_or(0.0);
         let generated = record["generated"].as_f64().unwrap_or(0.0);
         let seconds = record["seconds"].as_f64().unwrap_or(f64::INFINITY);
         rates.push((expanded / seconds, generated / seconds));

@@ -65,7 +65,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
             }
             met += usize::from(length * 100 <= instance.length * (100 + within));
             ratios.push(length as f64 / instance.length as f64);
-            expanded += record["nodes"].as_u64().unwrap_or(0);
+            expanded += record["expanded"].as_u64().unwrap_or(0);
         }
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
         let row = format!(

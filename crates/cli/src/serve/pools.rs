@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use npuzzle::{Board, Goal, Solver};
+use npuzzle::{Board, Goal, Run, Solver};
 use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
 use crate::output::Answer;
@@ -182,9 +182,12 @@ impl Pools {
     /// `stop` ends the search early.
     pub fn search(&self, goal: Goal, board: &Board, budget: u64, stop: &Arc<AtomicBool>) -> Answer {
         let started = Instant::now();
-        let result = self
-            .solver(goal)
-            .solve_here_until(board, Some(budget), stop);
+        let run = Run {
+            max_nodes: Some(budget),
+            stop: Some(Arc::clone(stop)),
+            here: true,
+        };
+        let result = self.solver(goal).solve_with(board, &run);
         crate::solve::answer(result, started.elapsed().as_secs_f64())
     }
 

@@ -56,13 +56,13 @@ Board = Union[str, Sequence[int]]
 class Solver:
     """The solver of ``npuzzle solve``, with its options and policy.
 
-    Naming ``pdb_dir`` or ``partition`` asks for the tables of
-    ``partition`` (default: 7-8 for 4x4) for boards of side ``size``: they
-    are opened at once, and :class:`TablesError` says how to build them
-    when they are missing or damaged. With neither, tables are looked for
-    as the command line does ($NPUZZLE_PDB_DIR, ./data, the user data
-    directory), and a side without them is solved another way with a
-    warning (``Solution.optimal`` tells).
+    Naming ``partition`` asks for its tables for boards of side ``size``:
+    they are opened at once, and :class:`TablesError` says how to build
+    them when they are missing or damaged. Without it, tables are looked
+    for when a board needs them, as ``npuzzle solve`` does: in ``pdb_dir``
+    when given, else $NPUZZLE_PDB_DIR, ./data, the user data directory; a
+    side without them is solved another way with a warning
+    (``Solution.optimal`` tells).
 
     ``goal`` is ``"blank-last"`` (1 2 ... 0) or ``"blank-first"`` (0 1 2
     ...); ``max_nodes`` bounds each search; ``jobs`` is the thread count

@@ -35,6 +35,8 @@ class Solution:
     @property
     def generated(self) -> Optional[int]: ...
     @property
+    def strategy(self) -> Optional[str]: ...
+    @property
     def initial_estimate(self) -> Optional[int]: ...
     @property
     def lower_bound(self) -> Optional[int]: ...
@@ -54,7 +56,7 @@ def _restore_solution(
         str,
         Optional[str],
         Optional[str],
-        tuple[Optional[int], Optional[int], Optional[int]],
+        tuple[Optional[int], Optional[int], Optional[int], Optional[str]],
         tuple[Optional[int], Optional[int], Optional[str]],
     ],
     seconds: float,

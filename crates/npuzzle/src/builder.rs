@@ -1,0 +1,194 @@
+//! The options of a [`Solver`](crate::Solver), set up with [`SolverBuilder`] and checked
+//! once in [`SolverBuilder::build`].
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use npuzzle_board::Goal;
+use npuzzle_search::{Algorithm, Effort, HeuristicKind, Strategy};
+
+use crate::build::cores;
+use crate::note::{Note, NoteSink};
+use crate::tables::Tables;
+
+/// The largest `within` percentage a solver takes (at most 11 times optimal).
+pub const MAX_WITHIN: u32 = 1000;
+
+/// The options of a [`Solver`](crate::Solver), the same as `npuzzle solve` takes.
+#[derive(Clone)]
+pub(crate) struct Config {
+    pub(crate) pdb_dir: Option<PathBuf>,
+    pub(crate) goal: Goal,
+    pub(crate) partition: Option<String>,
+    pub(crate) partition_size: Option<usize>,
+    pub(crate) algorithm: Option<Algorithm>,
+    pub(crate) heuristic: Option<HeuristicKind>,
+    pub(crate) fast: bool,
+    pub(crate) effort: Effort,
+    pub(crate) within: u32,
+    pub(crate) reflection: bool,
+    pub(crate) max_nodes: Option<u64>,
+    pub(crate) threads: usize,
+    pub(crate) on_note: Option<NoteSink>,
+    pub(crate) strategy: Option<Strategy>,
+}
+
+/// Sets a [`Solver`](crate::Solver) up; every option has the command line's default.
+#[must_use]
+pub struct SolverBuilder {
+    pub(crate) config: Config,
+    pub(crate) tables: Vec<Tables>,
+    pub(crate) open_now: Vec<usize>,
+}
+
+impl SolverBuilder {
+    /// The directory of the tables (default: `$NPUZZLE_PDB_DIR`, else
+    /// `./data`, else the user data directory; see [`crate::search_dirs`]).
+    pub fn pdb_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.pdb_dir = Some(dir.into());
+        self
+    }
+
+    /// The goal (default: blank-last, `1 2 ... 0`).
+    pub fn goal(mut self, goal: Goal) -> Self {
+        self.config.goal = goal;
+        self
+    }
+
+    /// The partition or catalogue of every side's tables (`7-8`, `septet`,
+    /// `"1,2,3;4,5,6"`, `7z-8+L7-8`...). Tables asked for by name are
+    /// required: a board whose side has them missing is refused, never
+    /// solved another way.
+    pub fn partition(mut self, name: impl Into<String>) -> Self {
+        self.config.partition = Some(name.into());
+        self.config.partition_size = None;
+        self
+    }
+
+    /// The partition for boards of side `size` only; other sides get their
+    /// default tables.
+    pub fn partition_for(mut self, size: usize, name: impl Into<String>) -> Self {
+        self.config.partition = Some(name.into());
+        self.config.partition_size = Some(size);
+        self
+    }
+
+    /// The search, run exactly as asked (to the end or the node limit, no
+    /// fallback); default: the policy of [`Solver`](crate::Solver).
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.config.algorithm = Some(algorithm);
+        self
+    }
+
+    /// The heuristic, run exactly as asked (see [`SolverBuilder::algorithm`]).
+    pub fn heuristic(mut self, heuristic: HeuristicKind) -> Self {
+        self.config.heuristic = Some(heuristic);
+        self
+    }
+
+    /// Solve fast but not optimally (the reduction), for any size.
+    pub fn fast(mut self, fast: bool) -> Self {
+        self.config.fast = fast;
+        self
+    }
+
+    /// How hard the reduction (past optimal search) works at the parts it
+    /// searches (default: [`Effort::Thorough`]; [`Effort::Quick`] for
+    /// answers within tens of milliseconds, as a game's coach wants).
+    pub fn reduction_effort(mut self, effort: Effort) -> Self {
+        self.config.effort = effort;
+        self
+    }
+
+    /// Accept solutions up to `percent` percent longer than optimal
+    /// (0, the default: optimal only). The search is weighted IDA*, over
+    /// the tables where they are built, and the bound is guaranteed: a
+    /// solution is at most `1 + percent / 100` times the optimal length.
+    /// Past the board sizes search can take, the reduction answers as
+    /// before, with no guarantee. At most [`MAX_WITHIN`].
+    pub fn within(mut self, percent: u32) -> Self {
+        self.config.within = percent;
+        self
+    }
+
+    /// The strategy table searches compute the heuristic with, instead of
+    /// the one [`npuzzle_search::choose`] picks for the tables (for tests
+    /// and comparisons: every strategy gives the same answers and node
+    /// counts). A strategy that does not take the tables makes the solve
+    /// fail with [`Error::Search`](crate::Error) naming it.
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.config.strategy = Some(strategy);
+        self
+    }
+
+    /// Whether table searches also look the reflected board up (default:
+    /// yes; without, more nodes).
+    pub fn reflection(mut self, reflection: bool) -> Self {
+        self.config.reflection = reflection;
+        self
+    }
+
+    /// Give up after this many nodes: IDA* expanded nodes; BFS and A*
+    /// boards kept (default: IDA* none, BFS and A* what fits in about 1 GB).
+    /// `None` restores the default.
+    pub fn max_nodes(mut self, limit: Option<u64>) -> Self {
+        self.config.max_nodes = limit;
+        self
+    }
+
+    /// Threads: boards solved at once by [`Solver::solve_many`](crate::Solver::solve_many) and
+    /// [`Solver::answers`](crate::Solver::answers), or the threads sharing one board's search in
+    /// [`Solver::solve`](crate::Solver::solve) (default: one per core; 1 to 256).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.config.threads = threads;
+        self
+    }
+
+    /// Called once for each [`Note`] (they are also kept for
+    /// [`Solver::take_notes`](crate::Solver::take_notes)).
+    pub fn on_note(mut self, sink: impl Fn(&Note) + Send + Sync + 'static) -> Self {
+        self.config.on_note = Some(Arc::new(sink));
+        self
+    }
+
+    /// Opens the tables of boards of side `size` in [`SolverBuilder::build`]
+    /// and fails there if they are missing or damaged, instead of at the
+    /// first board.
+    pub fn open_tables_now(mut self, size: usize) -> Self {
+        self.open_now.push(size);
+        self
+    }
+
+    /// Tables already open, for boards of their side (their partition
+    /// counts as asked for).
+    pub fn tables(mut self, tables: Tables) -> Self {
+        self.tables.push(tables);
+        self
+    }
+}
+
+impl SolverBuilder {
+    /// The command line's defaults.
+    pub(crate) fn new() -> SolverBuilder {
+        SolverBuilder {
+            config: Config {
+                pdb_dir: None,
+                goal: Goal::BlankLast,
+                partition: None,
+                partition_size: None,
+                algorithm: None,
+                heuristic: None,
+                fast: false,
+                effort: Effort::Thorough,
+                within: 0,
+                reflection: true,
+                max_nodes: None,
+                threads: cores().min(crate::build::MAX_THREADS),
+                on_note: None,
+                strategy: None,
+            },
+            tables: Vec::new(),
+            open_now: Vec::new(),
+        }
+    }
+}

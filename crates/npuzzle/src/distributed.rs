@@ -1,0 +1,103 @@
+//! The units of one board's search spread over machines: the frontier an
+//! IDA* iteration splits into, and one bounded pass below a node of it
+//! (`npuzzle.distributed` in Python drives them).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use npuzzle_board::{Board, Move};
+use npuzzle_search::Request;
+
+use crate::error::Error;
+use crate::solver::Solver;
+
+/// The deepest frontier [`Solver::frontier`](crate::Solver::frontier) makes (the local split
+/// search's deepest): it holds up to about 3^depth boards.
+pub const MAX_FRONTIER_DEPTH: u32 = 12;
+
+/// The largest bound [`Solver::pass`](crate::Solver::pass) takes: the search keeps a row of
+/// states per level down to the bound.
+pub const MAX_PASS_BOUND: u32 = 1_000;
+
+impl Solver {
+    /// The subtrees one IDA* iteration over the side's tables splits into
+    /// at `depth` below `board` (None: where the local split search cuts
+    /// a board of its side, [`npuzzle_search::split_depth`]), for `bound`
+    /// (None: the board's estimate): the units of a search spread over
+    /// machines (see [`Solver::pass`](crate::Solver::pass)).
+    pub fn frontier(
+        &self,
+        board: &Board,
+        depth: Option<u32>,
+        bound: Option<u32>,
+    ) -> Result<npuzzle_search::Frontier, Error> {
+        let depth = depth.unwrap_or_else(|| npuzzle_search::split_depth(board.size()));
+        if !(1..=MAX_FRONTIER_DEPTH).contains(&depth) {
+            return Err(Error::InvalidArgument(format!(
+                "depth {depth} is out of range: give 1 to {MAX_FRONTIER_DEPTH} (the frontier \
+                 grows about threefold per level)"
+            )));
+        }
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let tables = self.tables(board.size())?;
+        npuzzle_search::frontier_catalogue(
+            board,
+            goal,
+            tables.tables(),
+            tables.partition().groups(),
+            self.config.reflection,
+            depth,
+            bound,
+        )
+        .map_err(|e| Error::from_search(e, goal))
+    }
+
+    /// One pass of IDA* over the side's tables, bounded by `bound`, below
+    /// the node `prefix` leads to from `board` (a node of
+    /// [`Solver::frontier`](crate::Solver::frontier)), within `max_nodes` expanded nodes; setting
+    /// `stop` ends it within milliseconds (`stopped` in the outcome).
+    pub fn pass(
+        &self,
+        board: &Board,
+        prefix: &[Move],
+        bound: u32,
+        max_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Result<npuzzle_search::PassOutcome, Error> {
+        if bound > MAX_PASS_BOUND {
+            return Err(Error::InvalidArgument(format!(
+                "bound {bound} is out of range: give at most {MAX_PASS_BOUND} (longer than any \
+                 solution a search over tables finds)"
+            )));
+        }
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let tables = self.tables(board.size())?;
+        let request = Request {
+            goal,
+            max_nodes,
+            stop,
+            ..Request::default()
+        };
+        let outcome = npuzzle_search::pass_catalogue(
+            board,
+            &request,
+            tables.tables(),
+            tables.partition().groups(),
+            self.config.reflection,
+            prefix,
+            bound,
+        )
+        .map_err(|e| Error::from_search(e, goal))?;
+        if let Some(moves) = &outcome.moves {
+            let whole: Vec<Move> = prefix.iter().chain(moves).copied().collect();
+            tables.certify(board, &whole)?;
+        }
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,105 @@
+//! What the solver tells on the way, once per occasion.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::error::TablesError;
+
+/// Something the solver tells on the way, once: front ends print it (the
+/// command line on stderr) or collect it ([`Solver::take_notes`](crate::Solver::take_notes)).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Note {
+    /// No tables for a side whose boards get them by default: its boards
+    /// are solved with linear conflict, optimally within `attempt_nodes`
+    /// expanded nodes, else by the reduction (not optimal).
+    TablesMissing {
+        /// Where the solver looked, and how to build them.
+        error: TablesError,
+        /// The attempt's budget.
+        attempt_nodes: u64,
+        /// The attempt's bound over optimal, in percent (`--within`; 0:
+        /// the attempt is optimal).
+        within: u32,
+    },
+    /// What happened to an unpacked table copy (a damaged one replaced, a
+    /// cache directory that could not be written).
+    Cache(String),
+    /// The tables are being unpacked, the first time they are opened after
+    /// a build: an open that takes a second or more (later ones map the
+    /// unpacked copy at once). Information, not a warning.
+    Unpacking {
+        /// The partition.
+        partition: String,
+        /// Where the packed tables are.
+        dir: std::path::PathBuf,
+        /// The bytes to unpack.
+        bytes: u64,
+    },
+    /// The side's default tables are not built but one other complete set
+    /// is, and none was asked for: that set is used.
+    TablesChosen {
+        /// The partition used.
+        partition: String,
+        /// The default partition, missing.
+        default: String,
+        /// The board side.
+        size: usize,
+        /// Where the tables are.
+        dir: std::path::PathBuf,
+    },
+}
+
+impl Note {
+    /// The note, with `tables` the rendering of a [`TablesError`] (a front
+    /// end gives its own build command there).
+    pub fn message_with(&self, tables: impl Fn(&TablesError) -> String) -> String {
+        match self {
+            Note::TablesMissing {
+                error,
+                attempt_nodes,
+                within,
+            } => format!(
+                "{}\nmeanwhile {n}x{n} boards are solved with linear conflict, {how} \
+                 within {attempt_nodes} nodes, else by reduction (not optimal{guarantee})",
+                tables(error),
+                n = error.size,
+                how = if *within == 0 {
+                    "optimally".to_string()
+                } else {
+                    format!("at most {within}% over optimal")
+                },
+                guarantee = if *within == 0 { "" } else { ", no guarantee" }
+            ),
+            Note::Cache(text) => text.clone(),
+            Note::Unpacking {
+                partition,
+                dir,
+                bytes,
+            } => format!(
+                "unpacking the {partition} tables in {} ({:.0} MB), once: later runs map \
+                 the unpacked copy directly",
+                npuzzle_pdb::file::normalize(dir).display(),
+                *bytes as f64 / 1e6
+            ),
+            Note::TablesChosen {
+                partition,
+                default,
+                size,
+                dir,
+            } => format!(
+                "using the {partition} tables in {}: the only set built there for \
+                 {size}x{size} (the default, {default}, is not built)",
+                npuzzle_pdb::file::normalize(dir).display()
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message_with(|e| e.to_string()))
+    }
+}
+
+pub(crate) type NoteSink = Arc<dyn Fn(&Note) + Send + Sync>;

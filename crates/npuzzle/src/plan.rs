@@ -1,0 +1,331 @@
+//! The policy: which search a board gets (tables for 4x4 and 5x5 when
+//! built, linear conflict with a node budget and the reduction past it,
+//! the reduction alone past 15x15), and the one path every solve takes
+//! from a board to an answer.
+
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
+use std::time::Instant;
+
+use npuzzle_board::Board;
+use npuzzle_search::heuristic::{Heuristic, LinearConflict};
+use npuzzle_search::{
+    Algorithm, Grid, HeuristicKind, Position, Request, SearchError, Stats, MAX_SEARCH_SIZE,
+};
+
+use crate::error::{Error, TablesError, TablesProblem};
+use crate::note::Note;
+use crate::solution::Solution;
+use crate::solver::{Run, Solver};
+use crate::tables::tables_error;
+
+/// Expanded nodes an optimal search may take on a board that has no tables
+/// before it gives way to the reduction (a second or two on one core).
+pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
+
+/// How a board is to be solved.
+enum Plan {
+    /// An optimal search, with a node budget after which the reduction
+    /// takes over (None: it runs to the end or to the node limit).
+    Search {
+        algorithm: Algorithm,
+        heuristic: HeuristicKind,
+        fallback_after: Option<u64>,
+    },
+    Reduce {
+        why: String,
+    },
+}
+
+impl Solver {
+    /// The best lower bound on the board's distance available without a
+    /// search: the tables' value when the side's tables are open and fit,
+    /// else linear conflict (boards up to 15x15), else Manhattan.
+    pub fn lower_bound(&self, board: &Board) -> u64 {
+        let goal = self.config.goal;
+        let size = board.size();
+        let mut bound = if size <= MAX_SEARCH_SIZE {
+            let heuristic = LinearConflict::new(&Grid::new(size, goal));
+            u64::from(heuristic.value(&heuristic.init(&Position::new(board))))
+        } else {
+            board.manhattan(goal)
+        };
+        if let Some(tables) = self.opened_tables(size) {
+            if let Ok(value) = tables.heuristic(board) {
+                bound = bound.max(u64::from(value));
+            }
+        }
+        bound
+    }
+
+    /// Tables are the default for these sides, when built.
+    fn tables_by_default(size: usize) -> bool {
+        size == 4 || size == 5
+    }
+
+    /// Whether the caller chose the search (then it runs exactly as asked).
+    fn explicit(&self) -> bool {
+        self.config.algorithm.is_some() || self.config.heuristic.is_some()
+    }
+
+    fn plan(&self, size: usize, max_nodes: Option<u64>) -> Plan {
+        if self.config.fast {
+            return Plan::Reduce {
+                why: "fast solving asked for".to_string(),
+            };
+        }
+        if self.explicit() {
+            let default_heuristic = if Self::tables_by_default(size) {
+                HeuristicKind::Pdb
+            } else {
+                HeuristicKind::LinearConflict
+            };
+            return Plan::Search {
+                algorithm: self.config.algorithm.unwrap_or(Algorithm::IdaStar),
+                heuristic: self.config.heuristic.unwrap_or(default_heuristic),
+                fallback_after: None,
+            };
+        }
+        if size > MAX_SEARCH_SIZE {
+            return Plan::Reduce {
+                why: format!(
+                    "optimal search takes boards up to {MAX_SEARCH_SIZE}x{MAX_SEARCH_SIZE}"
+                ),
+            };
+        }
+        // Tables missing and none asked for: go on without them. Damaged
+        // tables, or tables asked for, are never replaced silently.
+        if Self::tables_by_default(size) {
+            let missing = match self.tables(size) {
+                Err(Error::Tables(e)) if e.is_missing() && !self.shared.sides.asked_for(size) => {
+                    Some(e)
+                }
+                _ => None,
+            };
+            match missing {
+                Some(error) => self.note_missing_once(size, error, max_nodes),
+                None => {
+                    return Plan::Search {
+                        algorithm: Algorithm::IdaStar,
+                        heuristic: HeuristicKind::Pdb,
+                        fallback_after: None,
+                    }
+                }
+            }
+        }
+        Plan::Search {
+            algorithm: Algorithm::IdaStar,
+            heuristic: HeuristicKind::LinearConflict,
+            fallback_after: (size >= 4).then_some(max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
+        }
+    }
+    /// Tells once per board side that its tables are missing, and what
+    /// happens instead.
+    fn note_missing_once(&self, size: usize, error: TablesError, max_nodes: Option<u64>) {
+        let noted = self
+            .shared
+            .notes_said
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(size);
+        if noted {
+            self.note(Note::TablesMissing {
+                error,
+                attempt_nodes: max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES),
+                within: self.config.within,
+            });
+        }
+    }
+
+    /// The answer to `board` as `run` says, on this thread (split over
+    /// the current rayon pool unless `run.here`); `spare_threads` counts a
+    /// batch's threads that may join the search.
+    pub(crate) fn answer(
+        &self,
+        board: &Board,
+        run: &Run,
+        spare_threads: Option<Arc<AtomicUsize>>,
+    ) -> Result<Solution, Error> {
+        let goal = self.config.goal;
+        let max_nodes = run.max_nodes.or(self.config.max_nodes);
+        let stop = run.stop.clone();
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        // Opening a side's tables (the first board of that side) is not
+        // this board's time.
+        let plan = self.plan(board.size(), max_nodes);
+        let started = Instant::now();
+        let (algorithm, heuristic, fallback_after) = match plan {
+            Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref()),
+            Plan::Search {
+                algorithm,
+                heuristic,
+                fallback_after,
+            } => (algorithm, heuristic, fallback_after),
+        };
+        let request = Request {
+            goal,
+            algorithm,
+            heuristic,
+            max_nodes: fallback_after.or(max_nodes),
+            parallel: !run.here,
+            stop: stop.clone(),
+            within: self.config.within,
+            spare_threads,
+            strategy: self.config.strategy,
+        };
+        let mut solution = Solution {
+            heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
+            ..Solution::by(algorithm.name(), Vec::new())
+        };
+        let tables = if heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs {
+            let tables = self.tables(board.size())?;
+            solution.partition = Some(tables.partition().name().to_string());
+            solution.reflection = Some(self.config.reflection);
+            Some(tables)
+        } else {
+            None
+        };
+        let search = |request: &Request| match &tables {
+            Some(tables) => npuzzle_search::solve_catalogue(
+                board,
+                request,
+                tables.tables(),
+                tables.partition().groups(),
+                self.config.reflection,
+            ),
+            None => npuzzle_search::solve(board, request),
+        };
+        let result = if request.within > 0 && request.max_nodes.is_some() {
+            weighted_ladder(&search, &request)
+        } else {
+            search(&request).map(|found| (found, request.within))
+        };
+        if let (Ok((found, _)), Some(tables)) = (&result, &tables) {
+            tables.certify(board, &found.moves)?;
+        }
+        match result {
+            Ok((found, within)) if within > 0 => {
+                // The search's own estimate is a lower bound; a solution
+                // that long is optimal after all.
+                let estimate = u64::from(found.initial_estimate).max(self.lower_bound(board));
+                // Every solution of a board has the same parity.
+                let lower_bound = estimate + ((found.moves.len() as u64 + estimate) & 1);
+                let optimal = found.moves.len() as u64 == lower_bound;
+                let note = if within > request.within {
+                    format!(
+                        "within {}% of optimal asked for; the node budget ran out first, \
+                         so this answer is within {within}%",
+                        request.within
+                    )
+                } else {
+                    format!("within {within}% of optimal asked for")
+                };
+                Ok(Solution {
+                    optimal,
+                    within: (!optimal).then_some(within),
+                    lower_bound: (!optimal).then_some(lower_bound),
+                    note: (!optimal).then_some(note),
+                    moves: found.moves,
+                    stats: Some(found.stats),
+                    initial_estimate: Some(found.initial_estimate),
+                    elapsed: started.elapsed(),
+                    ..solution
+                })
+            }
+            Ok((found, _)) => Ok(Solution {
+                moves: found.moves,
+                stats: Some(found.stats),
+                initial_estimate: Some(found.initial_estimate),
+                elapsed: started.elapsed(),
+                ..solution
+            }),
+            Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
+                board,
+                format!("optimal search gave up after {limit} nodes"),
+                started,
+                stop.as_ref(),
+            ),
+            Err(SearchError::Tables(e)) => {
+                let tables = self.tables(board.size())?;
+                Err(tables_error(
+                    tables.partition(),
+                    tables.dir(),
+                    TablesProblem::Unusable(e.to_string()),
+                ))
+            }
+            Err(e) => Err(Error::from_search(e, goal)),
+        }
+    }
+
+    fn reduce(
+        &self,
+        board: &Board,
+        why: String,
+        started: Instant,
+        stop: Option<&Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<Solution, Error> {
+        let moves = npuzzle_search::solve_by_reduction_until(
+            board,
+            self.config.goal,
+            self.config.effort,
+            stop,
+        )
+        .map_err(|e| Error::from_search(e, self.config.goal))?;
+        Ok(Solution {
+            optimal: false,
+            lower_bound: Some(self.lower_bound(board)),
+            note: Some(why),
+            elapsed: started.elapsed(),
+            ..Solution::by("reduction", moves)
+        })
+    }
+}
+
+/// Weighted search from coarse to the bound asked for, within one node
+/// budget: each stage is cheap next to the next, so when the budget runs
+/// out the answer of the last stage that finished stands, with its own
+/// guarantee, instead of none. Stops early at a solution whose length
+/// meets the search's lower bound.
+fn weighted_ladder(
+    search: &dyn Fn(&Request) -> Result<npuzzle_search::Solution, SearchError>,
+    request: &Request,
+) -> Result<(npuzzle_search::Solution, u32), SearchError> {
+    const STAGES: [u32; 11] = [100, 50, 35, 30, 25, 20, 15, 10, 7, 5, 2];
+    let budget = request.max_nodes.unwrap_or(u64::MAX);
+    let mut stats = Stats::default();
+    let mut best: Option<(npuzzle_search::Solution, u32)> = None;
+    let stages = STAGES
+        .into_iter()
+        .filter(|&w| w > request.within)
+        .chain([request.within]);
+    for within in stages {
+        let stage = Request {
+            within,
+            max_nodes: Some(budget.saturating_sub(stats.expanded).max(1)),
+            ..request.clone()
+        };
+        match search(&stage) {
+            Ok(found) => {
+                stats += found.stats;
+                let length = found.moves.len() as u64;
+                let estimate = u64::from(found.initial_estimate);
+                let done = length <= estimate + ((length + estimate) & 1);
+                best = Some((npuzzle_search::Solution { stats, ..found }, within));
+                if done {
+                    break;
+                }
+            }
+            Err(SearchError::NodeLimit { .. }) if best.is_some() => {
+                // The stage that ran out spent the rest of the budget.
+                if let Some((found, _)) = &mut best {
+                    found.stats.expanded = budget;
+                }
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(best.expect("the last stage answered or returned"))
+}

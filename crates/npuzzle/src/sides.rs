@@ -1,0 +1,155 @@
+//! The tables of each board side, opened the first time a board of that
+//! side needs them and shared by a solver's clones and threads: those of
+//! the partition asked for, else the side's default, else the one other
+//! set built for the side.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use npuzzle_pdb::Partition;
+use npuzzle_search::Capacity;
+
+use crate::builder::Config;
+use crate::error::{Error, TablesError, TablesProblem};
+use crate::note::Note;
+use crate::tables::{tables_error, Tables};
+
+/// One board side's tables, opened once.
+struct Side {
+    tables: Result<Arc<Tables>, Error>,
+    /// The tables were named (a partition, or given open): missing ones
+    /// refuse the board instead of giving way.
+    asked_for: bool,
+}
+
+/// The tables of every side seen so far. Notes on the way (unpacking, a
+/// set chosen) go to the `note` the caller gives.
+#[derive(Default)]
+pub(crate) struct Sides {
+    sides: Mutex<HashMap<usize, Side>>,
+}
+
+impl Sides {
+    fn lock(&self) -> MutexGuard<'_, HashMap<usize, Side>> {
+        self.sides.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The tables for boards of side `size`, opened the first time.
+    pub(crate) fn get(
+        &self,
+        config: &Config,
+        size: usize,
+        note: &dyn Fn(Note),
+    ) -> Result<Arc<Tables>, Error> {
+        let mut sides = self.lock();
+        let side = sides
+            .entry(size)
+            .or_insert_with(|| open_side(config, size, note));
+        side.tables.clone()
+    }
+
+    /// The tables for boards of side `size` if they have been opened.
+    pub(crate) fn opened(&self, size: usize) -> Option<Arc<Tables>> {
+        match self.lock().get(&size).map(|s| s.tables.clone()) {
+            Some(Ok(tables)) => Some(tables),
+            _ => None,
+        }
+    }
+
+    /// Tables given open, for boards of their side (asked for).
+    pub(crate) fn insert(&self, tables: Tables) {
+        self.lock().insert(
+            tables.size(),
+            Side {
+                tables: Ok(Arc::new(tables)),
+                asked_for: true,
+            },
+        );
+    }
+
+    /// Whether the side's tables were asked for (missing ones refuse its
+    /// boards).
+    pub(crate) fn asked_for(&self, size: usize) -> bool {
+        self.lock().get(&size).is_some_and(|side| side.asked_for)
+    }
+}
+
+/// The partition asked for boards of side `size`, if any.
+fn partition_for(config: &Config, size: usize) -> Option<&str> {
+    match config.partition_size {
+        Some(side) if side != size => None,
+        _ => config.partition.as_deref(),
+    }
+}
+
+fn open_side(config: &Config, size: usize, tell: &dyn Fn(Note)) -> Side {
+    let asked_for = partition_for(config, size).is_some();
+    let name = partition_for(config, size).unwrap_or_else(|| Partition::default_name(size));
+    let tables = Partition::parse(name, size, config.goal)
+        .map_err(Error::from)
+        .and_then(|partition| {
+            let distinct = partition.distinct_patterns().len();
+            if let Err(e) = Capacity::for_counts(distinct, partition.groups().len()) {
+                let dir = config.pdb_dir.clone().unwrap_or_default();
+                return Err(tables_error(
+                    &partition,
+                    &dir,
+                    TablesProblem::Unusable(e.to_string()),
+                ));
+            }
+            let mut note = |text| tell(Note::Cache(text));
+            let mut unpacking = |dir: &Path, bytes| {
+                tell(Note::Unpacking {
+                    partition: partition.name().to_string(),
+                    dir: dir.to_path_buf(),
+                    bytes,
+                })
+            };
+            let dir = config.pdb_dir.as_deref();
+            match Tables::find_telling(dir, &partition, &mut note, &mut unpacking) {
+                Err(Error::Tables(e)) if !asked_for => only_other_set(e, &mut note, tell),
+                found => found,
+            }
+        })
+        .map(Arc::new);
+    Side { tables, asked_for }
+}
+
+/// With the default tables missing, the one other complete set built
+/// for the side (with a note saying so); else the error as it was.
+fn only_other_set(
+    error: TablesError,
+    note: &mut dyn FnMut(String),
+    tell: &dyn Fn(Note),
+) -> Result<Tables, Error> {
+    let TablesProblem::Missing { built, .. } = &error.problem else {
+        return Err(Error::Tables(error));
+    };
+    let mut names: Vec<&str> = built.iter().map(|(name, _)| name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let ([name], Some((_, dir))) = (&names[..], built.first()) else {
+        return Err(Error::Tables(error));
+    };
+    let partition = Partition::parse(name, error.size, error.goal)?;
+    let bytes = Tables::bytes_to_unpack(dir, &partition);
+    if bytes > 0 {
+        tell(Note::Unpacking {
+            partition: partition.name().to_string(),
+            dir: dir.clone(),
+            bytes,
+        });
+    }
+    let tables = Tables::open_partition(dir, &partition)?;
+    for text in tables.notes() {
+        note(text.clone());
+    }
+    tell(Note::TablesChosen {
+        partition: name.to_string(),
+        default: error.partition.clone(),
+        size: error.size,
+        dir: dir.clone(),
+    });
+    Ok(tables)
+}
