@@ -99,7 +99,7 @@ fn zero_aware_tables_and_catalogues_give_the_known_optimal_lengths() {
         parallel: false,
         stop: None,
         within: 0,
-        spare_threads: None,
+        ..Request::default()
     };
     for (length, board) in &boards {
         let common =

@@ -138,7 +138,7 @@ fn bfs_length(board: &Board) -> usize {
         parallel: false,
         stop: None,
         within: 0,
-        spare_threads: None,
+        ..Request::default()
     };
     npuzzle_search::solve(board, &request).unwrap().moves.len()
 }
