@@ -62,10 +62,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut patterns: Vec<(Pattern, &str)> = Vec::new();
     for &size in &sizes {
         for &goal in &goals {
-            let names = known_partitions(size)
-                .into_iter()
-                .chain(known_catalogues(size).into_iter().map(|(name, _, _)| name));
-            for name in names.filter(|n| only.is_empty() || only.iter().any(|o| o == n)) {
+            // The partitions named, else every known one.
+            let names: Vec<&str> = if only.is_empty() {
+                known_partitions(size)
+                    .into_iter()
+                    .chain(known_catalogues(size).into_iter().map(|(name, _, _)| name))
+                    .collect()
+            } else {
+                only.iter().map(String::as_str).collect()
+            };
+            for name in names {
                 let partition = Partition::parse(name, size, goal).map_err(|e| e.to_string())?;
                 // Each table of up to 7 tiles zero-aware too, as `7z-8` names it.
                 let zero_aware = partition

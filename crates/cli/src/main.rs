@@ -113,7 +113,7 @@ struct SearchArgs {
     #[arg(long = "heuristic", value_enum)]
     heuristic: Option<HeuristicArg>,
     /// With --heuristic pdb: the partition whose tables to use (7z-8, 7-8,
-    /// L7-8, S7-8, 6-6-3, 5-5-5 for 4x4; 6-6-6-6 for 5x5; 8 for 3x3; tile lists
+    /// L7-8, S7-8, 6-6-3, 5-5-5 for 4x4; 6z-6z-6z-6z, 6-6-6-6 for 5x5; 8 for 3x3; tile lists
     /// such as "1,2,3;4,5,6"; z marks a zero-aware table), or a catalogue
     /// (partitions joined by +, or a name: duo, trio for 4x4; duo, septet,
     /// compound for 5x5) whose largest sum is used.

@@ -61,17 +61,27 @@ pub struct PartitionArgs {
     /// part ("7z-8") or before a tile list makes that table zero-aware.
     /// Partitions joined by + (or a catalogue name: duo, trio for 4x4; duo,
     /// septet, compound for 5x5) give the largest of their sums [default:
-    /// 7-8 for 4x4, 8 for 3x3, 6-6-6-6 for 5x5].
+    /// 3 for 2x2, 8 for 3x3, 7-8 for 4x4, 6z-6z-6z-6z for 5x5; none past
+    /// 5x5].
     #[arg(long, visible_alias = "catalogue")]
     pub partition: Option<String>,
 }
 
 impl PartitionArgs {
     pub fn partition(&self) -> Result<Partition, String> {
-        let name = self
-            .partition
-            .clone()
-            .unwrap_or_else(|| Partition::default_name(self.size).to_string());
+        let name = match &self.partition {
+            Some(name) => name.clone(),
+            None if Partition::has_default(self.size) => {
+                Partition::default_name(self.size).to_string()
+            }
+            None => {
+                return Err(format!(
+                    "npuzzle has no default tables for {n}x{n} boards: name the tiles of \
+                     each table with --partition (for example \"1,2,3,4,5;6,7,8,9,10\")",
+                    n = self.size
+                ))
+            }
+        };
         Partition::parse(&name, self.size, self.goal.goal()).map_err(|e| e.to_string())
     }
 }

@@ -36,6 +36,17 @@ pub enum Note {
         /// The bytes to unpack.
         bytes: u64,
     },
+    /// None was asked for and a set stronger than the side's default is
+    /// built: the strongest ([`npuzzle_pdb::Partition::strongest_first`])
+    /// is used.
+    StrongestChosen {
+        /// The partition used.
+        partition: String,
+        /// The board side.
+        size: usize,
+        /// Where the tables are.
+        dir: std::path::PathBuf,
+    },
     /// The side's default tables are not built but one other complete set
     /// is, and none was asked for: that set is used.
     TablesChosen {
@@ -81,6 +92,15 @@ impl Note {
                  the unpacked copy directly",
                 npuzzle_pdb::file::normalize(dir).display(),
                 *bytes as f64 / 1e6
+            ),
+            Note::StrongestChosen {
+                partition,
+                size,
+                dir,
+            } => format!(
+                "using the {partition} tables in {}: the strongest set built there for \
+                 {size}x{size} (a partition named for the side takes its place)",
+                npuzzle_pdb::file::normalize(dir).display()
             ),
             Note::TablesChosen {
                 partition,

@@ -13,7 +13,7 @@ use npuzzle_search::Capacity;
 use crate::builder::Config;
 use crate::error::{Error, TablesError, TablesProblem};
 use crate::note::Note;
-use crate::tables::{tables_error, Tables};
+use crate::tables::{search_dirs, strongest_built, tables_error, Tables};
 
 /// One board side's tables, opened once.
 struct Side {
@@ -85,8 +85,26 @@ fn partition_for(config: &Config, size: usize) -> Option<&str> {
 
 fn open_side(config: &Config, size: usize, tell: &dyn Fn(Note)) -> Side {
     let asked_for = partition_for(config, size).is_some();
-    let name = partition_for(config, size).unwrap_or_else(|| Partition::default_name(size));
-    let tables = Partition::parse(name, size, config.goal)
+    let default = Partition::default_name(size);
+    // With none named, the strongest set built, named in a note unless it
+    // is the default.
+    let strongest = match asked_for {
+        true => None,
+        false => strongest_built(&search_dirs(config.pdb_dir.as_deref()), size, config.goal),
+    };
+    let name = match (partition_for(config, size), &strongest) {
+        (Some(name), _) => name.to_string(),
+        (None, Some((partition, _))) => partition.name().to_string(),
+        (None, None) => default.to_string(),
+    };
+    if let Some((partition, dir)) = strongest.filter(|(p, _)| p.name() != default) {
+        tell(Note::StrongestChosen {
+            partition: partition.name().to_string(),
+            size,
+            dir,
+        });
+    }
+    let tables = Partition::parse(&name, size, config.goal)
         .map_err(Error::from)
         .and_then(|partition| {
             let distinct = partition.distinct_patterns().len();

@@ -67,17 +67,53 @@ pub fn sets_in(dir: &Path, size: usize, goal: Goal) -> Vec<String> {
             .into_iter()
             .map(|(name, _, _)| name.to_string()),
     );
-    names
+    let built = |name: &str| {
+        Partition::parse(name, size, goal).ok().filter(|partition| {
+            partition
+                .patterns()
+                .iter()
+                .all(|pattern| present.contains(&file::file_name(pattern)))
+        })
+    };
+    let sets: Vec<(String, Partition)> = names
         .into_iter()
-        .filter(|name| {
-            Partition::parse(name, size, goal).is_ok_and(|partition| {
-                partition
+        .filter_map(|name| built(&name).map(|partition| (name, partition)))
+        .collect();
+    // A partition that only a built catalogue holds is a part of that set,
+    // not a set of its own: unless it is one a solver takes by itself.
+    let in_catalogue = |partition: &Partition| {
+        sets.iter().any(|(_, other)| {
+            other.groups().len() > 1
+                && partition
                     .patterns()
                     .iter()
-                    .all(|pattern| present.contains(&file::file_name(pattern)))
-            })
+                    .all(|p| other.patterns().contains(p))
         })
+    };
+    let taken_alone = Partition::strongest_first(size);
+    sets.iter()
+        .filter(|(name, partition)| {
+            partition.groups().len() > 1
+                || taken_alone.contains(&name.as_str())
+                || !in_catalogue(partition)
+        })
+        .map(|(name, _)| name.clone())
         .collect()
+}
+
+/// The first of [`Partition::strongest_first`] complete in one of `dirs`,
+/// with that directory.
+pub fn strongest_built(dirs: &[PathBuf], size: usize, goal: Goal) -> Option<(Partition, PathBuf)> {
+    Partition::strongest_first(size).iter().find_map(|name| {
+        let partition = Partition::parse(name, size, goal).ok()?;
+        let dir = dirs.iter().find(|dir| {
+            partition
+                .patterns()
+                .iter()
+                .all(|pattern| dir.join(file::file_name(pattern)).is_file())
+        })?;
+        Some((partition, dir.clone()))
+    })
 }
 
 /// Whether a file can be created in `dir` (an existing directory).

@@ -687,13 +687,36 @@ pub fn known_partitions(size: usize) -> Vec<&'static str> {
 }
 
 impl Partition {
-    /// The partition used when none is named.
+    /// The partition built when none is named, and looked for when no
+    /// stronger set is built ([`Partition::strongest_first`]): for 5x5 the
+    /// zero-aware 6-6-6-6, the set the README recommends. Sides past 5x5
+    /// have no default tables ([`Partition::has_default`]).
     pub fn default_name(size: usize) -> &'static str {
         match size {
             2 => "3",
             3 => "8",
-            5 => "6-6-6-6",
+            5 => "6z-6z-6z-6z",
             _ => "7-8",
+        }
+    }
+
+    /// Whether boards of side `size` have default tables (2x2 to 5x5).
+    pub fn has_default(size: usize) -> bool {
+        (2..=5).contains(&size)
+    }
+
+    /// The sets a solver takes for boards of side `size` when none is
+    /// named, strongest first: the first one built is used (docs/cli.md,
+    /// "Which tables a board gets"). For 4x4 the three 7-8 partitions
+    /// first (the fastest on two cores), then `trio` (the fewest nodes);
+    /// for 5x5 the catalogue with the fewest nodes first.
+    pub fn strongest_first(size: usize) -> &'static [&'static str] {
+        match size {
+            2 => &["3"],
+            3 => &["8"],
+            4 => &["7-8+L7-8+S7-8", "trio", "duo", "7z-8", "7-8"],
+            5 => &["compound", "septet", "6z-6z-6z-6z", "6-6-6-6"],
+            _ => &[],
         }
     }
 
