@@ -219,3 +219,27 @@ fn compression_levels_outside_1_to_19_are_refused() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
+
+#[test]
+fn a_piped_build_prints_whole_lines_and_no_bar() {
+    let dir = scratch();
+    let out = dir.path().join("tables");
+    let run = npuzzle_in(
+        dir.path(),
+        &["pdb", "build", "--size", "3", "--out", &dir_arg(&out)],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    for text in [&run.stdout, &run.stderr] {
+        assert!(!text.contains(['\r', '\x1b']), "{text:?}");
+        assert!(text.is_empty() || text.ends_with('\n'), "{text:?}");
+    }
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(
+        lines[0].contains(": pattern {1,2,3,4,5,6,7,8}, "),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].starts_with("built 1 of 1 tables"), "{}", lines[1]);
+}

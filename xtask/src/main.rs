@@ -8,6 +8,7 @@ use std::process::{Command, ExitCode};
 mod bench;
 mod digests;
 mod install;
+mod stages;
 
 const TASKS: &str = "\
 usage: cargo xtask <task> [options]
@@ -22,16 +23,23 @@ tasks:
   digests [--size N] [--goal G]
                        build every named partition's tables in memory and
                        list their digests in crates/pdb/digests.txt
-  test [--no-python] [--no-browser]
+  test [--all] [--no-python] [--no-browser]
                        the whole test suite: `cargo test --workspace
                        --release` (Rust, and the C program against
                        libnpuzzle), the light reader alone (default
-                       features), the Python package (built with maturin
-                       into target/python-venv, tested with pytest), then
-                       the game of `npuzzle serve` in headless Chromium
-                       (Playwright; $CHROMIUM, default /usr/bin/chromium)
+                       features), the Python package (its wheel built with
+                       maturin, installed into target/python-venv, tested
+                       with pytest), then the game of `npuzzle serve` in
+                       headless Chromium (Playwright; $CHROMIUM, default
+                       /usr/bin/chromium, installed with apt-get when run
+                       as root). A stage whose needs are missing (python3
+                       with venv, Chromium) is skipped with a note saying
+                       what to install; with --all it is an error
   python               only the Python part of `test`; prints how to use
                        the venv it makes
+  wheel [--out DIR]    build the Python package's abi3 wheel (CPython 3.9
+                       and later; installs without Rust) into DIR (default:
+                       target/wheels) and print its path
   browser              only the browser part of `test`; screenshots go to
                        target/browser-screenshots
   man [--out DIR]      write the manual pages of npuzzle (default: target/man)
@@ -57,6 +65,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz(&args[1..]),
         Some("test") => test(&args[1..]),
         Some("python") => python_tests(),
+        Some("wheel") => wheel(&args[1..]),
         Some("man") => install::man(&args[1..]),
         Some("install-c") => install::install_c(&args[1..]),
         Some("browser") => browser_tests(),
@@ -202,8 +211,13 @@ pub fn run(command: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// The whole suite: Rust (with the C program) and Python.
+/// The whole suite: Rust (with the C program), Python and the browser; the
+/// stages whose needs are missing are known (or refused) before any runs.
 fn test(args: &[String]) -> Result<(), String> {
+    let plan = stages::plan(args, &stages::Host::current())?;
+    for note in &plan.notes {
+        eprintln!("xtask: {note}");
+    }
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     run(
         Command::new(&cargo)
@@ -219,11 +233,14 @@ fn test(args: &[String]) -> Result<(), String> {
             .current_dir(root()),
         "cargo test --package npuzzle-pdb (default features)",
     )?;
-    if !args.iter().any(|a| a == "--no-python") {
+    if plan.python {
         python_tests()?;
     }
-    if !args.iter().any(|a| a == "--no-browser") {
+    if plan.browser {
         browser_tests()?;
+    }
+    for note in &plan.notes {
+        eprintln!("xtask: {note}");
     }
     Ok(())
 }
@@ -269,16 +286,12 @@ fn pip_install(python: &Path, args: &[&str]) -> Result<(), String> {
 /// Plays the game of `npuzzle serve` in Debian's headless Chromium, driven
 /// by Playwright for Python (which cannot download its own browsers here).
 fn browser_tests() -> Result<(), String> {
-    let chromium = env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if !chromium.is_file() {
-        return Err(format!(
-            "the browser tests need Chromium at {}: `apt-get install chromium` (or set \
-             CHROMIUM to its path), or skip them with `cargo xtask test --no-browser`",
-            chromium.display()
-        ));
+    let host = stages::Host::current();
+    if let Some(missing) = stages::python_missing(&host).or_else(|| stages::browser_missing(&host))
+    {
+        return Err(format!("the browser tests cannot run: {missing}"));
     }
+    let chromium = host.chromium;
     let python = python_venv(&["pytest", "playwright>=1.40,<2"])?;
     let npuzzle = release_npuzzle()?;
     let root = root();
@@ -302,14 +315,18 @@ fn browser_tests() -> Result<(), String> {
 /// Builds the Python package into a virtual environment under target/ with
 /// maturin and runs its tests with pytest.
 fn python_tests() -> Result<(), String> {
+    if let Some(missing) = stages::python_missing(&stages::Host::current()) {
+        return Err(format!("the Python tests cannot run: {missing}"));
+    }
     let root = root();
-    let python = python_package()?;
+    let (python, wheel) = python_package_and_wheel()?;
     let npuzzle = release_npuzzle()?;
     run(
         Command::new(&python)
             .args(["-m", "pytest", "-q"])
             .arg(root.join("crates/python/tests"))
             .env("NPUZZLE_BIN", &npuzzle)
+            .env("NPUZZLE_WHEEL", &wheel)
             .current_dir(&root),
         "pytest",
     )?;
@@ -323,8 +340,11 @@ fn python_tests() -> Result<(), String> {
 /// Builds the Python package with maturin and installs it into the test
 /// environment under target/; returns its python.
 pub fn python_package() -> Result<PathBuf, String> {
-    let root = root();
-    let target = target_dir();
+    python_package_and_wheel().map(|(python, _)| python)
+}
+
+/// `python_package`, and the wheel it installed (target/wheels).
+fn python_package_and_wheel() -> Result<(PathBuf, PathBuf), String> {
     let python = python_venv(&[
         "maturin>=1.9,<2",
         "pytest",
@@ -332,24 +352,64 @@ pub fn python_package() -> Result<PathBuf, String> {
         "dask[distributed]",
         "pyarrow",
     ])?;
-    let wheels = target.join("wheels");
+    let wheels = target_dir().join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
+    let wheel = build_wheel(&python, &wheels)?;
+    pip_install(
+        &python,
+        &["--force-reinstall", "--no-deps", &wheel.to_string_lossy()],
+    )?;
+    Ok((python, wheel))
+}
+
+/// `cargo xtask wheel [--out DIR]`.
+fn wheel(args: &[String]) -> Result<(), String> {
+    let out = match args {
+        [] => target_dir().join("wheels"),
+        [flag, dir] if flag == "--out" => PathBuf::from(dir),
+        _ => {
+            return Err(format!(
+                "wheel: usage: cargo xtask wheel [--out DIR]\n\n{TASKS}"
+            ))
+        }
+    };
+    if let Some(missing) = stages::python_missing(&stages::Host::current()) {
+        return Err(format!(
+            "wheel: maturin runs in a virtual environment: {missing}"
+        ));
+    }
+    let python = python_venv(&["maturin>=1.9,<2"])?;
+    let wheel = build_wheel(&python, &out)?;
+    println!("{}", wheel.display());
+    Ok(())
+}
+
+/// Builds the abi3 wheel (one for every CPython from 3.9: pyo3's
+/// `abi3-py39`) into `out` with the maturin of `python`'s environment;
+/// returns its path.
+fn build_wheel(python: &Path, out: &Path) -> Result<PathBuf, String> {
+    let maturin = python.with_file_name("maturin");
+    eprintln!("xtask: building the Python wheel (a release build of the engine)");
     run(
-        Command::new(target.join("python-venv").join("bin").join("maturin"))
+        Command::new(maturin)
             .args(["build", "--release", "--quiet", "--manifest-path"])
-            .arg(root.join("crates/python/Cargo.toml"))
+            .arg(root().join("crates/python/Cargo.toml"))
             .arg("--out")
-            .arg(&wheels)
+            .arg(out)
             .arg("--interpreter")
-            .arg(&python),
+            .arg(python),
         "maturin build",
     )?;
-    let wheel = std::fs::read_dir(&wheels)
-        .map_err(|e| format!("{}: {e}", wheels.display()))?
+    // The newest npuzzle wheel there: DIR may hold earlier ones.
+    std::fs::read_dir(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .find(|path| path.extension().is_some_and(|e| e == "whl"))
-        .ok_or("maturin made no wheel")?;
-    let wheel = wheel.to_string_lossy();
-    pip_install(&python, &["--force-reinstall", "--no-deps", &wheel])?;
-    Ok(python)
+        .filter(|path| {
+            path.extension().is_some_and(|e| e == "whl")
+                && path
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("npuzzle-"))
+        })
+        .max_by_key(|path| path.metadata().and_then(|m| m.modified()).ok())
+        .ok_or_else(|| format!("maturin made no wheel in {}", out.display()))
 }
