@@ -576,3 +576,57 @@ fn a_forced_strategy_runs_and_agrees_with_the_chosen_one() {
     let refused = with(Some(Strategy::TwoTables)).unwrap_err().to_string();
     assert!(refused.contains("two-tables"), "{refused}");
 }
+
+/// With none named, the strongest complete set built is taken, in the
+/// documented order; a set missing one file does not count; the sets a
+/// message lists leave out the parts of a built catalogue. (Existence is
+/// all the choice reads, so empty files stand for the tables here.)
+#[test]
+fn the_strongest_set_built_is_taken_and_catalogue_parts_are_not_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let dirs = [dir.path().to_path_buf()];
+    let touch = |name: &str, size: usize, goal: Goal| {
+        for pattern in Partition::parse(name, size, goal).unwrap().patterns() {
+            std::fs::write(dir.path().join(file::file_name(pattern)), b"").unwrap();
+        }
+    };
+    let chosen = |size, goal| {
+        crate::tables::strongest_built(&dirs, size, goal).map(|(p, _)| p.name().to_string())
+    };
+    assert_eq!(chosen(4, Goal::BlankLast), None);
+    touch("7-8", 4, Goal::BlankLast);
+    assert_eq!(chosen(4, Goal::BlankLast).as_deref(), Some("7-8"));
+    touch("trio", 4, Goal::BlankLast);
+    assert_eq!(chosen(4, Goal::BlankLast).as_deref(), Some("trio"));
+    touch("7-8+L7-8+S7-8", 4, Goal::BlankLast);
+    assert_eq!(chosen(4, Goal::BlankLast).as_deref(), Some("7-8+L7-8+S7-8"));
+    assert_eq!(chosen(4, Goal::BlankFirst), None, "another goal's tables");
+
+    touch("6z-6z-6z-6z", 5, Goal::BlankFirst);
+    touch("septet", 5, Goal::BlankFirst);
+    let compound = Partition::parse("compound", 5, Goal::BlankFirst).unwrap();
+    let file_of = |pattern| dir.path().join(file::file_name(pattern));
+    let last = compound
+        .patterns()
+        .iter()
+        .find(|&p| !file_of(p).exists())
+        .expect("compound has tables of its own");
+    for pattern in compound.patterns().iter().filter(|&p| p != last) {
+        std::fs::write(file_of(pattern), b"").unwrap();
+    }
+    assert_eq!(
+        chosen(5, Goal::BlankFirst).as_deref(),
+        Some("septet"),
+        "compound incomplete"
+    );
+    std::fs::write(file_of(last), b"").unwrap();
+    assert_eq!(chosen(5, Goal::BlankFirst).as_deref(), Some("compound"));
+    let listed = crate::tables::sets_in(dir.path(), 5, Goal::BlankFirst);
+    for set in ["compound", "septet", "6z-6z-6z-6z"] {
+        assert!(listed.iter().any(|s| s == set), "{set} in {listed:?}");
+    }
+    assert!(
+        listed.len() <= 5,
+        "catalogue parts listed as sets: {listed:?}"
+    );
+}
