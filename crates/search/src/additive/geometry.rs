@@ -9,6 +9,7 @@ use npuzzle_pdb::{Encoding, IndexScheme, Pdb, Ranker};
 
 use super::{AdditiveError, MAX_PATTERN_TILES};
 use crate::grid::{Grid, Position};
+use crate::heuristic::MoveSet;
 
 /// The tables given, checked: each for this board and goal, small enough
 /// for 32-bit ranks, and the patterns of each partition disjoint, so the
@@ -254,4 +255,21 @@ pub(crate) fn crossings<const K: usize, const C: usize>(
         };
     }
     crossing
+}
+
+/// Calls `each(tile, from, direction)` for every move out of `position`
+/// among `moves` (the tile on `from` sliding into the blank; `direction`
+/// the move's place in `Move::ALL`): the children a strategy prepares.
+#[inline(always)]
+pub(crate) fn each_move_among(
+    grid: &Grid,
+    position: &Position,
+    moves: MoveSet,
+    mut each: impl FnMut(u8, u8, usize),
+) {
+    for &(from, mv) in grid.neighbors(position.blank()) {
+        if moves.contains(mv) {
+            each(position.tiles[from as usize], from, mv as usize);
+        }
+    }
 }

@@ -21,7 +21,8 @@ use npuzzle_pdb::regions::Regions;
 use npuzzle_pdb::{Pdb, Ranker};
 
 use crate::additive::geometry::{
-    self, cross_change, crossings, digit_weight, nibble_tables, placement, CheckedSet, Reflection,
+    self, cross_change, crossings, digit_weight, each_move_among, nibble_tables, placement,
+    CheckedSet, Reflection,
 };
 use crate::additive::two_tables::direction;
 use crate::additive::MAX_PATTERN_TILES;
@@ -335,18 +336,13 @@ impl<'a, const G: usize> TablePairs<'a, G> {
     /// asks for the entries they will read.
     #[inline(always)]
     fn fill_next(&self, state: &mut TablePairsState<G>, position: &Position, moves: MoveSet) {
-        let blank = position.blank();
-        for &(from, mv) in self.grid.neighbors(blank) {
-            if !moves.contains(mv) {
-                continue;
-            }
-            let tile = position.tiles[from as usize] as usize & (CELLS - 1);
-            let direction = mv as usize & 3;
+        each_move_among(&self.grid, position, moves, |tile, from, direction| {
+            let (tile, direction) = (tile as usize & (CELLS - 1), direction & 3);
             self.fill_view::<0>(state, position, tile, from, direction);
             if self.reflect {
                 self.fill_view::<1>(state, position, tile, from, direction);
             }
-        }
+        });
     }
 
     /// The keys and entry indexes, in `VIEW`, of the tables holding `tile`
