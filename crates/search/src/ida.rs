@@ -894,6 +894,7 @@ mod tests {
 
     use super::*;
     use crate::additive::many_tables::ManyTables;
+    use crate::additive::TableSet;
 
     /// A 4x4 catalogue of zero-aware and plain tables in two partitions,
     /// small enough to build in a test: its grid, tables and partition
@@ -913,7 +914,8 @@ mod tests {
     fn the_frontier_and_the_solution_do_not_depend_on_the_threads() {
         let (grid, pdbs, groups) = small_catalogue();
         let goal = grid.goal;
-        let heuristic = ManyTables::<8, 4>::new(&grid, &pdbs, &groups, true).unwrap();
+        let heuristic =
+            ManyTables::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -1045,7 +1047,8 @@ mod tests {
     fn the_split_search_takes_the_subtrees_that_came_nearest_first() {
         let (grid, pdbs, groups) = small_catalogue();
         let goal = grid.goal;
-        let heuristic = ManyTables::<8, 4>::new(&grid, &pdbs, &groups, true).unwrap();
+        let heuristic =
+            ManyTables::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
         let mut rng = SplitMix64::new(9);
         let mut reordered = 0;
         for _ in 0..3 {

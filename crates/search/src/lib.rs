@@ -78,13 +78,8 @@ fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     forced: Option<Strategy>,
     job: W,
 ) -> Result<W::Output, SearchError> {
-    let set = TableSet {
-        grid,
-        tables,
-        groups,
-        reflect,
-    };
-    additive::run(&set, forced, job).map_err(SearchError::Tables)
+    additive::run(&TableSet::new(grid, tables, groups, reflect), forced, job)
+        .map_err(SearchError::Tables)
 }
 
 /// Solves `board` optimally over a catalogue: `groups[i]` tables of

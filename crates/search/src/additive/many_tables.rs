@@ -19,11 +19,12 @@
 //! computes no index again.
 
 use npuzzle_pdb::regions::Regions;
-use npuzzle_pdb::{Pdb, Ranker};
+use npuzzle_pdb::Ranker;
 
 use crate::additive::geometry::{
     self, cross_change, crossings, digit_weight, nibble_tables, placement, CheckedSet, Reflection,
 };
+use crate::additive::TableSet;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
@@ -226,12 +227,8 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     /// of a partition disjoint, and the counts within `P` and `G` (the
     /// general heuristic takes every other case, and reports what is
     /// wrong with tables it cannot use).
-    pub fn new<D: AsRef<[u8]> + Sync>(
-        grid: &Grid,
-        pdbs: &'a [Pdb<D>],
-        groups: &[usize],
-        reflect: bool,
-    ) -> Option<Self> {
+    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TableSet<'a, D>) -> Option<Self> {
+        let (grid, pdbs, groups, reflect) = set.parts();
         // Per-tile rows are indexed `[tile][k]` under masks (other
         // counts would read wrong rows), and table numbers reduced `% P`, a
         // mask only for a power of two; a partition's over-limit flag is a
@@ -874,8 +871,9 @@ mod tests {
                 let (pdbs, groups) = catalogue(name, size, goal);
                 let grid = Grid::new(size, goal);
                 for reflect in [false, true] {
-                    let fast = ManyTables::<P, G>::new(&grid, &pdbs, &groups, reflect)
-                        .unwrap_or_else(|| panic!("{name} is taken"));
+                    let fast =
+                        ManyTables::<P, G>::new(&TableSet::new(&grid, &pdbs, &groups, reflect))
+                            .unwrap_or_else(|| panic!("{name} is taken"));
                     let general =
                         Additive::<_, P, G>::with_capacity(&grid, &pdbs, &groups, reflect).unwrap();
                     let seed = size as u64 * 31 + reflect as u64;
@@ -912,16 +910,18 @@ mod tests {
         let grid = Grid::new(3, goal);
         let taken = |name: &str| {
             let (pdbs, groups) = catalogue(name, 3, goal);
-            ManyTables::<16, 8>::new(&grid, &pdbs, &groups, true).is_some()
+            ManyTables::<16, 8>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
         };
         assert!(taken("4z-4"));
         assert!(taken("1,2,3;4,5,6;7,8"));
         let (other_goal, groups) = catalogue("4-4", 3, Goal::BlankFirst);
-        assert!(ManyTables::<16, 8>::new(&grid, &other_goal, &groups, true).is_none());
+        assert!(
+            ManyTables::<16, 8>::new(&TableSet::new(&grid, &other_goal, &groups, true)).is_none()
+        );
         let (pdbs, groups) = catalogue("1,2;3,4;5,6;7,8+1,3;2,4;5,7;6,8", 3, goal);
-        assert!(ManyTables::<4, 2>::new(&grid, &pdbs, &groups, true).is_none());
+        assert!(ManyTables::<4, 2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_none());
         let big = Grid::new(6, goal);
         let (six, groups) = catalogue("1,2", 6, goal);
-        assert!(ManyTables::<16, 8>::new(&big, &six, &groups, true).is_none());
+        assert!(ManyTables::<16, 8>::new(&TableSet::new(&big, &six, &groups, true)).is_none());
     }
 }

@@ -149,6 +149,35 @@ pub(crate) struct TableSet<'a, D> {
     pub reflect: bool,
 }
 
+impl<D> Clone for TableSet<'_, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D> Copy for TableSet<'_, D> {}
+
+impl<'a, D> TableSet<'a, D> {
+    /// The board, the tables, their partitions and whether to reflect.
+    pub fn parts(&self) -> (&'a Grid, &'a [Pdb<D>], &'a [usize], bool) {
+        (self.grid, self.tables, self.groups, self.reflect)
+    }
+
+    pub fn new(
+        grid: &'a Grid,
+        tables: &'a [Pdb<D>],
+        groups: &'a [usize],
+        reflect: bool,
+    ) -> TableSet<'a, D> {
+        TableSet {
+            grid,
+            tables,
+            groups,
+            reflect,
+        }
+    }
+}
+
 /// The strategy that runs for `set`: the first of [`Strategy::ALL`] that
 /// takes it.
 pub fn choose<D: AsRef<[u8]> + Sync>(
@@ -163,13 +192,7 @@ pub fn choose<D: AsRef<[u8]> + Sync>(
             heuristic.name()
         }
     }
-    let set = TableSet {
-        grid,
-        tables,
-        groups,
-        reflect: true,
-    };
-    let name = run(&set, None, Name)?;
+    let name = run(&TableSet::new(grid, tables, groups, true), None, Name)?;
     Ok(Strategy::from_name(name).expect("every heuristic of the family is a strategy"))
 }
 
@@ -196,9 +219,7 @@ pub(crate) fn run<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     }
     macro_rules! many_tables {
         ($p:expr, $g:expr) => {
-            run_if_taken!(ManyTables::<{ $p }, { $g }>::new(
-                grid, tables, groups, reflect
-            ))
+            run_if_taken!(ManyTables::<{ $p }, { $g }>::new(set))
         };
     }
     macro_rules! general {
@@ -214,14 +235,14 @@ pub(crate) fn run<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     for strategy in order {
         match (strategy, capacity) {
             (Strategy::TwoTables, Capacity::Pair) => {
-                run_if_taken!(TwoTables::new(grid, tables, reflect))
+                run_if_taken!(TwoTables::new(set))
             }
             (Strategy::TwoTables, _) => {}
             (Strategy::TablePairs, _) => match groups.len() {
-                1 => run_if_taken!(TablePairs::<1>::new(grid, tables, groups, reflect)),
-                2 => run_if_taken!(TablePairs::<2>::new(grid, tables, groups, reflect)),
-                3 => run_if_taken!(TablePairs::<3>::new(grid, tables, groups, reflect)),
-                4 => run_if_taken!(TablePairs::<4>::new(grid, tables, groups, reflect)),
+                1 => run_if_taken!(TablePairs::<1>::new(set)),
+                2 => run_if_taken!(TablePairs::<2>::new(set)),
+                3 => run_if_taken!(TablePairs::<3>::new(set)),
+                4 => run_if_taken!(TablePairs::<4>::new(set)),
                 _ => {}
             },
             (Strategy::ManyTables, Capacity::Pair) => many_tables!(PAIR_PATTERNS, 1),

@@ -18,13 +18,14 @@
 use std::sync::Mutex;
 
 use npuzzle_pdb::regions::Regions;
-use npuzzle_pdb::{Pdb, Ranker};
+use npuzzle_pdb::Ranker;
 
 use crate::additive::geometry::{
     self, cross_change, crossings, digit_weight, each_move_among, nibble_tables, placement,
     CheckedSet, Reflection,
 };
 use crate::additive::two_tables::direction;
+use crate::additive::TableSet;
 use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
@@ -168,12 +169,8 @@ impl<'a, const G: usize> TablePairs<'a, G> {
     /// nibble entries for `grid`'s board of side at most 4, each partition
     /// one or two disjoint tables (the other fast paths and the general
     /// heuristic take every other case).
-    pub fn new<D: AsRef<[u8]> + Sync>(
-        grid: &Grid,
-        pdbs: &'a [Pdb<D>],
-        groups: &[usize],
-        reflect: bool,
-    ) -> Option<Self> {
+    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TableSet<'a, D>) -> Option<Self> {
+        let (grid, pdbs, groups, reflect) = set.parts();
         let n = grid.n;
         if n > MAX_SIDE
             || groups.len() != G
@@ -551,6 +548,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
 mod tests {
     use npuzzle_board::{random_board, Goal, SplitMix64};
     use npuzzle_pdb::testing::TestBytes;
+    use npuzzle_pdb::Pdb;
 
     use super::*;
     use crate::additive::{Additive, LARGE_GROUPS, LARGE_PATTERNS};
@@ -586,9 +584,9 @@ mod tests {
             let (pdbs, groups) = catalogue(name, size, goal);
             let grid = Grid::new(size, goal);
             match groups.len() {
-                1 => TablePairs::<1>::new(&grid, &pdbs, &groups, true)
+                1 => TablePairs::<1>::new(&TableSet::new(&grid, &pdbs, &groups, true))
                     .map(|t| t.mirror_repeats.to_vec()),
-                _ => TablePairs::<2>::new(&grid, &pdbs, &groups, true)
+                _ => TablePairs::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true))
                     .map(|t| t.mirror_repeats.to_vec()),
             }
             .unwrap()
@@ -616,7 +614,7 @@ mod tests {
         ] {
             let grid = Grid::new(3, goal);
             let (pdbs, groups) = catalogue(name, 3, goal);
-            let fast = TablePairs::<2>::new(&grid, &pdbs, &groups, true).unwrap();
+            let fast = TablePairs::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
             let set =
                 npuzzle_pdb::TableSet::with_groups(catalogue(name, 3, goal).0, &groups).unwrap();
             let boards: Vec<_> = (0..300).map(|_| random_board(3, goal, &mut rng)).collect();
@@ -648,7 +646,7 @@ mod tests {
             name: &str,
         ) {
             for reflect in [false, true] {
-                let fast = TablePairs::<G>::new(grid, pdbs, groups, reflect)
+                let fast = TablePairs::<G>::new(&TableSet::new(grid, pdbs, groups, reflect))
                     .unwrap_or_else(|| panic!("{name} is taken"));
                 let general = Additive::<_, LARGE_PATTERNS, LARGE_GROUPS>::with_capacity(
                     grid, pdbs, groups, reflect,
@@ -684,20 +682,20 @@ mod tests {
         let grid = Grid::new(3, goal);
         let taken = |name: &str| {
             let (pdbs, groups) = catalogue(name, 3, goal);
-            TablePairs::<2>::new(&grid, &pdbs, &groups, true).is_some()
+            TablePairs::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
         };
         assert!(taken("4z-4+4-4"));
         assert!(taken("z1,2,3,4+5,6,7,8"));
         assert!(!taken("4z-4"));
         assert!(!taken("1,2,3;4,5,6;7,8+4-4"));
         let (other_goal, groups) = catalogue("4z-4+4-4", 3, Goal::BlankFirst);
-        assert!(TablePairs::<2>::new(&grid, &other_goal, &groups, true).is_none());
+        assert!(TablePairs::<2>::new(&TableSet::new(&grid, &other_goal, &groups, true)).is_none());
         // Two tables holding tile 4, given as one partition.
         let (overlapping, _) = catalogue("1,2,3,4+4,5,6", 3, goal);
-        assert!(TablePairs::<1>::new(&grid, &overlapping, &[2], true).is_none());
-        assert!(TablePairs::<2>::new(&grid, &overlapping, &[1, 1], true).is_some());
+        assert!(TablePairs::<1>::new(&TableSet::new(&grid, &overlapping, &[2], true)).is_none());
+        assert!(TablePairs::<2>::new(&TableSet::new(&grid, &overlapping, &[1, 1], true)).is_some());
         let big = Grid::new(5, goal);
         let (five, groups) = catalogue("z1,2;3,4", 5, goal);
-        assert!(TablePairs::<1>::new(&big, &five, &groups, true).is_none());
+        assert!(TablePairs::<1>::new(&TableSet::new(&big, &five, &groups, true)).is_none());
     }
 }

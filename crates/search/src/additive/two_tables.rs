@@ -13,12 +13,11 @@
 //! does to the moving tile's digit is precomputed per pair of tiles. And with
 //! two tables there is no partition, membership or table-kind loop at all.
 
-use npuzzle_pdb::Pdb;
-
 use crate::additive::geometry::{
     self, cross_change, crossings, each_move_among, nibble_tables, placement, CheckedSet,
     Reflection,
 };
+use crate::additive::TableSet;
 use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
@@ -111,16 +110,13 @@ impl<'a> TwoTables<'a> {
     /// with nibble entries, for `grid`'s board of side at most 4, with no
     /// tile in both (the general heuristic takes every other case, and
     /// reports what is wrong with tables it cannot use).
-    pub fn new<D: AsRef<[u8]> + Sync>(
-        grid: &Grid,
-        pdbs: &'a [Pdb<D>],
-        reflect: bool,
-    ) -> Option<Self> {
+    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TableSet<'a, D>) -> Option<Self> {
+        let (grid, pdbs, groups, reflect) = set.parts();
         let n = grid.n;
-        if pdbs.len() != 2 || n > MAX_SIDE || !nibble_tables(pdbs, MAX_PATTERN_TILES, 0) {
+        if groups != [2] || n > MAX_SIDE || !nibble_tables(pdbs, MAX_PATTERN_TILES, 0) {
             return None;
         }
-        CheckedSet::check(grid, pdbs, &[2]).ok()?;
+        CheckedSet::check(grid, pdbs, groups).ok()?;
         let cells = n * n;
         let reflection = Reflection::new(grid);
         let tiles = [0, 1].map(|p| pdbs[p].pattern().tiles().to_vec());
@@ -363,6 +359,7 @@ mod tests {
     use npuzzle_board::Goal;
     use npuzzle_pdb::testing::TestBytes;
     use npuzzle_pdb::Partition;
+    use npuzzle_pdb::Pdb;
 
     use super::*;
     use crate::additive::Pair;
@@ -398,7 +395,7 @@ mod tests {
                 let pdbs = tables(name, size, goal);
                 let grid = Grid::new(size, goal);
                 for reflect in [false, true] {
-                    let two = TwoTables::new(&grid, &pdbs, reflect).unwrap();
+                    let two = TwoTables::new(&TableSet::new(&grid, &pdbs, &[2], reflect)).unwrap();
                     let general = Pair::with_capacity(&grid, &pdbs, &[2], reflect).unwrap();
                     let seed = size as u64 * 31 + reflect as u64;
                     assert_follows_move_by_move(&grid, (&two, &general), seed, name, |a, b| {
@@ -430,11 +427,27 @@ mod tests {
     fn takes_only_what_it_was_written_for() {
         let goal = Goal::BlankLast;
         let grid = Grid::new(3, goal);
-        assert!(TwoTables::new(&grid, &tables("4-4", 3, goal), true).is_some());
-        assert!(TwoTables::new(&grid, &tables("4z-4", 3, goal), true).is_none());
-        assert!(TwoTables::new(&grid, &tables("1,2,3;4,5,6;7,8", 3, goal), true).is_none());
-        assert!(TwoTables::new(&grid, &tables("1,2,3,4", 3, goal), true).is_none());
+        assert!(
+            TwoTables::new(&TableSet::new(&grid, &tables("4-4", 3, goal), &[2], true)).is_some()
+        );
+        assert!(
+            TwoTables::new(&TableSet::new(&grid, &tables("4z-4", 3, goal), &[2], true)).is_none()
+        );
+        assert!(TwoTables::new(&TableSet::new(
+            &grid,
+            &tables("1,2,3;4,5,6;7,8", 3, goal),
+            &[2],
+            true
+        ))
+        .is_none());
+        assert!(TwoTables::new(&TableSet::new(
+            &grid,
+            &tables("1,2,3,4", 3, goal),
+            &[2],
+            true
+        ))
+        .is_none());
         let other_goal = tables("4-4", 3, Goal::BlankFirst);
-        assert!(TwoTables::new(&grid, &other_goal, true).is_none());
+        assert!(TwoTables::new(&TableSet::new(&grid, &other_goal, &[2], true)).is_none());
     }
 }
