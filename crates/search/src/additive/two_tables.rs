@@ -14,8 +14,7 @@
 //! two tables there is no partition, membership or table-kind loop at all.
 
 use crate::additive::geometry::{
-    self, cross_change, crossings, each_move_among, nibble_tables, placement, CheckedSet,
-    Reflection,
+    cross_change, crossings, each_move_among, nibble_tables, placement, CheckedSet, Reflection,
 };
 use crate::additive::TableSet;
 use crate::additive::MAX_PATTERN_TILES;
@@ -37,7 +36,16 @@ struct Table<'a> {
     entries: &'a [u8],
 }
 
-type Crossing = geometry::Crossing<3>;
+/// A move's geometry in one view, as this strategy reads it: the cells it
+/// crosses, whether it is vertical there, and the sign of the tile's cell
+/// change (1 or -1 as a two's complement); 12 bytes, where the shared
+/// [`crate::additive::geometry::Crossing`] takes 20.
+#[derive(Clone, Copy)]
+struct Crossing {
+    crossed: [u8; 3],
+    vertical: bool,
+    sign: u32,
+}
 
 /// The board's view (index 0) or the mirror's (index 1) of the tiles.
 struct View {
@@ -150,7 +158,13 @@ impl<'a> TwoTables<'a> {
                     }
                 }
             }
-            let crossing = crossings(grid, mirror, NO_CELL, direction);
+            let crossing = crossings::<3, CELLS>(grid, mirror, NO_CELL, direction).map(|row| {
+                row.map(|seen| Crossing {
+                    crossed: seen.crossed,
+                    vertical: seen.vertical,
+                    sign: seen.sign,
+                })
+            });
             View {
                 table_of,
                 step: weight.map(|w| [w, w * n as u32]),
@@ -215,7 +229,6 @@ impl<'a> TwoTables<'a> {
             crossed,
             vertical,
             sign,
-            ..
         } = v.crossing[from as usize & (CELLS - 1)][direction];
         let cross = &v.cross[t];
         let read = |cell: u8| cross[position.tiles[cell as usize] as usize & (CELLS - 1)];
