@@ -99,7 +99,7 @@ impl Note {
                 dir,
             } => format!(
                 "using the {partition} tables in {}: the strongest set built there for \
-                 {size}x{size} (a partition named for the side takes its place)",
+                 {size}x{size} (naming a partition picks another)",
                 npuzzle_pdb::file::normalize(dir).display()
             ),
             Note::TablesChosen {
