@@ -339,7 +339,7 @@ fn fake_npuzzle(dir: &Path, extra: &str) -> std::path::PathBuf {
         &path,
         format!(
             "#!/bin/sh\nwhile read -r board; do\n  \
-             echo '{{\"type\":\"solution\",\"length\":80,\"nodes\":5,\"seconds\":0.5{extra}}}'\n\
+             echo '{{\"type\":\"solution\",\"length\":80,\"expanded\":5,\"seconds\":0.5{extra}}}'\n\
              done\necho '{{\"type\":\"summary\",\"peak_rss_mb\":3.0}}'\n"
         ),
     )
