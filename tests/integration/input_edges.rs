@@ -279,6 +279,11 @@ fn json_output_follows_the_schema() {
         ),
         npuzzle_in(
             dir.path(),
+            &["solve", "--json", "--no-moves", "--max-nodes", "1000000"],
+            &big,
+        ),
+        npuzzle_in(
+            dir.path(),
             &[
                 "solve",
                 "--json",

@@ -327,34 +327,39 @@ fn the_readme_size_table_ends_where_the_program_does() {
     );
 }
 
-#[test]
-fn the_5x5_reduction_ratio_is_the_bench_reports() {
+/// The row of `section`'s table in bench/report.md that starts with `start`.
+fn report_row(section: &str, start: &str) -> String {
     let report = std::fs::read_to_string(repo_root().join("bench/report.md")).unwrap();
-    let row = report
+    report
         .lines()
         .skip_while(|l| {
-            !(l.starts_with('#')
-                && l.trim_start_matches('#')
-                    .trim()
-                    .starts_with("Boards past optimal search"))
+            !(l.starts_with('#') && l.trim_start_matches('#').trim().starts_with(section))
         })
-        .find(|l| l.starts_with("| 5x5 |"))
-        .expect("the report's 5x5 reduction row");
-    let ratio = row.split('|').nth(3).unwrap().trim().to_string();
+        .find(|l| l.starts_with(start))
+        .unwrap_or_else(|| panic!("the report's {section} row {start}"))
+        .to_string()
+}
+
+#[test]
+fn the_5x5_ratios_are_the_bench_reports() {
+    let row = report_row("Boards past optimal search", "| 5x5 |");
+    let reduction = row.split('|').nth(3).unwrap().trim().to_string();
+    let doc = cli_doc().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        doc.contains(&format!(
+            "about {reduction} times their Manhattan distance at 5x5"
+        )),
+        "docs/cli.md says otherwise than the report's {reduction}"
+    );
+    let row = report_row("Boards no optimal search finishes", "| 5x5 | none |");
+    let beam: f64 = row.split('|').nth(7).unwrap().trim().parse().unwrap();
     let readme_row = size_table()
         .into_iter()
         .find(|r| r.starts_with("| 5x5 without tables"))
         .expect("the README's 5x5-without-tables row");
     assert!(
-        readme_row.contains(&format!("about {ratio} times Manhattan")),
-        "README says otherwise than the report's {ratio}: {readme_row}"
-    );
-    let doc = cli_doc().split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(
-        doc.contains(&format!(
-            "about {ratio} times their Manhattan distance at 5x5"
-        )),
-        "docs/cli.md says otherwise than the report's {ratio}"
+        readme_row.contains(&format!("about {beam:.2} times Manhattan")),
+        "README says otherwise than the report's {beam:.2}: {readme_row}"
     );
 }
 

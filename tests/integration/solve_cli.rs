@@ -405,6 +405,45 @@ fn big_boards_are_solved_by_reduction_and_say_so() {
     assert!(text.stdout.contains("Lower bound 3"), "{}", text.stdout);
 }
 
+/// Boards past optimal search up to 10x10 get the beam: each answer
+/// replays to the goal, for both goals, and says what it is.
+#[test]
+fn boards_no_optimal_search_finishes_get_the_beam_and_say_so() {
+    let dir = scratch();
+    for goal in ["blank-last", "blank-first"] {
+        let boards = npuzzle(&[
+            "random", "--size", "5", "--count", "2", "--seed", "61", "--goal", goal,
+        ]);
+        let run = npuzzle_in(
+            dir.path(),
+            &["solve", "--json", "--goal", goal, "--max-nodes", "1000000"],
+            &boards.stdout,
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        assert!(run.stderr.contains("else by beam search"), "{}", run.stderr);
+        let goal = Goal::from_name(goal).unwrap();
+        for r in &run.json_records()[..2] {
+            assert_eq!(r["algorithm"], "beam", "{r}");
+            assert_eq!(r["optimal"], false);
+            let length = r["length"].as_u64().unwrap();
+            assert!(length >= r["lower_bound"].as_u64().unwrap());
+            assert_record_replays(r, goal);
+        }
+    }
+    let board = npuzzle(&["random", "--size", "6", "--seed", "3"]);
+    let text = npuzzle_in(
+        dir.path(),
+        &["solve", "--max-nodes", "2000000"],
+        &board.stdout,
+    );
+    assert_eq!(text.status, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("(not optimal: beam search of width"),
+        "{}",
+        text.stdout
+    );
+}
+
 /// The SVG is well-formed XML with one keyframe per move for every tile,
 /// exactly one tile moving per step, the start and the goal held, and a
 /// move counter in step with the tiles.

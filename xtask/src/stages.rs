@@ -101,6 +101,26 @@ pub struct Plan {
     pub python: bool,
     pub browser: bool,
     pub notes: Vec<String>,
+    /// `--all`: a stage that cannot get what it needs is an error.
+    pub all: bool,
+}
+
+impl Plan {
+    /// What to do when a stage's packages could not be installed
+    /// (`error` starts with "pip install"): without `--all`, skip the stage
+    /// with a note saying so; else, and for any other failure, fail.
+    pub fn skip_unless_installed(&mut self, stage: &str, error: String) -> Result<(), String> {
+        if self.all || !error.starts_with("pip install") {
+            return Err(error);
+        }
+        let note = format!(
+            "skipped the {stage} tests: {error}: is the package index (PyPI) reachable? \
+             `cargo xtask test --all` requires every stage"
+        );
+        eprintln!("xtask: {note}");
+        self.notes.push(note);
+        Ok(())
+    }
 }
 
 pub fn plan(args: &[String], host: &Host) -> Result<Plan, String> {
@@ -109,10 +129,14 @@ pub fn plan(args: &[String], host: &Host) -> Result<Plan, String> {
         python: true,
         browser: true,
         notes: Vec::new(),
+        all: false,
     };
     for arg in args {
         match arg.as_str() {
-            "--all" => all = true,
+            "--all" => {
+                all = true;
+                plan.all = true;
+            }
             "--no-python" => plan.python = false,
             "--no-browser" => plan.browser = false,
             other => return Err(format!("test: unknown option '{other}'")),
@@ -233,8 +257,33 @@ mod tests {
             Plan {
                 python: true,
                 browser: false,
-                notes: vec![]
+                notes: vec![],
+                all: true,
             }
+        );
+    }
+
+    #[test]
+    fn a_stage_whose_packages_cannot_be_installed_is_skipped_unless_all() {
+        let mut plan = Plan {
+            python: true,
+            browser: true,
+            notes: vec![],
+            all: false,
+        };
+        let unreachable = "pip install pytest failed (exit status: 1)".to_string();
+        plan.skip_unless_installed("Python", unreachable.clone())
+            .unwrap();
+        assert!(plan.notes.last().unwrap().contains("package index"));
+        let failed = "pytest crates/python/tests failed (exit status: 1)".to_string();
+        assert_eq!(
+            plan.skip_unless_installed("Python", failed.clone()),
+            Err(failed)
+        );
+        plan.all = true;
+        assert_eq!(
+            plan.skip_unless_installed("Python", unreachable.clone()),
+            Err(unreachable)
         );
     }
 

@@ -371,8 +371,7 @@ pub unsafe extern "C" fn npuzzle_open(
             let size = size as usize;
             let name = match optional_text(partition, "partition")? {
                 Some(name) => name,
-                // Sides 2 to 5 have default tables.
-                None if (2..=5).contains(&size) => Partition::default_name(size),
+                None if Partition::has_default(size) => Partition::default_name(size),
                 None => {
                     return Err(invalid(format!(
                         "npuzzle has no default tables for {size}x{size} boards: name a \

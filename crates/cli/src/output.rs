@@ -372,9 +372,9 @@ impl<'a> Printer<'a> {
                     )?,
                     None => writeln!(
                         out,
-                        "Number of moves = {} (not optimal: solved by reduction; {})",
+                        "Number of moves = {} (not optimal: {})",
                         s.moves.len(),
-                        s.note.as_deref().unwrap_or("asked for")
+                        not_optimal_how(s.algorithm, s.note.as_deref())
                     )?,
                 }
                 self.print_moves(out, board, &s.moves)?;
@@ -664,5 +664,15 @@ fn record(
             nodes: *nodes,
             seconds: Some(*seconds),
         }),
+    }
+}
+
+/// Why an answer is not optimal, as the note after its length says it:
+/// the reduction names why it was used, the beam search its width.
+pub fn not_optimal_how(algorithm: &str, note: Option<&str>) -> String {
+    match (algorithm, note) {
+        ("reduction", note) => format!("solved by reduction; {}", note.unwrap_or("asked for")),
+        (_, Some(note)) => note.to_string(),
+        (algorithm, None) => format!("solved by {algorithm}"),
     }
 }

@@ -414,7 +414,8 @@ pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
     match with_fast_note(answer(result, 0.0), args.search.fast) {
         Answer::Solved(solved) => {
             if let Some(note) = &solved.note {
-                eprintln!("npuzzle: not optimal: solved by reduction ({note})");
+                let how = crate::output::not_optimal_how(solved.algorithm, Some(note));
+                eprintln!("npuzzle: not optimal: {how}");
             }
             show::play(
                 board,

@@ -52,7 +52,7 @@ pub use npuzzle_board::{
 };
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
 pub use npuzzle_search::{Algorithm, Effort, HeuristicKind, Stats, Strategy, MAX_SEARCH_SIZE};
-pub use plan::OPTIMAL_ATTEMPT_NODES;
+pub use plan::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
 pub use solution::Solution;
 pub use solver::{Run, Solver};
 pub use stream::{Answered, Answers, Waited};

@@ -70,6 +70,18 @@ impl Note {
                 error,
                 attempt_nodes,
                 within,
+            } if *within == 0 && (5..=crate::plan::BEAM_MAX_SIZE).contains(&error.size) => format!(
+                "{}\nmeanwhile {n}x{n} boards are solved with linear conflict: optimally \
+                 within {attempt_nodes} nodes when the lower bound is at most {near}, else \
+                 by beam search (not optimal, no bound)",
+                tables(error),
+                n = error.size,
+                near = crate::plan::OPTIMAL_ATTEMPT_MAX_BOUND,
+            ),
+            Note::TablesMissing {
+                error,
+                attempt_nodes,
+                within,
             } => format!(
                 "{}\nmeanwhile {n}x{n} boards are solved with linear conflict, {how} \
                  within {attempt_nodes} nodes, else by reduction (not optimal{guarantee})",

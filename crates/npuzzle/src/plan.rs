@@ -13,7 +13,7 @@ use npuzzle_search::{
     Algorithm, Grid, HeuristicKind, Position, Request, SearchError, Stats, MAX_SEARCH_SIZE,
 };
 
-use crate::error::{Error, TablesError, TablesProblem};
+use crate::error::{Error, TablesProblem};
 use crate::note::Note;
 use crate::solution::Solution;
 use crate::solver::{Run, Solver};
@@ -35,7 +35,32 @@ enum Plan {
     Reduce {
         why: String,
     },
+    /// Beam search (over the side's tables when `tables`), the reduction's
+    /// answer kept when it is shorter.
+    Beam {
+        tables: bool,
+    },
 }
+
+/// Boards whose lower bound is at most this get an optimal attempt before
+/// the beam on sides without optimal tables: past it an attempt of
+/// [`OPTIMAL_ATTEMPT_NODES`] essentially never finishes (random 5x5
+/// boards bound about 100, their optimal lengths about 25 more).
+pub const OPTIMAL_ATTEMPT_MAX_BOUND: u64 = 50;
+
+/// The largest side the beam takes: on 10x10 a beam of the width the
+/// budget affords (about 5,000) wanders past the reduction's length on 70
+/// boards of 100 and gains 5 % on the rest at ten times the time; on 8x8
+/// it falls back on 15 of 100 and gains 19 % overall.
+pub const BEAM_MAX_SIZE: usize = 8;
+
+/// The widest beam: past it, answers gain under 1 % (docs/experiments.md).
+const MAX_BEAM_WIDTH: u64 = 50_000;
+
+/// The narrowest beam tried: narrower ones wander on 7x7 and 8x8 (a beam
+/// of 350 on 7x7 found nothing on 77 boards of 100), so the reduction
+/// answers at once.
+pub const MIN_BEAM_WIDTH: usize = 500;
 
 impl Solver {
     /// The best lower bound on the board's distance available without a
@@ -63,12 +88,43 @@ impl Solver {
         size == 4 || size == 5
     }
 
+    /// Sides whose default tables guide the beam, when built.
+    fn beam_tables_by_default(size: usize) -> bool {
+        npuzzle_pdb::Partition::has_default(size) && size > 5
+    }
+
+    /// Whether the beam reads tables on this side: the side's default ones
+    /// when built, or those asked for (Err: refuse the board, as
+    /// [`Solver::default_tables_present`] says).
+    fn beam_tables(&self, size: usize) -> Result<bool, ()> {
+        let asked = self.config.partition.is_some()
+            && self.config.partition_size.is_none_or(|side| side == size);
+        if !(Self::beam_tables_by_default(size) || asked) {
+            return Ok(false);
+        }
+        self.default_tables_present(size)
+    }
+
+    /// Whether the side's tables are usable without asking: built and
+    /// sound, or else missing and not asked for (Err: refuse the board
+    /// with the error, as for damaged tables or tables asked for).
+    fn default_tables_present(&self, size: usize) -> Result<bool, ()> {
+        match self.tables(size) {
+            Ok(_) => Ok(true),
+            Err(Error::Tables(e)) if e.is_missing() && !self.shared.sides.asked_for(size) => {
+                Ok(false)
+            }
+            Err(_) => Err(()),
+        }
+    }
+
     /// Whether the caller chose the search (then it runs exactly as asked).
     fn explicit(&self) -> bool {
         self.config.algorithm.is_some() || self.config.heuristic.is_some()
     }
 
-    fn plan(&self, size: usize, max_nodes: Option<u64>) -> Plan {
+    fn plan(&self, board: &Board, max_nodes: Option<u64>) -> Plan {
+        let size = board.size();
         if self.config.fast {
             return Plan::Reduce {
                 why: "fast solving asked for".to_string(),
@@ -96,15 +152,9 @@ impl Solver {
         // Tables missing and none asked for: go on without them. Damaged
         // tables, or tables asked for, are never replaced silently.
         if Self::tables_by_default(size) {
-            let missing = match self.tables(size) {
-                Err(Error::Tables(e)) if e.is_missing() && !self.shared.sides.asked_for(size) => {
-                    Some(e)
-                }
-                _ => None,
-            };
-            match missing {
-                Some(error) => self.note_missing_once(size, error, max_nodes),
-                None => {
+            match self.default_tables_present(size) {
+                Ok(false) => self.note_missing_once(size, max_nodes),
+                _ => {
                     return Plan::Search {
                         algorithm: Algorithm::IdaStar,
                         heuristic: HeuristicKind::Pdb,
@@ -112,6 +162,26 @@ impl Solver {
                     }
                 }
             }
+        }
+        let mut tables = false;
+        if self.config.within == 0 && (5..=BEAM_MAX_SIZE).contains(&size) {
+            match self.beam_tables(size) {
+                Ok(present) => tables = present,
+                // The search over them reports the problem.
+                Err(()) => return Plan::Beam { tables: true },
+            }
+            if !tables && Self::beam_tables_by_default(size) {
+                self.note_missing_once(size, max_nodes);
+            }
+        }
+        let lower_bound = self.lower_bound(board);
+        if size >= 5 && self.config.within == 0 && lower_bound > OPTIMAL_ATTEMPT_MAX_BOUND {
+            if size <= BEAM_MAX_SIZE {
+                return Plan::Beam { tables };
+            }
+            return Plan::Reduce {
+                why: format!("no optimal search finishes at lower bound {lower_bound}"),
+            };
         }
         Plan::Search {
             algorithm: Algorithm::IdaStar,
@@ -121,7 +191,10 @@ impl Solver {
     }
     /// Tells once per board side that its tables are missing, and what
     /// happens instead.
-    fn note_missing_once(&self, size: usize, error: TablesError, max_nodes: Option<u64>) {
+    fn note_missing_once(&self, size: usize, max_nodes: Option<u64>) {
+        let Err(Error::Tables(error)) = self.tables(size) else {
+            return;
+        };
         let noted = self
             .shared
             .notes_said
@@ -154,10 +227,13 @@ impl Solver {
         }
         // Opening a side's tables (the first board of that side) is not
         // this board's time.
-        let plan = self.plan(board.size(), max_nodes);
+        let plan = self.plan(board, max_nodes);
         let started = Instant::now();
         let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref()),
+            Plan::Beam { tables } => {
+                return self.beam(board, tables, max_nodes, started, stop.as_ref())
+            }
             Plan::Search {
                 algorithm,
                 heuristic,
@@ -241,6 +317,12 @@ impl Solver {
                 elapsed: started.elapsed(),
                 ..solution
             }),
+            Err(SearchError::NodeLimit { .. })
+                if fallback_after.is_some() && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
+            {
+                let tables = self.beam_tables(board.size()) == Ok(true);
+                self.beam(board, tables, None, started, stop.as_ref())
+            }
             Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
                 board,
                 format!("optimal search gave up after {limit} nodes"),
@@ -257,6 +339,89 @@ impl Solver {
             }
             Err(e) => Err(Error::from_search(e, goal)),
         }
+    }
+
+    /// Beam search as wide as the effort's node budget affords down to
+    /// 2.5 times the lower bound (past that the reduction is as short:
+    /// beam answers run 1.3 to 1.8 times linear conflict's bound); the
+    /// reduction answers when the beam finds nothing, or when the budget
+    /// affords a beam narrower than [`MIN_BEAM_WIDTH`].
+    fn beam(
+        &self,
+        board: &Board,
+        tables: bool,
+        max_nodes: Option<u64>,
+        started: Instant,
+        stop: Option<&Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<Solution, Error> {
+        let goal = self.config.goal;
+        let lower_bound = self.lower_bound(board);
+        let budget = max_nodes.unwrap_or(self.config.effort.beam_nodes());
+        let depth_cap = lower_bound * 5 / 2;
+        let width = (budget / depth_cap.max(1)).min(MAX_BEAM_WIDTH) as usize;
+        if width < MIN_BEAM_WIDTH {
+            let why = format!("a beam of width {width} would wander (the budget allows no more)");
+            return self.reduce(board, why, started, stop);
+        }
+        let request = Request {
+            goal,
+            max_nodes: Some(budget),
+            stop: stop.cloned(),
+            strategy: self.config.strategy,
+            ..Request::default()
+        };
+        let opened = if tables {
+            Some(self.tables(board.size())?)
+        } else {
+            None
+        };
+        let found = match &opened {
+            Some(tables) => npuzzle_search::beam_catalogue(
+                board,
+                &request,
+                tables.tables(),
+                tables.partition().groups(),
+                self.config.reflection,
+                width,
+            ),
+            None => npuzzle_search::beam(board, &request, width),
+        };
+        let found = match found {
+            Ok(found) => found,
+            Err(SearchError::NodeLimit { .. }) => {
+                let why = format!(
+                    "a beam search of width {width} found nothing within {depth_cap} moves"
+                );
+                return self.reduce(board, why, started, stop);
+            }
+            Err(SearchError::Tables(e)) => {
+                let tables = self.tables(board.size())?;
+                return Err(tables_error(
+                    tables.partition(),
+                    tables.dir(),
+                    TablesProblem::Unusable(e.to_string()),
+                ));
+            }
+            Err(e) => return Err(Error::from_search(e, goal)),
+        };
+        if let Some(tables) = &opened {
+            tables.certify(board, &found.moves)?;
+        }
+        let lower_bound = lower_bound.max(u64::from(found.initial_estimate));
+        let lower_bound = lower_bound + ((found.moves.len() as u64 + lower_bound) & 1);
+        let optimal = found.moves.len() as u64 == lower_bound;
+        Ok(Solution {
+            optimal,
+            heuristic: Some(if tables { "pdb" } else { "linear-conflict" }),
+            partition: opened.as_ref().map(|t| t.partition().name().to_string()),
+            reflection: opened.as_ref().map(|_| self.config.reflection),
+            stats: Some(found.stats),
+            initial_estimate: Some(found.initial_estimate),
+            lower_bound: (!optimal).then_some(lower_bound),
+            note: (!optimal).then(|| format!("beam search of width {width}, no bound")),
+            elapsed: started.elapsed(),
+            ..Solution::by("beam", found.moves)
+        })
     }
 
     fn reduce(

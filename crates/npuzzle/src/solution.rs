@@ -14,7 +14,7 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// Whether no shorter solution exists.
     pub optimal: bool,
-    /// The search that found it: `idastar`, `astar`, `bfs` or `reduction`.
+    /// The search that found it: `idastar`, `astar`, `bfs`, `beam` or `reduction`.
     pub algorithm: &'static str,
     /// The estimate that guided it (`pdb`, `linear-conflict`...), if any.
     pub heuristic: Option<&'static str>,

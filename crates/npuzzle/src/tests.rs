@@ -630,3 +630,85 @@ fn the_strongest_set_built_is_taken_and_catalogue_parts_are_not_listed() {
         "catalogue parts listed as sets: {listed:?}"
     );
 }
+
+/// A 5x5 board far from solved (linear conflict's bound past
+/// [`OPTIMAL_ATTEMPT_MAX_BOUND`]) gets no optimal attempt but the beam:
+/// a solution that replays to the goal, no shorter than the bound it
+/// states, and no longer than the reduction's.
+#[test]
+fn far_boards_without_tables_get_the_beam_and_near_ones_an_optimal_search() {
+    isolate();
+    let empty = tempfile::tempdir().unwrap();
+    let solver = Solver::builder()
+        .pdb_dir(empty.path())
+        .threads(1)
+        .build()
+        .unwrap();
+    let mut rng = SplitMix64::new(61);
+    for _ in 0..2 {
+        let board = npuzzle_board::random_board(5, Goal::BlankLast, &mut rng);
+        assert!(solver.lower_bound(&board) > crate::plan::OPTIMAL_ATTEMPT_MAX_BOUND);
+        let solution = solver.solve(&board).unwrap();
+        assert_eq!(solution.algorithm, "beam", "{board}");
+        assert!(board.solves(&solution.moves, Goal::BlankLast), "{board}");
+        assert!(!solution.optimal);
+        let bound = solution.lower_bound.unwrap();
+        assert!(bound <= solution.length() as u64 && bound >= board.manhattan(Goal::BlankLast));
+        let reduced =
+            npuzzle_search::solve_by_reduction_with(&board, Goal::BlankLast, Effort::Quick)
+                .unwrap();
+        assert!(solution.length() <= reduced.len(), "{board}");
+        assert!(solution
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("beam search of width"));
+    }
+    // Thirty moves from solved: the optimal search finishes at once.
+    let near = random_walk(5, Goal::BlankLast, 30, &mut rng);
+    let solution = solver.solve(&near).unwrap();
+    assert!(solution.optimal, "{near}");
+    assert_eq!(solution.algorithm, "idastar");
+    assert!(near.solves(&solution.moves, Goal::BlankLast));
+}
+
+/// On 6x6 the beam reads the side's tables when they are there (here a
+/// partition of 3-tile tables, built in a moment), and its answers match
+/// the tables' own check (`certify`) and replay to the goal.
+#[test]
+fn a_6x6_board_is_beamed_over_its_tables() {
+    let tiles: Vec<String> = (1..36u8)
+        .collect::<Vec<_>>()
+        .chunks(3)
+        .map(|c| c.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
+        .collect();
+    let name = tiles.join(";");
+    let partition = Partition::parse(&name, 6, Goal::BlankLast).unwrap();
+    let dir = build(&partition);
+    let solver = Solver::builder()
+        .pdb_dir(dir.path())
+        .partition_for(6, name.as_str())
+        .threads(1)
+        .build()
+        .unwrap();
+    let board = npuzzle_board::random_board(6, Goal::BlankLast, &mut SplitMix64::new(6));
+    let solution = solver.solve(&board).unwrap();
+    assert_eq!(solution.algorithm, "beam");
+    assert_eq!(solution.heuristic, Some("pdb"));
+    assert_eq!(solution.partition.as_deref(), Some(partition.name()));
+    assert!(board.solves(&solution.moves, Goal::BlankLast));
+    let tables = solver.tables(6).unwrap();
+    let estimate = u64::from(tables.heuristic(&board).unwrap());
+    assert!(solution.lower_bound.unwrap() >= estimate);
+    assert!(solution.length() as u64 >= estimate);
+    // The same answer from a second solver: the beam is deterministic.
+    let again = Solver::builder()
+        .pdb_dir(dir.path())
+        .partition_for(6, name.as_str())
+        .threads(1)
+        .build()
+        .unwrap()
+        .solve(&board)
+        .unwrap();
+    assert_eq!(again.moves, solution.moves);
+}

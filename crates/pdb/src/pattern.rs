@@ -608,6 +608,17 @@ fn named_cells(name: &str, size: usize) -> Option<Vec<Vec<u8>>> {
             vec![11, 16, 17, 20, 21, 22],
             vec![12, 13, 18, 19, 23, 24],
         ],
+        // Seven compact blocks of five: the 35-puzzle's tables (45 M
+        // entries each, seconds to build).
+        (6, "5-5-5-5-5-5-5") => vec![
+            vec![1, 2, 6, 7, 8],
+            vec![3, 4, 5, 9, 10],
+            vec![11, 16, 17, 22, 23],
+            vec![12, 18, 19, 24, 25],
+            vec![13, 14, 15, 20, 21],
+            vec![26, 27, 30, 31, 32],
+            vec![28, 29, 33, 34, 35],
+        ],
         _ => return None,
     };
     Some(cells)
@@ -677,9 +688,31 @@ pub fn known_catalogues(size: usize) -> Vec<(&'static str, &'static str, &'stati
 /// The partition names known for boards of side `size`.
 pub fn known_partitions(size: usize) -> Vec<&'static str> {
     [
-        "3", "8", "4-4", "7-8", "L7-8", "S7-8", "6-6-3", "5-5-5", "6-6-6-6", "B6-6-6-6",
-        "C6-6-6-6", "D6-6-6-6", "E6-6-6-6", "F6-6-6-6", "G6-6-6-6", "H6-6-6-6", "I6-6-6-6",
-        "J6-6-6-6", "K6-6-6-6", "L6-6-6-6", "M6-6-6-6", "N6-6-6-6", "O6-6-6-6", "P6-6-6-6",
+        "3",
+        "8",
+        "4-4",
+        "7-8",
+        "L7-8",
+        "S7-8",
+        "6-6-3",
+        "5-5-5",
+        "6-6-6-6",
+        "B6-6-6-6",
+        "C6-6-6-6",
+        "D6-6-6-6",
+        "E6-6-6-6",
+        "F6-6-6-6",
+        "G6-6-6-6",
+        "H6-6-6-6",
+        "I6-6-6-6",
+        "J6-6-6-6",
+        "K6-6-6-6",
+        "L6-6-6-6",
+        "M6-6-6-6",
+        "N6-6-6-6",
+        "O6-6-6-6",
+        "P6-6-6-6",
+        "5-5-5-5-5-5-5",
     ]
     .into_iter()
     .filter(|name| named_cells(name, size).is_some())
@@ -689,20 +722,24 @@ pub fn known_partitions(size: usize) -> Vec<&'static str> {
 impl Partition {
     /// The partition built when none is named, and looked for when no
     /// stronger set is built ([`Partition::strongest_first`]): for 5x5 the
-    /// zero-aware 6-6-6-6, the set the README recommends. Sides past 5x5
-    /// have no default tables ([`Partition::has_default`]).
+    /// zero-aware 6-6-6-6, the set the README recommends; for 6x6 seven
+    /// 5-tile blocks, which guide its beam search. Sides past 6x6 have no
+    /// default tables ([`Partition::has_default`]).
     pub fn default_name(size: usize) -> &'static str {
         match size {
             2 => "3",
             3 => "8",
             5 => "6z-6z-6z-6z",
+            6 => "5-5-5-5-5-5-5",
             _ => "7-8",
         }
     }
 
-    /// Whether boards of side `size` have default tables (2x2 to 5x5).
+    /// Whether boards of side `size` have default tables (2x2 to 6x6).
+    /// On 7x7, 5-tile tables (1 GB) guide the beam no better than linear
+    /// conflict (docs/experiments.md), so none are offered.
     pub fn has_default(size: usize) -> bool {
-        (2..=5).contains(&size)
+        (2..=6).contains(&size)
     }
 
     /// The sets a solver takes for boards of side `size` when none is
@@ -716,6 +753,7 @@ impl Partition {
             3 => &["8"],
             4 => &["7-8+L7-8+S7-8", "trio", "duo", "7z-8", "7-8"],
             5 => &["compound", "septet", "6z-6z-6z-6z", "6-6-6-6"],
+            6 => &["5-5-5-5-5-5-5"],
             _ => &[],
         }
     }

@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod additive;
+mod beam;
 mod classic;
 mod grid;
 pub mod heuristic;
@@ -111,6 +112,83 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
         request.strategy,
         Solve(board, request),
     )?
+}
+
+/// A solution of `board` by beam search of `width` (not optimal; see
+/// `beam.rs`) over a catalogue as [`solve_catalogue`]; `request.max_nodes`
+/// and `request.stop` bound it.
+pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
+    board: &Board,
+    request: &Request,
+    tables: &[npuzzle_pdb::Pdb<D>],
+    groups: &[usize],
+    reflect: bool,
+    width: usize,
+) -> Result<Solution, SearchError> {
+    struct Run<'a>(&'a Board, &'a Request, usize);
+    impl WithHeuristic for Run<'_> {
+        type Output = Result<Solution, SearchError>;
+        fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
+            beam_with(grid, heuristic, self.0, self.1, self.2)
+        }
+    }
+    if !board.is_solvable(request.goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    let grid = Grid::new(board.size(), request.goal);
+    with_catalogue(
+        &grid,
+        tables,
+        groups,
+        reflect,
+        request.strategy,
+        Run(board, request, width),
+    )?
+}
+
+/// A solution of `board` by beam search of `width` with linear conflict.
+pub fn beam(board: &Board, request: &Request, width: usize) -> Result<Solution, SearchError> {
+    let n = board.size();
+    if !board.is_solvable(request.goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    if n > MAX_SEARCH_SIZE {
+        return Err(SearchError::TooLarge { size: n });
+    }
+    let grid = Grid::new(n, request.goal);
+    beam_with(&grid, &LinearConflict::new(&grid), board, request, width)
+}
+
+fn beam_with<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    board: &Board,
+    request: &Request,
+    width: usize,
+) -> Result<Solution, SearchError> {
+    let started = Instant::now();
+    let position = Position::new(board);
+    let initial_estimate = heuristic.value(&heuristic.init(&position));
+    let limit = request.max_nodes.unwrap_or(u64::MAX);
+    let stop = request.stop.as_deref();
+    let (moves, mut stats) = beam::beam(grid, heuristic, &position, width, limit, stop)
+        .ok_or_else(|| {
+            if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                SearchError::Stopped
+            } else {
+                SearchError::NodeLimit {
+                    algorithm: request.algorithm,
+                    limit,
+                }
+            }
+        })?;
+    stats.strategy = heuristic.name();
+    Ok(Solution {
+        moves: smooth::polish(board, moves, stop),
+        stats,
+        initial_estimate,
+        elapsed: started.elapsed(),
+    })
 }
 
 /// The subtrees one IDA* iteration splits into, for a search spread over

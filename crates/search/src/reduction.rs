@@ -23,7 +23,7 @@ use npuzzle_board::{Board, Goal, Move};
 
 use crate::grid::{move_between, Grid, Position, MAX_SEARCH_SIZE};
 use crate::heuristic::{Heuristic, LinearConflict};
-use crate::smooth::shorten;
+use crate::smooth::{cancel_pairs, polish};
 use crate::solve;
 use crate::types::{Algorithm, HeuristicKind, Request, SearchError, Solution};
 
@@ -58,6 +58,17 @@ pub enum Effort {
 }
 
 impl Effort {
+    /// The nodes a beam search may expand for one board (see `beam.rs`):
+    /// the width is this over 2.5 times the board's lower bound, about
+    /// 30,000 boards on 6x6 (3 s on one core) and, when quick, 1,100
+    /// (0.2 s; a 7x7 or 8x8 board then gets the reduction).
+    pub fn beam_nodes(self) -> u64 {
+        match self {
+            Effort::Thorough => 7_500_000,
+            Effort::Quick => 400_000,
+        }
+    }
+
     fn core_budget(self) -> u64 {
         match self {
             Effort::Thorough => 2_000_000,
@@ -65,13 +76,11 @@ impl Effort {
         }
     }
 }
-/// Passes of `smooth::shorten` over the solution, each while it gains.
-const SMOOTHING_PASSES: usize = 3;
 /// The largest board whose tiles take the cheapest route (`Reducer::route`);
 /// larger ones walk a staircase, faster.
 const ROUTE_MAX_SIZE: usize = 40;
-/// The largest board also solved columns first, the shorter answer kept:
-/// past it the second solve costs seconds.
+/// The largest board also solved columns first, the shorter answer kept
+/// (not when quick): past it the second solve costs seconds.
 const SECOND_ORDER_MAX_SIZE: usize = 40;
 /// The longest solution smoothed: past it (boards past about 50x50) a pass
 /// costs seconds and gains under 1 %.
@@ -767,6 +776,11 @@ impl Reducer {
         if k > 5 {
             // A near-solved large core: the first answer within these budgets.
             for (within, budget) in NEAR_ATTEMPTS {
+                // A tenth when quick, as for the 5x5 core.
+                let budget = match self.effort {
+                    Effort::Thorough => budget,
+                    Effort::Quick => budget / 10,
+                };
                 if let Some(solution) = search_core(&core, within, budget)? {
                     best = Some(solution.moves);
                     break;
@@ -840,19 +854,6 @@ fn search_core(
     }
 }
 
-/// Drops moves undone by the next one.
-fn cancel_pairs(moves: Vec<Move>) -> Vec<Move> {
-    let mut kept: Vec<Move> = Vec::with_capacity(moves.len());
-    for m in moves {
-        if kept.last() == Some(&m.opposite()) {
-            kept.pop();
-        } else {
-            kept.push(m);
-        }
-    }
-    kept
-}
-
 /// A valid (not optimal) solution of any solvable board.
 pub fn solve_by_reduction(board: &Board, goal: Goal) -> Result<Vec<Move>, SearchError> {
     solve_by_reduction_with(board, goal, Effort::Thorough)
@@ -899,7 +900,7 @@ pub fn solve_by_reduction_until(
         // than it costs in the order of the rest; take the better.
         consider(reduce(board, 0)?);
     }
-    if n <= SECOND_ORDER_MAX_SIZE {
+    if n <= SECOND_ORDER_MAX_SIZE && effort == Effort::Thorough {
         // Columns first (the board transposed) is as good on average and
         // better on many boards.
         let transposed = reduce(&board.transposed(Goal::BlankLast), SWAY)?;
@@ -940,22 +941,13 @@ fn reduce(
             left += 1;
         }
     }
-    let mut moves = cancel_pairs(reducer.moves);
-    let start: Vec<u32> = board.tiles().iter().map(|&t| t as u32).collect();
-    let passes = if moves.len() <= SMOOTHING_MAX_MOVES {
-        SMOOTHING_PASSES
-    } else {
-        0
-    };
-    for _ in 0..passes {
-        let before = moves.len();
-        moves = cancel_pairs(shorten(n, &start, moves, stop.map(|s| &**s)));
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Err(SearchError::Stopped);
-        }
-        if moves.len() == before {
-            break;
-        }
+    let moves = cancel_pairs(reducer.moves);
+    if moves.len() > SMOOTHING_MAX_MOVES {
+        return Ok(moves);
+    }
+    let moves = polish(board, moves, stop.map(|s| &**s));
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Err(SearchError::Stopped);
     }
     Ok(moves)
 }

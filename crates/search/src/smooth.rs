@@ -9,6 +9,42 @@ use npuzzle_board::Move;
 
 use crate::grid::move_between;
 
+/// Passes of [`shorten`] over a solution, each while it gains.
+const PASSES: usize = 3;
+
+/// `moves` solving `board`, shortened by [`shorten`] while a pass gains
+/// (at most [`PASSES`]); `stop` ends it early with the moves as they are.
+pub(crate) fn polish(
+    board: &npuzzle_board::Board,
+    mut moves: Vec<Move>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Vec<Move> {
+    let start: Vec<u32> = board.tiles().iter().map(|&t| t as u32).collect();
+    for _ in 0..PASSES {
+        let before = moves.len();
+        moves = cancel_pairs(shorten(board.size(), &start, moves, stop));
+        if moves.len() == before
+            || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            break;
+        }
+    }
+    moves
+}
+
+/// Drops moves undone by the next one.
+pub(crate) fn cancel_pairs(moves: Vec<Move>) -> Vec<Move> {
+    let mut kept: Vec<Move> = Vec::with_capacity(moves.len());
+    for m in moves {
+        if kept.last() == Some(&m.opposite()) {
+            kept.pop();
+        } else {
+            kept.push(m);
+        }
+    }
+    kept
+}
+
 /// How far a stretch's rectangle is widened around the blank's cells, so
 /// that a shortcut may pass beside them.
 const MARGIN: usize = 1;
@@ -215,7 +251,7 @@ fn shortcut(walk: &Walk, moves: &[Move], budget: u64) -> Option<Vec<Move>> {
 /// `moves` solving the board `tiles` (side `n`), shortened stretch by
 /// stretch.
 /// Setting `stop` ends it early, the rest of the moves as they were.
-pub(crate) fn shorten(
+fn shorten(
     n: usize,
     tiles: &[u32],
     mut moves: Vec<Move>,

@@ -288,12 +288,12 @@ impl Pools {
         }
         let light = hint && board.size() <= LIGHT_SIDE;
         let mut slot = self.admit(if light { Lane::Light } else { Lane::Heavy }, client)?;
-        // Boards of 5x5 and up without tables open: a random one is out of
-        // reach of optimal search anyway, so the attempt before the
-        // reduction is kept short (near-solved boards still get theirs).
+        // Boards past optimal search (5x5 without tables open, 6x6 and
+        // up): the beam and the reduction answer within the short budget
+        // (near-solved boards still get their optimal attempt).
         let size = board.size();
-        let untabled = size >= 5 && self.solver(goal).opened_tables(size).is_none();
-        let quick_nodes = if untabled { CHECK_NODES } else { QUICK_NODES }.min(max_nodes);
+        let beamed = size >= 6 || (size == 5 && self.solver(goal).opened_tables(size).is_none());
+        let quick_nodes = if beamed { CHECK_NODES } else { QUICK_NODES }.min(max_nodes);
         let searched = board.clone();
         let first = self
             .run(

@@ -1,0 +1,275 @@
+//! Beam search: breadth-first, keeping at each depth only the `width`
+//! boards with the lowest estimates. It finds long but good solutions on
+//! boards where no bounded-suboptimal search finishes (6x6 with tables,
+//! 5x5 with linear conflict): its cost is `width` times the solution's
+//! length, whatever the heuristic's error. It proves nothing; the caller
+//! states no bound for its answers.
+//!
+//! Boards kept in the last 32 to 64 levels are recognised by a 64-bit
+//! Zobrist hash of the tiles and not kept again; a collision can only drop
+//! a board from the beam, never make an answer wrong (every answer is a
+//! sequence of legal moves to the goal).
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use npuzzle_board::Move;
+
+use crate::grid::{Grid, Position};
+use crate::heuristic::{Heuristic, MoveSet};
+use crate::types::Stats;
+
+/// Levels of kept boards remembered at least (see `beam`).
+const REMEMBERED: usize = 32;
+
+/// A board in the beam, its tiles in [`Level::tiles`].
+#[derive(Clone, Copy)]
+struct Entry<S> {
+    state: S,
+    hash: u64,
+    estimate: u32,
+    /// The parent's index in the previous level.
+    parent: u32,
+    /// The move from the parent (unused at the start).
+    mv: Move,
+    /// The cell the blank left to get here: moving back is never useful.
+    came_from: u8,
+}
+
+/// One depth of the beam: its boards and their tiles, `cells` bytes each.
+struct Level<S> {
+    entries: Vec<Entry<S>>,
+    tiles: Vec<u8>,
+}
+
+/// The hashes are already uniformly random.
+#[derive(Default)]
+struct Identity(u64);
+
+impl Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed")
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type Seen = HashSet<u64, BuildHasherDefault<Identity>>;
+
+/// Random keys per (tile, cell), from a fixed seed: the same answers on
+/// every run.
+fn zobrist_keys(cells: usize) -> Vec<u64> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    (0..cells * cells)
+        .map(|_| {
+            // splitmix64
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+        .collect()
+}
+
+/// Makes `position` show `tiles` (every cell and tile is written).
+fn show(position: &mut Position, tiles: &[u8]) {
+    for (cell, &tile) in tiles.iter().enumerate() {
+        position.tiles[cell] = tile;
+        position.cells[tile as usize] = cell as u8;
+    }
+}
+
+/// A solution of `start` found by beam search of `width`, or None when
+/// the beam died out (every board of a level seen before), more than
+/// `max_nodes` boards were expanded, or `stop` was set.
+pub(crate) fn beam<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    start: &Position,
+    width: usize,
+    max_nodes: u64,
+    stop: Option<&AtomicBool>,
+) -> Option<(Vec<Move>, Stats)> {
+    let cells = grid.cells();
+    let width = width.max(1);
+    let keys = zobrist_keys(cells);
+    let key = |tile: u8, cell: u8| keys[tile as usize * cells + cell as usize];
+    let mut stats = Stats {
+        iterations: 1,
+        ..Stats::default()
+    };
+    if start.is_goal(grid) {
+        return Some((Vec::new(), stats));
+    }
+    let start_state = heuristic.init(start);
+    let start_hash = (0..cells).fold(0, |h, cell| h ^ key(start.tiles[cell], cell as u8));
+    let mut level = Level {
+        entries: vec![Entry {
+            state: start_state,
+            hash: start_hash,
+            estimate: heuristic.value(&start_state),
+            parent: 0,
+            mv: Move::Up,
+            came_from: u8::MAX,
+        }],
+        tiles: start.tiles[..cells].to_vec(),
+    };
+    // Per depth past the start: each kept board's parent and move.
+    let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
+    // The boards kept in the last `REMEMBERED` to `2 * REMEMBERED` levels:
+    // older ones are farther from the goal than the beam ever goes back.
+    let mut seen = Seen::default();
+    let mut older = Seen::default();
+    let mut next_seen = Seen::default();
+    seen.insert(start_hash);
+    let mut children: Vec<Entry<H::State>> = Vec::new();
+    let mut position = start.clone();
+    let mut child_tiles: Vec<u8> = Vec::new();
+    loop {
+        if history.len() % REMEMBERED == REMEMBERED - 1 {
+            std::mem::swap(&mut seen, &mut older);
+            seen.clear();
+        }
+        children.clear();
+        child_tiles.clear();
+        next_seen.clear();
+        for (index, entry) in level.entries.iter().enumerate() {
+            stats.expanded += 1;
+            if stats.expanded > max_nodes
+                || (stats.expanded.is_multiple_of(4096)
+                    && stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+            {
+                return None;
+            }
+            show(
+                &mut position,
+                &level.tiles[index * cells..(index + 1) * cells],
+            );
+            let mut state = entry.state;
+            if !history.is_empty() {
+                heuristic.prepare_children(&mut state, &position, MoveSet::ALL);
+            }
+            let blank = position.blank();
+            for &(from, mv) in grid.neighbors(blank) {
+                if from == entry.came_from {
+                    continue;
+                }
+                stats.generated += 1;
+                let tile = position.slide(from);
+                let hash = entry.hash ^ key(tile, from) ^ key(tile, blank);
+                if !seen.contains(&hash) && !older.contains(&hash) && next_seen.insert(hash) {
+                    let child = heuristic.update(&state, &position, tile, from, blank);
+                    let estimate = heuristic.value(&child);
+                    if estimate == 0 && position.is_goal(grid) {
+                        let mut moves = vec![mv];
+                        let mut at = index as u32;
+                        for depth in (0..history.len()).rev() {
+                            let (parent, mv) = history[depth][at as usize];
+                            moves.push(mv);
+                            at = parent;
+                        }
+                        moves.reverse();
+                        return Some((moves, stats));
+                    }
+                    children.push(Entry {
+                        state: child,
+                        hash,
+                        estimate,
+                        parent: index as u32,
+                        mv,
+                        came_from: blank,
+                    });
+                    child_tiles.extend_from_slice(&position.tiles[..cells]);
+                }
+                position.slide(blank);
+            }
+        }
+        if children.is_empty() {
+            return None;
+        }
+        // The `width` lowest estimates, ties to the earlier board (the
+        // order of generation), so that answers are the same on every run.
+        let mut order: Vec<u32> = (0..children.len() as u32).collect();
+        if order.len() > width {
+            order.select_nth_unstable_by_key(width - 1, |&i| (children[i as usize].estimate, i));
+            order.truncate(width);
+        }
+        order.sort_unstable();
+        let mut kept = Level {
+            entries: Vec::with_capacity(order.len()),
+            tiles: Vec::with_capacity(order.len() * cells),
+        };
+        let mut links = Vec::with_capacity(order.len());
+        for &i in &order {
+            let child = children[i as usize];
+            seen.insert(child.hash);
+            links.push((child.parent, child.mv));
+            kept.entries.push(child);
+            kept.tiles
+                .extend_from_slice(&child_tiles[i as usize * cells..(i as usize + 1) * cells]);
+        }
+        history.push(links);
+        level = kept;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_board::{random_board, Goal, SplitMix64};
+
+    use super::*;
+    use crate::heuristic::LinearConflict;
+    use crate::{solve, Request};
+
+    fn beam_of(board: &npuzzle_board::Board, width: usize, limit: u64) -> Option<Vec<Move>> {
+        let grid = Grid::new(board.size(), Goal::BlankLast);
+        let heuristic = LinearConflict::new(&grid);
+        beam(&grid, &heuristic, &Position::new(board), width, limit, None).map(|(m, _)| m)
+    }
+
+    /// Answers replay to the goal and are never shorter than optimal; a
+    /// wide beam finds the optimal length on most 3x3 boards.
+    #[test]
+    fn beam_answers_solve_and_are_no_shorter_than_optimal() {
+        let mut rng = SplitMix64::new(7);
+        let mut optimal_found = 0;
+        for _ in 0..30 {
+            let board = random_board(3, Goal::BlankLast, &mut rng);
+            let moves = beam_of(&board, 2_000, u64::MAX).expect("a wide beam solves 3x3");
+            assert!(board.solves(&moves, Goal::BlankLast), "{board}");
+            let optimal = solve(&board, &Request::default()).unwrap().moves.len();
+            assert!(moves.len() >= optimal, "{board}");
+            optimal_found += usize::from(moves.len() == optimal);
+        }
+        assert!(optimal_found >= 20, "{optimal_found} of 30 optimal");
+        for size in [4, 5, 7] {
+            let board = random_board(size, Goal::BlankLast, &mut rng);
+            let moves = beam_of(&board, 500, u64::MAX).expect("a beam of 500 solves it");
+            assert!(board.solves(&moves, Goal::BlankLast), "{board}");
+        }
+    }
+
+    #[test]
+    fn a_solved_board_needs_no_move_and_limits_end_the_beam() {
+        assert_eq!(beam_of(&Goal::BlankLast.board(4), 10, 0), Some(Vec::new()));
+        let board = random_board(5, Goal::BlankLast, &mut SplitMix64::new(1));
+        assert_eq!(beam_of(&board, 1_000, 5_000), None);
+        let grid = Grid::new(5, Goal::BlankLast);
+        let stop = AtomicBool::new(true);
+        let found = beam(
+            &grid,
+            &LinearConflict::new(&grid),
+            &Position::new(&board),
+            1_000,
+            u64::MAX,
+            Some(&stop),
+        );
+        assert!(found.is_none());
+    }
+}

@@ -1,0 +1,99 @@
+//! Section "near-optimal": what `npuzzle solve` answers by default on
+//! boards no optimal search finishes (5x5 without tables, 6x6 with and
+//! without its tables, 7x7 to 10x10: the beam up to 8x8, the reduction
+//! past it), against the targets of issue #61.
+
+use std::fmt::Write as _;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use super::common::{random_boards, solve_batch, strategies, Ctx};
+
+/// (side, mean length / Manhattan to reach).
+const TARGETS: [(usize, f64); 5] = [(5, 1.40), (6, 1.50), (7, 1.60), (8, 1.70), (10, 1.90)];
+
+pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
+    let npuzzle = &ctx.npuzzle;
+    let _ = writeln!(
+        report,
+        "\n## Boards no optimal search finishes: the beam (default options)\n\n\
+         Random boards (seed 1), solved as `npuzzle solve` does by default, two boards at \
+         a time; length / Manhattan distance (optimal solutions are about 1.3 times it), \
+         against the targets of issue #61. Without tables the beam is guided by linear \
+         conflict; with the 6x6 tables (`npuzzle pdb build --size 6`, built afresh here) \
+         by them. Tables: MB mapped and build seconds on this machine. Seconds are per \
+         board, one thread each.\n\n\
+         | size | tables | MB | build s | boards | method | mean length / Manhattan | target | worst | mean s | worst s | peak RSS MB | wall s | strategy |\n\
+         | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+    );
+    let empty = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let built = tempfile::tempdir().map_err(|e| e.to_string())?;
+    for (size, target) in TARGETS {
+        let count = if ctx.quick { 4 } else { 100 };
+        let boards = random_boards(npuzzle, size, count)?;
+        let mut runs = vec![("none".to_string(), empty.path().to_path_buf(), None)];
+        if size == 6 {
+            let started = Instant::now();
+            let status = Command::new(npuzzle)
+                .args(["pdb", "build", "--size", "6", "--out"])
+                .arg(built.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .map_err(|e| e.to_string())?;
+            if !status.success() {
+                return Err("building the 6x6 tables failed".to_string());
+            }
+            let seconds = started.elapsed().as_secs_f64();
+            runs.push((
+                "5-5-5-5-5-5-5".to_string(),
+                built.path().to_path_buf(),
+                Some((unpacked_mb(size), seconds)),
+            ));
+        }
+        for (name, dir, table_figures) in runs {
+            let dir = dir.to_string_lossy().to_string();
+            let batch = solve_batch(npuzzle, &boards, &["--pdb-dir", &dir])?;
+            let ratios: Vec<f64> = batch
+                .answers
+                .iter()
+                .map(|(l, m, _, _)| *l as f64 / (*m).max(1) as f64)
+                .collect();
+            let seconds: Vec<f64> = batch.answers.iter().map(|a| a.2).collect();
+            let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+            let mut methods = std::collections::BTreeMap::new();
+            for answer in &batch.answers {
+                let algorithm = answer.3["algorithm"].as_str().unwrap_or("?").to_string();
+                *methods.entry(algorithm).or_insert(0) += 1;
+            }
+            let methods: Vec<String> = methods.iter().map(|(m, c)| format!("{m} {c}")).collect();
+            let (mb, build) = match table_figures {
+                Some((mb, s)) => (format!("{mb:.0}"), format!("{s:.1}")),
+                None => ("-".to_string(), "-".to_string()),
+            };
+            let _ = writeln!(
+                report,
+                "| {size}x{size} | {name} | {mb} | {build} | {} | {} | {:.3} | {target:.2} | {:.2} | {:.2} | {:.2} | {:.0} | {:.1} | {} |",
+                batch.answers.len(),
+                methods.join(", "),
+                mean(&ratios),
+                ratios.iter().cloned().fold(0.0, f64::max),
+                mean(&seconds),
+                seconds.iter().cloned().fold(0.0, f64::max),
+                batch.peak_rss_mb,
+                batch.wall,
+                strategies(batch.answers.iter().map(|a| &a.3)),
+            );
+            eprintln!("bench: near-optimal {size}x{size} with tables {name} done");
+        }
+    }
+    Ok(())
+}
+
+/// The 6x6 tables' mapped size: seven tables of 36*35*34*33*32 entries,
+/// two to a byte.
+fn unpacked_mb(size: usize) -> f64 {
+    let cells = (size * size) as f64;
+    let entries = cells * (cells - 1.0) * (cells - 2.0) * (cells - 3.0) * (cells - 4.0);
+    7.0 * entries / 2.0 / 1e6
+}
