@@ -69,17 +69,22 @@ pub fn solve_additive<D: AsRef<[u8]> + Sync>(
     solve_catalogue(board, request, tables, &[tables.len()], reflect)
 }
 
-/// Runs `job` with the heuristic strategy `forced` names, or else the one
-/// [`additive::choose`] picks.
+/// Runs `job` on a solvable `board`, with the heuristic strategy `forced`
+/// names, or else the one [`additive::choose`] picks.
 fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
-    grid: &Grid,
+    board: &Board,
+    goal: npuzzle_board::Goal,
     tables: &[npuzzle_pdb::Pdb<D>],
     groups: &[usize],
     reflect: bool,
     forced: Option<Strategy>,
     job: W,
 ) -> Result<W::Output, SearchError> {
-    additive::run(&TableSet::new(grid, tables, groups, reflect), forced, job)
+    if !board.is_solvable(goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    let grid = Grid::new(board.size(), goal);
+    additive::run(&TableSet::new(&grid, tables, groups, reflect), forced, job)
         .map_err(SearchError::Tables)
 }
 
@@ -100,12 +105,9 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
             solve_with(grid, heuristic, self.0, self.1)
         }
     }
-    if !board.is_solvable(request.goal) {
-        return Err(SearchError::Unsolvable);
-    }
-    let grid = Grid::new(board.size(), request.goal);
     with_catalogue(
-        &grid,
+        board,
+        request.goal,
         tables,
         groups,
         reflect,
@@ -132,12 +134,9 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
             beam_with(grid, heuristic, self.0, self.1, self.2)
         }
     }
-    if !board.is_solvable(request.goal) {
-        return Err(SearchError::Unsolvable);
-    }
-    let grid = Grid::new(board.size(), request.goal);
     with_catalogue(
-        &grid,
+        board,
+        request.goal,
         tables,
         groups,
         reflect,
@@ -258,12 +257,9 @@ pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    if !board.is_solvable(goal) {
-        return Err(SearchError::Unsolvable);
-    }
-    let grid = Grid::new(board.size(), goal);
     with_catalogue(
-        &grid,
+        board,
+        goal,
         tables,
         groups,
         reflect,
@@ -317,12 +313,9 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    if !board.is_solvable(request.goal) {
-        return Err(SearchError::Unsolvable);
-    }
-    let grid = Grid::new(board.size(), request.goal);
     with_catalogue(
-        &grid,
+        board,
+        request.goal,
         tables,
         groups,
         reflect,

@@ -396,6 +396,33 @@ pub struct Batch {
     pub wall: f64,
 }
 
+/// Mean and worst of a batch's length / Manhattan and seconds per board.
+pub struct Spread {
+    pub ratio: f64,
+    pub worst_ratio: f64,
+    pub seconds: f64,
+    pub worst_seconds: f64,
+}
+
+impl Batch {
+    pub fn spread(&self) -> Spread {
+        let ratios: Vec<f64> = self
+            .answers
+            .iter()
+            .map(|(l, m, _, _)| *l as f64 / (*m).max(1) as f64)
+            .collect();
+        let seconds: Vec<f64> = self.answers.iter().map(|a| a.2).collect();
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        let worst = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+        Spread {
+            ratio: mean(&ratios),
+            worst_ratio: worst(&ratios),
+            seconds: mean(&seconds),
+            worst_seconds: worst(&seconds),
+        }
+    }
+}
+
 pub fn solve_batch(npuzzle: &Path, boards: &str, args: &[&str]) -> Result<Batch, String> {
     let started = Instant::now();
     let child = Command::new(npuzzle)

@@ -54,13 +54,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
         for (name, dir, table_figures) in runs {
             let dir = dir.to_string_lossy().to_string();
             let batch = solve_batch(npuzzle, &boards, &["--pdb-dir", &dir])?;
-            let ratios: Vec<f64> = batch
-                .answers
-                .iter()
-                .map(|(l, m, _, _)| *l as f64 / (*m).max(1) as f64)
-                .collect();
-            let seconds: Vec<f64> = batch.answers.iter().map(|a| a.2).collect();
-            let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+            let spread = batch.spread();
             let mut methods = std::collections::BTreeMap::new();
             for answer in &batch.answers {
                 let algorithm = answer.3["algorithm"].as_str().unwrap_or("?").to_string();
@@ -76,10 +70,10 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
                 "| {size}x{size} | {name} | {mb} | {build} | {} | {} | {:.3} | {target:.2} | {:.2} | {:.2} | {:.2} | {:.0} | {:.1} | {} |",
                 batch.answers.len(),
                 methods.join(", "),
-                mean(&ratios),
-                ratios.iter().cloned().fold(0.0, f64::max),
-                mean(&seconds),
-                seconds.iter().cloned().fold(0.0, f64::max),
+                spread.ratio,
+                spread.worst_ratio,
+                spread.seconds,
+                spread.worst_seconds,
                 batch.peak_rss_mb,
                 batch.wall,
                 strategies(batch.answers.iter().map(|a| &a.3)),

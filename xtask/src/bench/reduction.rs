@@ -30,13 +30,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
         };
         let boards = random_boards(npuzzle, size, count)?;
         let batch = solve_batch(npuzzle, &boards, &["--fast"])?;
-        let ratios: Vec<f64> = batch
-            .answers
-            .iter()
-            .map(|(l, m, _, _)| *l as f64 / (*m).max(1) as f64)
-            .collect();
-        let seconds: Vec<f64> = batch.answers.iter().map(|a| a.2).collect();
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        let spread = batch.spread();
         let target = match size {
             5 => "1.45",
             6..=8 => "1.6",
@@ -48,10 +42,10 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
             report,
             "| {size}x{size} | {} | {:.2} | {target} | {:.2} | {:.3} | {:.3} | {:.0} | {:.1} | {} |",
             batch.answers.len(),
-            mean(&ratios),
-            ratios.iter().cloned().fold(0.0, f64::max),
-            mean(&seconds),
-            seconds.iter().cloned().fold(0.0, f64::max),
+            spread.ratio,
+            spread.worst_ratio,
+            spread.seconds,
+            spread.worst_seconds,
             batch.peak_rss_mb,
             batch.wall,
             strategies(batch.answers.iter().map(|a| &a.3)),
