@@ -191,12 +191,27 @@ fn blank_notation_names_the_blank_moves() {
 fn unsolvable_boards_are_detected_at_once() {
     // An unsolvable 4x4 board: IDA* would never end on it.
     let run = npuzzle(&["solve", "--json", "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0"]);
-    assert_eq!(run.status, 0);
+    // The one board asked about has no solution: exit status 1, as `play`.
+    assert_eq!(run.status, 1, "{}", run.stderr);
     let r = &run.json_records()[0];
     assert_eq!(r["solvable"], false);
     assert!(r["length"].is_null());
     let text = npuzzle(&["solve", "1 2 3 4 5 6 8 7 0"]);
     assert_eq!(text.stdout, "No solution possible\n");
+    assert_eq!(text.status, 1);
+    // A batch answered every board, the unsolvable one included.
+    let dir = scratch();
+    let batch = npuzzle_in(
+        dir.path(),
+        &["solve", "-"],
+        "1 2 3 4 5 6 8 7 0\n1 2 3 4 5 6 7 0 8\n",
+    );
+    assert_eq!(batch.status, 0, "{}", batch.stderr);
+    assert!(
+        batch.stdout.contains("No solution possible"),
+        "{}",
+        batch.stdout
+    );
 }
 
 #[test]

@@ -348,6 +348,11 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     }
     summary.errors += source_errors;
     printer.print_summary(out, &summary, started.elapsed().as_secs_f64())?;
+    // One board asked about and none possible: a failure, as for `play`
+    // and `check`; a batch answered every board, unsolvable ones included.
+    if !batch && summary.unsolvable > 0 {
+        return Ok(EXIT_FAILED);
+    }
     Ok(summary.exit_code())
 }
 

@@ -4,7 +4,7 @@
 //! is updated per move, and the move back to the parent is never generated.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use npuzzle_board::Move;
 
@@ -716,6 +716,10 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         let subtrees: Vec<&Start<H::State>> = above.parts.iter().flatten().collect();
         let first_found = AtomicUsize::new(usize::MAX);
         let stopped = AtomicBool::new(false);
+        // The node limit is the whole search's: each subtree gets what the
+        // finished ones left (with several workers, the subtrees under way
+        // may together pass it by at most a subtree's share each).
+        let spent = AtomicU64::new(stats.expanded);
         let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
         // Most promising subtrees first (see `promise`), handed out in that
         // order to whichever thread is free, so that the threads work where
@@ -741,7 +745,8 @@ pub(crate) fn split_ida_star<H: Heuristic>(
             // The start's children are prepared as every other node's are.
             let mut start = subtree.state;
             heuristic.prepare_children(&mut start, &position, pruning().moves(subtree.history));
-            let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
+            let left = node_limit.saturating_sub(spent.load(Ordering::Relaxed));
+            let mut dfs = Dfs::new(grid, heuristic, position, left, stop);
             dfs.first_found = &first_found;
             dfs.subtree = index;
             dfs.stack = std::mem::take(stack);
@@ -761,6 +766,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                 Flow::Stopped => stopped.store(true, Ordering::Relaxed),
                 Flow::Exhausted => {}
             }
+            spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
             *stack = std::mem::take(&mut dfs.stack);
             closest[index].store(dfs.closest, Ordering::Relaxed);
             (dfs.stats, dfs.next_bound)

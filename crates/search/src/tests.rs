@@ -187,6 +187,34 @@ fn classic_searches_refuse_past_their_node_limit() {
     }
 }
 
+/// The limit is the whole search's, not each subtree's of the split: a
+/// search that needs N nodes is refused at N / 2, plain and weighted.
+#[test]
+fn ida_star_refuses_at_its_node_limit_across_subtrees() {
+    let board = random_board(4, Goal::BlankLast, &mut SplitMix64::new(7));
+    for within in [0, 50] {
+        let mut r = request(
+            Algorithm::IdaStar,
+            HeuristicKind::LinearConflict,
+            Goal::BlankLast,
+        );
+        r.within = within;
+        let needed = solve(&board, &r).unwrap().stats.expanded;
+        assert!(needed > 5_000, "a board too easy to split: {needed} nodes");
+        r.max_nodes = Some(needed / 2);
+        assert_eq!(
+            solve(&board, &r).unwrap_err(),
+            SearchError::NodeLimit {
+                algorithm: Algorithm::IdaStar,
+                limit: needed / 2
+            },
+            "within {within}: {needed} nodes needed"
+        );
+        r.max_nodes = Some(needed + 1);
+        assert!(solve(&board, &r).is_ok(), "within {within}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
