@@ -7,7 +7,7 @@
 //! cargo run --release -p npuzzle --example strategies -- \
 //!     DIR SIZE GOAL PARTITION BOARDS ROUNDS STRATEGY...
 //! cargo run --release -p npuzzle --example strategies -- \
-//!     data 4 blank-last 7-8 bench/hard80.txt 5 two-tables table-pairs
+//!     data 4 blank-last 7-8 bench/hard80.txt 5 prepared-ranks unrolled-partitions
 //! ```
 //!
 //! BOARDS is a file of lines `number length tiles...` (bench/*.txt); a

@@ -565,16 +565,16 @@ fn a_forced_strategy_runs_and_agrees_with_the_chosen_one() {
         .solve(&board)
     };
     let chosen = with(None).unwrap();
-    assert_eq!(chosen.strategy(), Some("many-tables"));
+    assert_eq!(chosen.strategy(), Some("kept-indexes"));
     let counts = |s: &Solution| s.stats.map(|s| (s.expanded, s.generated));
-    for strategy in [Strategy::ManyTables, Strategy::General] {
+    for strategy in [Strategy::KeptIndexes, Strategy::General] {
         let forced = with(Some(strategy)).unwrap();
         assert_eq!(forced.strategy(), Some(strategy.name()));
         assert_eq!(forced.moves, chosen.moves);
         assert_eq!(counts(&forced), counts(&chosen));
     }
-    let refused = with(Some(Strategy::TwoTables)).unwrap_err().to_string();
-    assert!(refused.contains("two-tables"), "{refused}");
+    let refused = with(Some(Strategy::PreparedRanks)).unwrap_err().to_string();
+    assert!(refused.contains("prepared-ranks"), "{refused}");
 }
 
 /// With none named, the strongest complete set built is taken, in the

@@ -899,7 +899,7 @@ mod tests {
     use npuzzle_pdb::Partition;
 
     use super::*;
-    use crate::additive::many_tables::ManyTables;
+    use crate::additive::kept_indexes::KeptIndexes;
     use crate::additive::TableSet;
 
     /// A 4x4 catalogue of zero-aware and plain tables in two partitions,
@@ -921,7 +921,7 @@ mod tests {
         let (grid, pdbs, groups) = small_catalogue();
         let goal = grid.goal;
         let heuristic =
-            ManyTables::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+            KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -1054,7 +1054,7 @@ mod tests {
         let (grid, pdbs, groups) = small_catalogue();
         let goal = grid.goal;
         let heuristic =
-            ManyTables::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+            KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
         let mut rng = SplitMix64::new(9);
         let mut reordered = 0;
         for _ in 0..3 {

@@ -840,10 +840,10 @@ fn every_strategy_that_takes_a_set_searches_the_general_nodes() {
 #[test]
 fn choose_names_the_strategy_for_each_usual_set() {
     for (size, name, expected) in [
-        (3, "4-4", Strategy::TwoTables),
-        (3, "4z-4", Strategy::TablePairs),
-        (4, "6-6-3", Strategy::ManyTables),
-        (5, "z1,2,3;z4,5,6;z7,8,9;z10,11,12", Strategy::ManyTables),
+        (3, "4-4", Strategy::PreparedRanks),
+        (3, "4z-4", Strategy::UnrolledPartitions),
+        (4, "6-6-3", Strategy::KeptIndexes),
+        (5, "z1,2,3;z4,5,6;z7,8,9;z10,11,12", Strategy::KeptIndexes),
         (6, "1,2", Strategy::General),
     ] {
         let (pdbs, groups) = catalogue(name, size, Goal::BlankLast);

@@ -209,12 +209,15 @@ fn a_kept_run_is_never_overwritten() {
 
 #[test]
 fn the_strategy_is_read_from_the_record_or_dashed() {
-    let named = serde_json::json!({"type": "solution", "strategy": "two-tables"});
+    let named = serde_json::json!({"type": "solution", "strategy": "prepared-ranks"});
     let older = serde_json::json!({"type": "solution", "length": 80});
-    assert_eq!(common::strategy(&named), "two-tables");
+    assert_eq!(common::strategy(&named), "prepared-ranks");
     assert_eq!(common::strategy(&older), "-");
     assert_eq!(common::strategies([&older, &older]), "-");
-    assert_eq!(common::strategies([&named, &older, &named]), "two-tables");
+    assert_eq!(
+        common::strategies([&named, &older, &named]),
+        "prepared-ranks"
+    );
     assert_eq!(common::join_strategies(["b", "a", "b"]), "a, b");
 }
 
@@ -362,11 +365,11 @@ fn fake_npuzzle(dir: &Path, extra: &str) -> std::path::PathBuf {
 fn a_set_reports_the_strategy_its_records_name() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let hard = common::read_set("hard80.txt").expect("bench/hard80.txt");
-    let named = fake_npuzzle(dir.path(), r#","strategy":"two-tables""#);
+    let named = fake_npuzzle(dir.path(), r#","strategy":"prepared-ranks""#);
     let outcome = common::solve_set(&named, &hard[..3], &[]).expect("solved");
     assert!(outcome.all_optimal);
     assert_eq!(outcome.expanded, 15);
-    assert_eq!(outcome.strategy(), "two-tables");
+    assert_eq!(outcome.strategy(), "prepared-ranks");
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let unnamed = fake_npuzzle(dir.path(), "");

@@ -142,11 +142,11 @@ pub struct Additive<'a, D, const P: usize = MAX_PATTERNS, const G: usize = MAX_G
 mod error;
 pub(crate) mod geometry;
 mod index;
-pub(crate) mod many_tables;
+pub(crate) mod kept_indexes;
+pub(crate) mod prepared_ranks;
 mod setup;
 mod strategy;
-pub(crate) mod table_pairs;
-pub(crate) mod two_tables;
+pub(crate) mod unrolled_partitions;
 mod update;
 
 pub use error::AdditiveError;

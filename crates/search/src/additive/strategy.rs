@@ -10,9 +10,9 @@ use npuzzle_pdb::{Pattern, Pdb};
 use super::{Additive, AdditiveError, Compact, Huge, Large, Pair};
 use super::{COMPACT_GROUPS, COMPACT_PATTERNS, HUGE_GROUPS, HUGE_PATTERNS};
 use super::{LARGE_GROUPS, LARGE_PATTERNS, MAX_GROUPS, MAX_PATTERNS, PAIR_PATTERNS};
-use crate::additive::many_tables::ManyTables;
-use crate::additive::table_pairs::TablePairs;
-use crate::additive::two_tables::TwoTables;
+use crate::additive::kept_indexes::KeptIndexes;
+use crate::additive::prepared_ranks::PreparedRanks;
+use crate::additive::unrolled_partitions::UnrolledPartitions;
 use crate::grid::Grid;
 use crate::heuristic::Heuristic;
 
@@ -22,16 +22,16 @@ pub enum Strategy {
     /// One partition of two plain tables on boards up to 4x4 (7-8): the
     /// children's ranks are prepared in the parent's state by branchless
     /// sums of precomputed reads.
-    TwoTables,
+    PreparedRanks,
     /// Up to four partitions of one or two tables, plain or zero-aware,
     /// on boards up to 4x4 (7z-8, trio): the partition count is a
     /// constant, so every loop unrolls; a zero-aware key updates like a
     /// rank.
-    TablePairs,
+    UnrolledPartitions,
     /// Up to 32 tables in up to 16 partitions, plain or zero-aware, on
     /// boards up to 5x5 (6z-6z-6z-6z, septet): the node keeps the entry
     /// indexes it located for its children.
-    ManyTables,
+    KeptIndexes,
     /// Any tables on any board: ranks updated move by move through each
     /// tile's membership. The reference the others are held to.
     General,
@@ -40,18 +40,18 @@ pub enum Strategy {
 impl Strategy {
     /// Every strategy, in the order [`choose`] tries them.
     pub const ALL: [Strategy; 4] = [
-        Strategy::TwoTables,
-        Strategy::TablePairs,
-        Strategy::ManyTables,
+        Strategy::PreparedRanks,
+        Strategy::UnrolledPartitions,
+        Strategy::KeptIndexes,
         Strategy::General,
     ];
 
     /// The name in reports, `Stats::strategy` and on the command line.
     pub fn name(self) -> &'static str {
         match self {
-            Strategy::TwoTables => "two-tables",
-            Strategy::TablePairs => "table-pairs",
-            Strategy::ManyTables => "many-tables",
+            Strategy::PreparedRanks => "prepared-ranks",
+            Strategy::UnrolledPartitions => "unrolled-partitions",
+            Strategy::KeptIndexes => "kept-indexes",
             Strategy::General => "general",
         }
     }
@@ -217,9 +217,9 @@ pub(crate) fn run<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
             }
         };
     }
-    macro_rules! many_tables {
+    macro_rules! kept_indexes {
         ($p:expr, $g:expr) => {
-            run_if_taken!(ManyTables::<{ $p }, { $g }>::new(set))
+            run_if_taken!(KeptIndexes::<{ $p }, { $g }>::new(set))
         };
     }
     macro_rules! general {
@@ -234,29 +234,29 @@ pub(crate) fn run<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     };
     for strategy in order {
         match (strategy, capacity) {
-            (Strategy::TwoTables, Capacity::Pair) => {
-                run_if_taken!(TwoTables::new(set))
+            (Strategy::PreparedRanks, Capacity::Pair) => {
+                run_if_taken!(PreparedRanks::new(set))
             }
-            (Strategy::TwoTables, _) => {}
-            (Strategy::TablePairs, _) => match groups.len() {
-                1 => run_if_taken!(TablePairs::<1>::new(set)),
-                2 => run_if_taken!(TablePairs::<2>::new(set)),
-                3 => run_if_taken!(TablePairs::<3>::new(set)),
-                4 => run_if_taken!(TablePairs::<4>::new(set)),
+            (Strategy::PreparedRanks, _) => {}
+            (Strategy::UnrolledPartitions, _) => match groups.len() {
+                1 => run_if_taken!(UnrolledPartitions::<1>::new(set)),
+                2 => run_if_taken!(UnrolledPartitions::<2>::new(set)),
+                3 => run_if_taken!(UnrolledPartitions::<3>::new(set)),
+                4 => run_if_taken!(UnrolledPartitions::<4>::new(set)),
                 _ => {}
             },
-            (Strategy::ManyTables, Capacity::Pair) => many_tables!(PAIR_PATTERNS, 1),
+            (Strategy::KeptIndexes, Capacity::Pair) => kept_indexes!(PAIR_PATTERNS, 1),
             // One sum per view: the loops over a tile's tables and over the
             // sums then fold away.
-            (Strategy::ManyTables, Capacity::Compact) if groups.len() == 1 => {
-                many_tables!(COMPACT_PATTERNS, 1)
+            (Strategy::KeptIndexes, Capacity::Compact) if groups.len() == 1 => {
+                kept_indexes!(COMPACT_PATTERNS, 1)
             }
-            (Strategy::ManyTables, Capacity::Compact) => {
-                many_tables!(COMPACT_PATTERNS, COMPACT_GROUPS)
+            (Strategy::KeptIndexes, Capacity::Compact) => {
+                kept_indexes!(COMPACT_PATTERNS, COMPACT_GROUPS)
             }
-            (Strategy::ManyTables, Capacity::Common) => many_tables!(MAX_PATTERNS, MAX_GROUPS),
-            (Strategy::ManyTables, Capacity::Large) => many_tables!(LARGE_PATTERNS, LARGE_GROUPS),
-            (Strategy::ManyTables, Capacity::Huge) => many_tables!(HUGE_PATTERNS, HUGE_GROUPS),
+            (Strategy::KeptIndexes, Capacity::Common) => kept_indexes!(MAX_PATTERNS, MAX_GROUPS),
+            (Strategy::KeptIndexes, Capacity::Large) => kept_indexes!(LARGE_PATTERNS, LARGE_GROUPS),
+            (Strategy::KeptIndexes, Capacity::Huge) => kept_indexes!(HUGE_PATTERNS, HUGE_GROUPS),
             (Strategy::General, Capacity::Pair) => general!(Pair<'_, D>),
             (Strategy::General, Capacity::Compact) => general!(Compact<'_, D>),
             (Strategy::General, Capacity::Common) => general!(Additive<'_, D>),

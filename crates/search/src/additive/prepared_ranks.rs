@@ -67,7 +67,7 @@ struct View {
 
 /// What search keeps per node.
 #[derive(Clone, Copy)]
-pub struct TwoTablesState {
+pub struct PreparedRanksState {
     now: Tables,
     /// The rank each child's move leads to, by the move's direction and
     /// view (in the table holding the moving tile in that view); filled by
@@ -86,7 +86,7 @@ struct Tables {
 
 /// Two additive tables (with the reflected lookup when asked), for boards
 /// up to 4x4, stored as plain tables with nibble entries.
-pub struct TwoTables<'a> {
+pub struct PreparedRanks<'a> {
     tables: [Table<'a>; 2],
     views: [View; 2],
     grid: Grid,
@@ -101,7 +101,7 @@ pub struct TwoTables<'a> {
 }
 
 /// The direction of the move from `from` into the blank on `to`: a slot of
-/// `TwoTablesState::next`, the move's place in `Move::ALL` (so that search,
+/// `PreparedRanksState::next`, the move's place in `Move::ALL` (so that search,
 /// which has the move, needs no lookup).
 #[inline(always)]
 pub(crate) fn direction(from: u8, to: u8) -> usize {
@@ -113,7 +113,7 @@ pub(crate) fn direction(from: u8, to: u8) -> usize {
 /// right (1: left, 2) or from the left (-1: right, 3).
 const DIRECTION: [u8; CELLS] = [0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 3];
 
-impl<'a> TwoTables<'a> {
+impl<'a> PreparedRanks<'a> {
     /// The heuristic over `pdbs`, or `None` unless they are two plain tables
     /// with nibble entries, for `grid`'s board of side at most 4, with no
     /// tile in both (the general heuristic takes every other case, and
@@ -172,7 +172,7 @@ impl<'a> TwoTables<'a> {
                 crossing,
             }
         });
-        Some(TwoTables {
+        Some(PreparedRanks {
             tables,
             views,
             grid: grid.clone(),
@@ -197,7 +197,7 @@ impl<'a> TwoTables<'a> {
     /// describes) that are among `moves`, and asks for the
     /// entries they will read.
     #[inline(always)]
-    fn fill_next(&self, state: &mut TwoTablesState, position: &Position, moves: MoveSet) {
+    fn fill_next(&self, state: &mut PreparedRanksState, position: &Position, moves: MoveSet) {
         each_move_among(&self.grid, position, moves, |tile, from, direction| {
             self.fill_view::<0>(state, position, tile, from, direction);
             if self.reflect {
@@ -212,7 +212,7 @@ impl<'a> TwoTables<'a> {
     #[inline(always)]
     fn fill_view<const VIEW: usize>(
         &self,
-        state: &mut TwoTablesState,
+        state: &mut PreparedRanksState,
         position: &Position,
         tile: u8,
         from: u8,
@@ -260,17 +260,17 @@ impl<'a> TwoTables<'a> {
     }
 }
 
-impl Heuristic for TwoTables<'_> {
-    type State = TwoTablesState;
+impl Heuristic for PreparedRanks<'_> {
+    type State = PreparedRanksState;
     /// The children's ranks are in the parent's state.
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        crate::additive::Strategy::TwoTables.name()
+        crate::additive::Strategy::PreparedRanks.name()
     }
 
-    fn init(&self, position: &Position) -> TwoTablesState {
-        let mut state = TwoTablesState {
+    fn init(&self, position: &Position) -> PreparedRanksState {
+        let mut state = PreparedRanksState {
             now: Tables {
                 rank: [[0; 2]; 2],
                 manhattan: [[0; 2]; 2],
@@ -291,19 +291,19 @@ impl Heuristic for TwoTables<'_> {
     }
 
     #[inline(always)]
-    fn value(&self, state: &TwoTablesState) -> u32 {
+    fn value(&self, state: &PreparedRanksState) -> u32 {
         let [board, mirror] = state.now.value;
         (board[0] as u32 + board[1] as u32).max(mirror[0] as u32 + mirror[1] as u32)
     }
 
     fn update(
         &self,
-        state: &TwoTablesState,
+        state: &PreparedRanksState,
         position: &Position,
         tile: u8,
         from: u8,
         to: u8,
-    ) -> TwoTablesState {
+    ) -> PreparedRanksState {
         let mut child = update_by_within(self, state, position, tile, from, to);
         self.fill_next(&mut child, position, MoveSet::ALL);
         child
@@ -316,13 +316,13 @@ impl Heuristic for TwoTables<'_> {
     #[inline(always)]
     fn update_within(
         &self,
-        state: &TwoTablesState,
+        state: &PreparedRanksState,
         _position: &Position,
         tile: u8,
         from: u8,
         to: u8,
         limit: u32,
-        child: &mut TwoTablesState,
+        child: &mut PreparedRanksState,
     ) -> u32 {
         // The children's ranks are filled when search enters the child.
         child.now = state.now;
@@ -362,7 +362,12 @@ impl Heuristic for TwoTables<'_> {
     }
 
     #[inline(always)]
-    fn prepare_children(&self, state: &mut TwoTablesState, position: &Position, moves: MoveSet) {
+    fn prepare_children(
+        &self,
+        state: &mut PreparedRanksState,
+        position: &Position,
+        moves: MoveSet,
+    ) {
         self.fill_next(state, position, moves);
     }
 }
@@ -408,7 +413,8 @@ mod tests {
                 let pdbs = tables(name, size, goal);
                 let grid = Grid::new(size, goal);
                 for reflect in [false, true] {
-                    let two = TwoTables::new(&TableSet::new(&grid, &pdbs, &[2], reflect)).unwrap();
+                    let two =
+                        PreparedRanks::new(&TableSet::new(&grid, &pdbs, &[2], reflect)).unwrap();
                     let general = Pair::with_capacity(&grid, &pdbs, &[2], reflect).unwrap();
                     let seed = size as u64 * 31 + reflect as u64;
                     assert_follows_move_by_move(&grid, (&two, &general), seed, name, |a, b| {
@@ -441,19 +447,21 @@ mod tests {
         let goal = Goal::BlankLast;
         let grid = Grid::new(3, goal);
         assert!(
-            TwoTables::new(&TableSet::new(&grid, &tables("4-4", 3, goal), &[2], true)).is_some()
+            PreparedRanks::new(&TableSet::new(&grid, &tables("4-4", 3, goal), &[2], true))
+                .is_some()
         );
         assert!(
-            TwoTables::new(&TableSet::new(&grid, &tables("4z-4", 3, goal), &[2], true)).is_none()
+            PreparedRanks::new(&TableSet::new(&grid, &tables("4z-4", 3, goal), &[2], true))
+                .is_none()
         );
-        assert!(TwoTables::new(&TableSet::new(
+        assert!(PreparedRanks::new(&TableSet::new(
             &grid,
             &tables("1,2,3;4,5,6;7,8", 3, goal),
             &[2],
             true
         ))
         .is_none());
-        assert!(TwoTables::new(&TableSet::new(
+        assert!(PreparedRanks::new(&TableSet::new(
             &grid,
             &tables("1,2,3,4", 3, goal),
             &[2],
@@ -461,6 +469,6 @@ mod tests {
         ))
         .is_none());
         let other_goal = tables("4-4", 3, Goal::BlankFirst);
-        assert!(TwoTables::new(&TableSet::new(&grid, &other_goal, &[2], true)).is_none());
+        assert!(PreparedRanks::new(&TableSet::new(&grid, &other_goal, &[2], true)).is_none());
     }
 }

@@ -100,7 +100,7 @@ struct TableState {
 /// partition's sum. Then what [`Heuristic::prepare_children`] worked out
 /// for the children, which a child does not inherit.
 #[derive(Clone, Copy)]
-pub struct ManyTablesState<const P: usize, const G: usize> {
+pub struct KeptIndexesState<const P: usize, const G: usize> {
     tables: [[TableState; P]; 2],
     sum: [[u16; G]; 2],
     /// Bit `d`: the move in direction `d` is prepared.
@@ -195,7 +195,7 @@ fn prepared_row<const VIEW: usize>(direction: usize) -> usize {
 
 /// Up to `P` distinct tables with nibble entries, plain or zero-aware by
 /// region, in up to `G` partitions, on boards up to 5x5.
-pub struct ManyTables<'a, const P: usize, const G: usize> {
+pub struct KeptIndexes<'a, const P: usize, const G: usize> {
     tables: Vec<Table<'a>>,
     /// Each table's entries and numbering (empty past the tables), in
     /// arrays of `P`, which the hot path indexes without bounds checks.
@@ -220,7 +220,7 @@ pub struct ManyTables<'a, const P: usize, const G: usize> {
     prefetch: bool,
 }
 
-impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
+impl<'a, const P: usize, const G: usize> KeptIndexes<'a, P, G> {
     /// The heuristic over `pdbs`, in partitions of `groups[i]` tables, or
     /// `None` unless every table is plain or zero-aware by region with
     /// nibble entries, for `grid`'s board of side at most 5, the patterns
@@ -347,7 +347,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
         for (&p, &g) in table_of_slot.iter().zip(&group_of) {
             member[p][g] = u16::MAX;
         }
-        Some(ManyTables {
+        Some(KeptIndexes {
             member,
             entries: std::array::from_fn(|p| tables.get(p).map_or(&[][..], |t| t.entries)),
             regions: std::array::from_fn(|p| tables.get(p).and_then(|t| t.regions)),
@@ -381,7 +381,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     #[inline(always)]
     fn locate<const VIEW: usize>(
         &self,
-        state: &ManyTablesState<P, G>,
+        state: &KeptIndexesState<P, G>,
         tile: usize,
         k: usize,
         p: usize,
@@ -472,11 +472,11 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     #[inline(always)]
     fn take_value<const VIEW: usize>(
         &self,
-        state: &ManyTablesState<P, G>,
+        state: &KeptIndexesState<P, G>,
         p: usize,
         (key, order, index): (u32, u16, u64),
         change: u8,
-        child: &mut ManyTablesState<P, G>,
+        child: &mut KeptIndexesState<P, G>,
         sums: &mut [u16; G],
     ) {
         let old = state.tables[VIEW][p];
@@ -504,14 +504,14 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     #[allow(clippy::too_many_arguments)] // the move, the bound and where to write
     fn update_view<const VIEW: usize>(
         &self,
-        state: &ManyTablesState<P, G>,
+        state: &KeptIndexesState<P, G>,
         position: &Position,
         tile: usize,
         from: u8,
         direction: usize,
         change: u8,
         limit: u32,
-        child: &mut ManyTablesState<P, G>,
+        child: &mut KeptIndexesState<P, G>,
     ) -> Option<u32> {
         let v = &self.views[VIEW];
         let crossing = &v.crossing[from as usize & (CELLS - 1)][direction & 3];
@@ -577,7 +577,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     #[inline(always)]
     fn prepare_view<const VIEW: usize>(
         &self,
-        state: &mut ManyTablesState<P, G>,
+        state: &mut KeptIndexesState<P, G>,
         position: &Position,
         (tile, from, direction): (usize, u8, usize),
     ) {
@@ -619,7 +619,7 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     #[inline(always)]
     fn finish_view<const VIEW: usize>(
         &self,
-        state: &mut ManyTablesState<P, G>,
+        state: &mut KeptIndexesState<P, G>,
         (tile, from, direction): (usize, u8, usize),
     ) {
         let v = &self.views[VIEW];
@@ -678,17 +678,17 @@ impl<'a, const P: usize, const G: usize> ManyTables<'a, P, G> {
     }
 }
 
-impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
-    type State = ManyTablesState<P, G>;
+impl<const P: usize, const G: usize> Heuristic for KeptIndexes<'_, P, G> {
+    type State = KeptIndexesState<P, G>;
     /// A move reads only the tiles it crosses, which it does not move.
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        crate::additive::Strategy::ManyTables.name()
+        crate::additive::Strategy::KeptIndexes.name()
     }
 
-    fn init(&self, position: &Position) -> ManyTablesState<P, G> {
-        let mut state = ManyTablesState {
+    fn init(&self, position: &Position) -> KeptIndexesState<P, G> {
+        let mut state = KeptIndexesState {
             tables: [[TableState::default(); P]; 2],
             sum: [[0; G]; 2],
             ready: 0,
@@ -713,7 +713,7 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
     }
 
     #[inline(always)]
-    fn value(&self, state: &ManyTablesState<P, G>) -> u32 {
+    fn value(&self, state: &KeptIndexesState<P, G>) -> u32 {
         // The sums of partitions past the catalogue's, and the mirror's
         // without reflection, stay 0: a loop over all `G` vectorizes.
         let mut best = [0u16; G];
@@ -725,12 +725,12 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
 
     fn update(
         &self,
-        state: &ManyTablesState<P, G>,
+        state: &KeptIndexesState<P, G>,
         position: &Position,
         tile: u8,
         from: u8,
         to: u8,
-    ) -> ManyTablesState<P, G> {
+    ) -> KeptIndexesState<P, G> {
         update_by_within(self, state, position, tile, from, to)
     }
 
@@ -740,13 +740,13 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
     #[inline(always)]
     fn update_within(
         &self,
-        state: &ManyTablesState<P, G>,
+        state: &KeptIndexesState<P, G>,
         position: &Position,
         tile: u8,
         from: u8,
         to: u8,
         limit: u32,
-        child: &mut ManyTablesState<P, G>,
+        child: &mut KeptIndexesState<P, G>,
     ) -> u32 {
         // What was prepared for this node's children is not the child's.
         child.tables = state.tables;
@@ -777,7 +777,7 @@ impl<const P: usize, const G: usize> Heuristic for ManyTables<'_, P, G> {
     #[inline(always)]
     fn prepare_children(
         &self,
-        state: &mut ManyTablesState<P, G>,
+        state: &mut KeptIndexesState<P, G>,
         position: &Position,
         moves: MoveSet,
     ) {
@@ -872,7 +872,7 @@ mod tests {
                 let grid = Grid::new(size, goal);
                 for reflect in [false, true] {
                     let fast =
-                        ManyTables::<P, G>::new(&TableSet::new(&grid, &pdbs, &groups, reflect))
+                        KeptIndexes::<P, G>::new(&TableSet::new(&grid, &pdbs, &groups, reflect))
                             .unwrap_or_else(|| panic!("{name} is taken"));
                     let general =
                         Additive::<_, P, G>::with_capacity(&grid, &pdbs, &groups, reflect).unwrap();
@@ -910,18 +910,18 @@ mod tests {
         let grid = Grid::new(3, goal);
         let taken = |name: &str| {
             let (pdbs, groups) = catalogue(name, 3, goal);
-            ManyTables::<16, 8>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
+            KeptIndexes::<16, 8>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
         };
         assert!(taken("4z-4"));
         assert!(taken("1,2,3;4,5,6;7,8"));
         let (other_goal, groups) = catalogue("4-4", 3, Goal::BlankFirst);
         assert!(
-            ManyTables::<16, 8>::new(&TableSet::new(&grid, &other_goal, &groups, true)).is_none()
+            KeptIndexes::<16, 8>::new(&TableSet::new(&grid, &other_goal, &groups, true)).is_none()
         );
         let (pdbs, groups) = catalogue("1,2;3,4;5,6;7,8+1,3;2,4;5,7;6,8", 3, goal);
-        assert!(ManyTables::<4, 2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_none());
+        assert!(KeptIndexes::<4, 2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_none());
         let big = Grid::new(6, goal);
         let (six, groups) = catalogue("1,2", 6, goal);
-        assert!(ManyTables::<16, 8>::new(&TableSet::new(&big, &six, &groups, true)).is_none());
+        assert!(KeptIndexes::<16, 8>::new(&TableSet::new(&big, &six, &groups, true)).is_none());
     }
 }

@@ -3,7 +3,7 @@
 //! for speed: the same estimates as [`Additive`](crate::additive::Additive),
 //! node for node.
 //!
-//! It is the two-table heuristic ([`two_tables`](crate::additive::two_tables)) once per
+//! It is the two-table heuristic ([`prepared_ranks`](crate::additive::prepared_ranks)) once per
 //! partition. A move changes one table of each partition in each view, so
 //! with the partition count a constant every loop unrolls, and a table's
 //! slot is found by one read. A zero-aware table's key packs the cell set's
@@ -24,7 +24,7 @@ use crate::additive::geometry::{
     self, cross_change, crossings, digit_weight, each_move_among, nibble_tables, placement,
     CheckedSet, Reflection,
 };
-use crate::additive::two_tables::direction;
+use crate::additive::prepared_ranks::direction;
 use crate::additive::TableSet;
 use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
@@ -96,7 +96,7 @@ struct Tables<const G: usize> {
 
 /// What search keeps per node.
 #[derive(Clone, Copy)]
-pub struct TablePairsState<const G: usize> {
+pub struct UnrolledPartitionsState<const G: usize> {
     now: Tables<G>,
     /// `[direction][view][g]`: the key and the entry index the move in that
     /// direction leads to in the table of partition `g` holding the moving
@@ -107,7 +107,7 @@ pub struct TablePairsState<const G: usize> {
 
 /// Up to four partitions of one or two tables with nibble entries, plain
 /// or zero-aware by region (index scheme 3), on boards up to 4x4.
-pub struct TablePairs<'a, const G: usize> {
+pub struct UnrolledPartitions<'a, const G: usize> {
     /// `[g][slot]`: the entries (empty past a partition's tables).
     entries: [[&'a [u8]; 2]; G],
     zero_aware: [[Option<ZeroAware<'a>>; 2]; G],
@@ -163,7 +163,7 @@ fn set_records(regions: &Regions, n: usize, k: usize) -> &'static [SetRecord] {
     records
 }
 
-impl<'a, const G: usize> TablePairs<'a, G> {
+impl<'a, const G: usize> UnrolledPartitions<'a, G> {
     /// The heuristic over `pdbs`, in `G` partitions of `groups[g]` tables,
     /// or `None` unless every table is plain or zero-aware by region with
     /// nibble entries for `grid`'s board of side at most 4, each partition
@@ -287,7 +287,7 @@ impl<'a, const G: usize> TablePairs<'a, G> {
             });
         }
         let [board, mirror]: [View<G>; 2] = views.try_into().ok()?;
-        Some(TablePairs {
+        Some(UnrolledPartitions {
             entries: given.map(|pair| pair.map(|pdb| pdb.map_or(&[][..], |p| p.table()))),
             zero_aware,
             rankers: given.map(|pair| pair.map(|pdb| pdb.map(|p| p.pattern().ranker()))),
@@ -332,7 +332,12 @@ impl<'a, const G: usize> TablePairs<'a, G> {
     /// `position` (which `state` describes) that are among `moves`, and
     /// asks for the entries they will read.
     #[inline(always)]
-    fn fill_next(&self, state: &mut TablePairsState<G>, position: &Position, moves: MoveSet) {
+    fn fill_next(
+        &self,
+        state: &mut UnrolledPartitionsState<G>,
+        position: &Position,
+        moves: MoveSet,
+    ) {
         each_move_among(&self.grid, position, moves, |tile, from, direction| {
             let (tile, direction) = (tile as usize & (CELLS - 1), direction & 3);
             self.fill_view::<0>(state, position, tile, from, direction);
@@ -348,7 +353,7 @@ impl<'a, const G: usize> TablePairs<'a, G> {
     #[inline(always)]
     fn fill_view<const VIEW: usize>(
         &self,
-        state: &mut TablePairsState<G>,
+        state: &mut UnrolledPartitionsState<G>,
         position: &Position,
         tile: usize,
         from: u8,
@@ -420,17 +425,17 @@ impl<'a, const G: usize> TablePairs<'a, G> {
     }
 }
 
-impl<const G: usize> Heuristic for TablePairs<'_, G> {
-    type State = TablePairsState<G>;
+impl<const G: usize> Heuristic for UnrolledPartitions<'_, G> {
+    type State = UnrolledPartitionsState<G>;
     /// The children's keys are in the parent's state.
     const UPDATE_READS_POSITION: bool = false;
 
     fn name(&self) -> &'static str {
-        crate::additive::Strategy::TablePairs.name()
+        crate::additive::Strategy::UnrolledPartitions.name()
     }
 
-    fn init(&self, position: &Position) -> TablePairsState<G> {
-        let mut state = TablePairsState {
+    fn init(&self, position: &Position) -> UnrolledPartitionsState<G> {
+        let mut state = UnrolledPartitionsState {
             now: Tables {
                 key: [[[0; 2]; G]; 2],
                 manhattan: [[[0; 2]; G]; 2],
@@ -457,7 +462,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
     }
 
     #[inline(always)]
-    fn value(&self, state: &TablePairsState<G>) -> u32 {
+    fn value(&self, state: &UnrolledPartitionsState<G>) -> u32 {
         let mut best = 0;
         for view in state.now.value {
             for [a, b] in view {
@@ -469,12 +474,12 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
 
     fn update(
         &self,
-        state: &TablePairsState<G>,
+        state: &UnrolledPartitionsState<G>,
         position: &Position,
         tile: u8,
         from: u8,
         to: u8,
-    ) -> TablePairsState<G> {
+    ) -> UnrolledPartitionsState<G> {
         let mut child = update_by_within(self, state, position, tile, from, to);
         self.fill_next(&mut child, position, MoveSet::ALL);
         child
@@ -488,13 +493,13 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
     #[inline(always)]
     fn update_within(
         &self,
-        state: &TablePairsState<G>,
+        state: &UnrolledPartitionsState<G>,
         _position: &Position,
         tile: u8,
         from: u8,
         to: u8,
         limit: u32,
-        child: &mut TablePairsState<G>,
+        child: &mut UnrolledPartitionsState<G>,
     ) -> u32 {
         child.now = state.now;
         let now = &mut child.now;
@@ -536,7 +541,7 @@ impl<const G: usize> Heuristic for TablePairs<'_, G> {
     #[inline(always)]
     fn prepare_children(
         &self,
-        state: &mut TablePairsState<G>,
+        state: &mut UnrolledPartitionsState<G>,
         position: &Position,
         moves: MoveSet,
     ) {
@@ -584,9 +589,9 @@ mod tests {
             let (pdbs, groups) = catalogue(name, size, goal);
             let grid = Grid::new(size, goal);
             match groups.len() {
-                1 => TablePairs::<1>::new(&TableSet::new(&grid, &pdbs, &groups, true))
+                1 => UnrolledPartitions::<1>::new(&TableSet::new(&grid, &pdbs, &groups, true))
                     .map(|t| t.mirror_repeats.to_vec()),
-                _ => TablePairs::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true))
+                _ => UnrolledPartitions::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true))
                     .map(|t| t.mirror_repeats.to_vec()),
             }
             .unwrap()
@@ -614,7 +619,8 @@ mod tests {
         ] {
             let grid = Grid::new(3, goal);
             let (pdbs, groups) = catalogue(name, 3, goal);
-            let fast = TablePairs::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+            let fast =
+                UnrolledPartitions::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
             let set =
                 npuzzle_pdb::TableSet::with_groups(catalogue(name, 3, goal).0, &groups).unwrap();
             let boards: Vec<_> = (0..300).map(|_| random_board(3, goal, &mut rng)).collect();
@@ -646,8 +652,9 @@ mod tests {
             name: &str,
         ) {
             for reflect in [false, true] {
-                let fast = TablePairs::<G>::new(&TableSet::new(grid, pdbs, groups, reflect))
-                    .unwrap_or_else(|| panic!("{name} is taken"));
+                let fast =
+                    UnrolledPartitions::<G>::new(&TableSet::new(grid, pdbs, groups, reflect))
+                        .unwrap_or_else(|| panic!("{name} is taken"));
                 let general = Additive::<_, LARGE_PATTERNS, LARGE_GROUPS>::with_capacity(
                     grid, pdbs, groups, reflect,
                 )
@@ -682,20 +689,28 @@ mod tests {
         let grid = Grid::new(3, goal);
         let taken = |name: &str| {
             let (pdbs, groups) = catalogue(name, 3, goal);
-            TablePairs::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
+            UnrolledPartitions::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
         };
         assert!(taken("4z-4+4-4"));
         assert!(taken("z1,2,3,4+5,6,7,8"));
         assert!(!taken("4z-4"));
         assert!(!taken("1,2,3;4,5,6;7,8+4-4"));
         let (other_goal, groups) = catalogue("4z-4+4-4", 3, Goal::BlankFirst);
-        assert!(TablePairs::<2>::new(&TableSet::new(&grid, &other_goal, &groups, true)).is_none());
+        assert!(
+            UnrolledPartitions::<2>::new(&TableSet::new(&grid, &other_goal, &groups, true))
+                .is_none()
+        );
         // Two tables holding tile 4, given as one partition.
         let (overlapping, _) = catalogue("1,2,3,4+4,5,6", 3, goal);
-        assert!(TablePairs::<1>::new(&TableSet::new(&grid, &overlapping, &[2], true)).is_none());
-        assert!(TablePairs::<2>::new(&TableSet::new(&grid, &overlapping, &[1, 1], true)).is_some());
+        assert!(
+            UnrolledPartitions::<1>::new(&TableSet::new(&grid, &overlapping, &[2], true)).is_none()
+        );
+        assert!(
+            UnrolledPartitions::<2>::new(&TableSet::new(&grid, &overlapping, &[1, 1], true))
+                .is_some()
+        );
         let big = Grid::new(5, goal);
         let (five, groups) = catalogue("z1,2;3,4", 5, goal);
-        assert!(TablePairs::<1>::new(&TableSet::new(&big, &five, &groups, true)).is_none());
+        assert!(UnrolledPartitions::<1>::new(&TableSet::new(&big, &five, &groups, true)).is_none());
     }
 }
