@@ -442,10 +442,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
         &plan.sections,
         &record::Machine::here(),
     );
+    // A section that fails is reported as failed and the others still
+    // run: an hour's figures are not lost to the last section.
+    let mut failed = Vec::new();
     for name in &plan.sections {
         let section = section(name).expect("the plan names sections of the table");
         eprintln!("bench: section {name} ({})", section.cost);
-        (section.run)(&ctx, &mut report)?;
+        if let Err(message) = (section.run)(&ctx, &mut report) {
+            eprintln!("bench: section {name} failed: {message}");
+            report.push_str(&failed_section(name, &message));
+            failed.push(*name);
+        }
     }
     print!("{report}");
     if let Some(out) = &plan.out {
@@ -456,7 +463,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let kept = record::keep(&root().join("bench/runs"), &started, &report)?;
         eprintln!("bench: this run kept as {}", kept.display());
     }
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("sections failed: {}", failed.join(", ")))
+    }
+}
+
+/// The report's paragraph for a section that failed, with the first lines
+/// of its error.
+fn failed_section(name: &str, message: &str) -> String {
+    let lines: Vec<&str> = message.trim().lines().take(20).collect();
+    format!(
+        "## Section {name}: failed\n\nThis run has no figures for it; the error:\n\n```text\n{}\n```\n\n",
+        lines.join("\n")
+    )
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {

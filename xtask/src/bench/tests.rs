@@ -376,3 +376,15 @@ fn a_set_reports_the_strategy_its_records_name() {
     let outcome = common::solve_set(&unnamed, &hard[..3], &[]).expect("solved");
     assert_eq!(outcome.strategy(), "-");
 }
+
+#[test]
+fn a_failed_section_is_reported_with_its_error() {
+    let error: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    let text = failed_section("docs", &error);
+    assert!(text.starts_with("## Section docs: failed\n"), "{text}");
+    assert!(
+        text.contains("line 1\n") && text.contains("line 20\n"),
+        "{text}"
+    );
+    assert!(!text.contains("line 21"), "{text}");
+}
