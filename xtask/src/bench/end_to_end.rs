@@ -32,9 +32,10 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
         report,
         "## One 80-move board end to end\n\n\
          `npuzzle solve \"{BOARD_80}\"`, process start to answer, 5 runs: median {:.3} s, \
-         best {:.3} s; strategy {}.\n",
+         best {:.3} s; tables {} (the strongest set built in data/), strategy {}.\n",
         latencies[2],
         latencies[0],
+        record["partition"].as_str().unwrap_or("-"),
         strategy(&record)
     );
     Ok(())
