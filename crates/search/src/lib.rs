@@ -171,16 +171,7 @@ fn beam_with<H: Heuristic>(
     let limit = request.max_nodes.unwrap_or(u64::MAX);
     let stop = request.stop.as_deref();
     let (moves, mut stats) = beam::beam(grid, heuristic, &position, width, limit, stop)
-        .ok_or_else(|| {
-            if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
-                SearchError::Stopped
-            } else {
-                SearchError::NodeLimit {
-                    algorithm: request.algorithm,
-                    limit,
-                }
-            }
-        })?;
+        .ok_or_else(|| ended_early(request, limit))?;
     stats.strategy = heuristic.name();
     Ok(Solution {
         moves: smooth::polish(board, moves, stop),
@@ -341,6 +332,22 @@ pub fn solve_with<H: Heuristic>(
     search(grid, heuristic, position, initial_estimate, request)
 }
 
+/// Why a search ended without a solution: the stop flag, else `limit`.
+fn ended_early(request: &Request, limit: u64) -> SearchError {
+    if request
+        .stop
+        .as_deref()
+        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        SearchError::Stopped
+    } else {
+        SearchError::NodeLimit {
+            algorithm: request.algorithm,
+            limit,
+        }
+    }
+}
+
 fn search<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
@@ -373,17 +380,7 @@ fn search<H: Heuristic>(
             ida::split_ida_star(grid, heuristic, position, limit, stop, workers, spare)
         }
     };
-    let stopped = || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-    let (moves, mut stats) = found.ok_or_else(|| {
-        if stopped() {
-            SearchError::Stopped
-        } else {
-            SearchError::NodeLimit {
-                algorithm: request.algorithm,
-                limit,
-            }
-        }
-    })?;
+    let (moves, mut stats) = found.ok_or_else(|| ended_early(request, limit))?;
     stats.strategy = heuristic.name();
     Ok(Solution {
         moves,
