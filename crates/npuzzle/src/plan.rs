@@ -363,9 +363,13 @@ impl Solver {
             let why = format!("a beam of width {width} would wander (the budget allows no more)");
             return self.reduce(board, why, started, stop);
         }
+        // The budget sets the width. Without a limit given, the search may
+        // spend it twice: on 6x6 to 8x8 a frame-first beam that stalls
+        // leaves the rest to the beam with linear conflict alone.
+        let limit = max_nodes.unwrap_or(2 * budget);
         let request = Request {
             goal,
-            max_nodes: Some(budget),
+            max_nodes: Some(limit),
             stop: stop.cloned(),
             strategy: self.config.strategy,
             ..Request::default()

@@ -261,6 +261,13 @@ impl LinearConflict {
     }
 }
 
+impl LinearConflict {
+    /// The board's geometry.
+    pub(crate) fn grid(&self) -> &Grid {
+        &self.grid
+    }
+}
+
 impl Heuristic for LinearConflict {
     type State = LinearConflictState;
 

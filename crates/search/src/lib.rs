@@ -145,7 +145,25 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
     )?
 }
 
+/// Sides on which a beam guided by linear conflict first tries the
+/// frame-weighted guide (`beam::FrameWeighted`): measured on 6x6 to 8x8;
+/// on 5x5 it gains nothing.
+const FRAME_FIRST_SIDES: std::ops::RangeInclusive<usize> = 6..=8;
+
+/// The narrowest beam that tries the frame-weighted guide first: it was
+/// measured at widths of 8,000 to 20,000; narrower beams (the coach's)
+/// keep linear conflict alone.
+const FRAME_FIRST_MIN_WIDTH: usize = 5_000;
+
+/// Levels without a new least estimate after which a frame-weighted beam
+/// is taken to be stuck.
+const STALL_LEVELS: usize = 30;
+
 /// A solution of `board` by beam search of `width` with linear conflict.
+/// On 6x6 to 8x8 a wide beam first runs guided by
+/// `beam::FrameWeighted`; when that one stalls (or runs out of nodes), the
+/// beam with linear conflict alone answers, with the nodes left of
+/// `request.max_nodes`.
 pub fn beam(board: &Board, request: &Request, width: usize) -> Result<Solution, SearchError> {
     let n = board.size();
     if !board.is_solvable(request.goal) {
@@ -154,8 +172,85 @@ pub fn beam(board: &Board, request: &Request, width: usize) -> Result<Solution, 
     if n > MAX_SEARCH_SIZE {
         return Err(SearchError::TooLarge { size: n });
     }
+    beam_stalling_after(board, request, width, STALL_LEVELS)
+}
+
+/// [`beam`] with the frame-weighted beam taken to be stuck after
+/// `stall_levels` levels.
+fn beam_stalling_after(
+    board: &Board,
+    request: &Request,
+    width: usize,
+    stall_levels: usize,
+) -> Result<Solution, SearchError> {
+    let n = board.size();
     let grid = Grid::new(n, request.goal);
-    beam_with(&grid, &LinearConflict::new(&grid), board, request, width)
+    let linear_conflict = LinearConflict::new(&grid);
+    let mut spent = 0;
+    if FRAME_FIRST_SIDES.contains(&n) && width >= FRAME_FIRST_MIN_WIDTH {
+        match frame_first_beam(&grid, board, request, width, stall_levels) {
+            Ok(found) => return Ok(found),
+            Err(expanded) => spent = expanded,
+        }
+    }
+    // Past 2.5 times the bound a beam has lost its way (the reduction is as
+    // short): the nodes that cost are the fallback's limit.
+    let position = Position::new(board);
+    let depth_cap = 5 * u64::from(linear_conflict.value(&linear_conflict.init(&position))) / 2;
+    let lost_way = depth_cap.max(1).saturating_mul(width as u64);
+    let rest = Request {
+        max_nodes: request
+            .max_nodes
+            .map(|limit| limit.saturating_sub(spent).min(lost_way)),
+        ..request.clone()
+    };
+    let mut found = beam_with(&grid, &linear_conflict, board, &rest, width)?;
+    found.stats.expanded += spent;
+    Ok(found)
+}
+
+/// The beam guided by `beam::FrameWeighted`, or the nodes it expanded
+/// when it stalled or ran out.
+fn frame_first_beam(
+    grid: &Grid,
+    board: &Board,
+    request: &Request,
+    width: usize,
+    stall_levels: usize,
+) -> Result<Solution, u64> {
+    let started = Instant::now();
+    let guide = beam::FrameWeighted::new(grid);
+    let position = Position::new(board);
+    let linear_conflict = LinearConflict::new(grid);
+    let initial_estimate = linear_conflict.value(&linear_conflict.init(&position));
+    // Its answers run under 1.8 times the bound: a beam past twice the
+    // bound has lost its way.
+    let depth_cap = 2 * u64::from(initial_estimate.max(1));
+    let limit = request
+        .max_nodes
+        .unwrap_or(u64::MAX)
+        .min(depth_cap.saturating_mul(width as u64));
+    let stop = request.stop.as_deref();
+    match beam::beam(
+        grid,
+        &guide,
+        &position,
+        width,
+        limit,
+        stop,
+        Some(stall_levels),
+    ) {
+        (beam::Ending::Solved(moves), mut stats) => {
+            stats.strategy = guide.name();
+            Ok(Solution {
+                moves: smooth::polish(board, moves, stop),
+                stats,
+                initial_estimate,
+                elapsed: started.elapsed(),
+            })
+        }
+        (beam::Ending::Stalled | beam::Ending::Ended, stats) => Err(stats.expanded),
+    }
 }
 
 fn beam_with<H: Heuristic>(
@@ -170,8 +265,11 @@ fn beam_with<H: Heuristic>(
     let initial_estimate = heuristic.value(&heuristic.init(&position));
     let limit = request.max_nodes.unwrap_or(u64::MAX);
     let stop = request.stop.as_deref();
-    let (moves, mut stats) = beam::beam(grid, heuristic, &position, width, limit, stop)
-        .ok_or_else(|| ended_early(request, limit))?;
+    let (beam::Ending::Solved(moves), mut stats) =
+        beam::beam(grid, heuristic, &position, width, limit, stop, None)
+    else {
+        return Err(ended_early(request, limit));
+    };
     stats.strategy = heuristic.name();
     Ok(Solution {
         moves: smooth::polish(board, moves, stop),

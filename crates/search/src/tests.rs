@@ -851,3 +851,47 @@ fn choose_names_the_strategy_for_each_usual_set() {
         assert_eq!(choose(&grid, &pdbs, &groups), Ok(expected), "{name}");
     }
 }
+
+/// On 6x6 to 8x8 a wide beam is frame-weighted first; when that beam is
+/// taken to be stuck at once, linear conflict alone answers. Every answer
+/// replays to the goal, for both goals.
+#[test]
+fn the_frame_first_beam_and_its_fallback_answer_with_moves_that_solve() {
+    let mut rng = SplitMix64::new(61);
+    for (size, goal) in [(6, Goal::BlankLast), (7, Goal::BlankFirst)] {
+        let board = random_board(size, goal, &mut rng);
+        let request = Request {
+            goal,
+            max_nodes: Some(20_000_000),
+            ..Request::default()
+        };
+        let width = FRAME_FIRST_MIN_WIDTH;
+        let framed = beam(&board, &request, width).unwrap();
+        assert_eq!(framed.stats.strategy, "frame-weighted", "{board}");
+        assert!(board.solves(&framed.moves, goal), "{board}");
+        let fallback = beam_stalling_after(&board, &request, width, 1).unwrap();
+        assert_eq!(fallback.stats.strategy, "linear-conflict", "{board}");
+        assert!(board.solves(&fallback.moves, goal), "{board}");
+        assert!(fallback.stats.expanded > fallback.moves.len() as u64);
+        // A narrow beam (the coach's) keeps linear conflict alone.
+        let narrow = beam(&board, &request, FRAME_FIRST_MIN_WIDTH - 1).unwrap();
+        assert_eq!(narrow.stats.strategy, "linear-conflict", "{board}");
+        assert!(board.solves(&narrow.moves, goal), "{board}");
+    }
+}
+
+/// The frame-first beam and its fallback together stay within the node
+/// limit asked.
+#[test]
+fn the_frame_first_beam_and_its_fallback_share_one_node_limit() {
+    let board = random_board(7, Goal::BlankLast, &mut SplitMix64::new(5));
+    let request = Request {
+        max_nodes: Some(300_000),
+        ..Request::default()
+    };
+    let found = beam_stalling_after(&board, &request, FRAME_FIRST_MIN_WIDTH, 1);
+    assert!(
+        matches!(found, Err(SearchError::NodeLimit { .. })),
+        "{found:?}"
+    );
+}
