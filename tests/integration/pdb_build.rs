@@ -243,3 +243,46 @@ fn a_piped_build_prints_whole_lines_and_no_bar() {
     );
     assert!(lines[1].starts_with("built 1 of 1 tables"), "{}", lines[1]);
 }
+
+/// The seconds a build prints as searching are those `pdb info` reads
+/// back from the file's header.
+#[test]
+fn build_and_info_agree_on_the_search_seconds() {
+    let dir = scratch();
+    let out = dir.path().join("tables");
+    let run = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "3",
+            "--partition",
+            "1,2,3,4;5,6,7,8",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let built: Vec<(String, String)> = run
+        .stdout
+        .lines()
+        .filter_map(|line| {
+            let (path, rest) = line.split_once(": pattern ")?;
+            let (_, seconds) = rest.split_once(" s (")?;
+            let (seconds, _) = seconds.split_once(" s searching")?;
+            Some((path.to_string(), seconds.to_string()))
+        })
+        .collect();
+    assert_eq!(built.len(), 2, "{}", run.stdout);
+    for (path, seconds) in built {
+        let info = npuzzle_in(dir.path(), &["pdb", "info", &path], "");
+        assert_eq!(info.status, 0, "{}", info.stderr);
+        assert!(
+            info.stdout.contains(&format!(", {seconds} s searching,")),
+            "{seconds} s: {}",
+            info.stdout
+        );
+    }
+}

@@ -219,8 +219,8 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         } => {
             progress.finish_and_clear();
             print(format!(
-                "{}: pattern {}, {} states, {} entries ({}), max value {}, {:.1} s, {} on disk, \
-                 {} unpacked",
+                "{}: pattern {}, {} states, {} entries ({}), max value {}, {:.1} s ({:.1} s \
+                 searching, as `pdb info` says), {} on disk, {} unpacked",
                 path.display(),
                 header.pattern(),
                 group_digits(header.build().states()),
@@ -228,6 +228,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
                 header.encoding().name(),
                 header.max_value(),
                 elapsed.as_secs_f64(),
+                header.build().milliseconds() as f64 / 1000.0,
                 megabytes(packed_bytes),
                 megabytes(header.file_len()),
             ))
@@ -310,7 +311,7 @@ fn info(path: &Path, histogram: bool, out: &mut impl Write) -> io::Result<u8> {
     writeln!(out, "max value:   {}", h.max_value())?;
     writeln!(
         out,
-        "built by:    {}, {} threads, {:.1} s, {} states, {} successors",
+        "built by:    {}, {} threads, {:.1} s searching, {} states, {} successors",
         h.build().generator(),
         h.build().threads(),
         h.build().milliseconds() as f64 / 1000.0,
