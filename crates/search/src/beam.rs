@@ -278,20 +278,17 @@ pub(crate) struct FrameWeightedState {
 impl FrameWeighted {
     pub(crate) fn new(grid: &Grid) -> FrameWeighted {
         let n = grid.n;
-        // The goal's core is the (n-1)x(n-1) block around the blank's home.
-        let core_start = usize::from(grid.home[0] as usize / n != 0);
+        // The goal's core is the (n-1)x(n-1) block around the blank's home;
+        // the frame is the row and column on the other side.
+        let far = if grid.home[0] as usize / n == 0 {
+            n - 1
+        } else {
+            0
+        };
         let frame = (0..n * n)
             .map(|tile| {
                 let home = grid.home[tile] as usize;
-                let (row, column) = (home / n, home % n);
-                let outside = |line: usize| {
-                    if core_start == 1 {
-                        line == 0
-                    } else {
-                        line == n - 1
-                    }
-                };
-                u32::from(tile != 0 && (outside(row) || outside(column)))
+                u32::from(tile != 0 && (home / n == far || home % n == far))
             })
             .collect();
         FrameWeighted {

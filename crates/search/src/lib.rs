@@ -186,17 +186,17 @@ fn beam_stalling_after(
     let n = board.size();
     let grid = Grid::new(n, request.goal);
     let linear_conflict = LinearConflict::new(&grid);
+    let bound = linear_conflict.value(&linear_conflict.init(&Position::new(board)));
     let mut spent = 0;
     if FRAME_FIRST_SIDES.contains(&n) && width >= FRAME_FIRST_MIN_WIDTH {
-        match frame_first_beam(&grid, board, request, width, stall_levels) {
+        match frame_first_beam(&grid, board, request, width, bound, stall_levels) {
             Ok(found) => return Ok(found),
             Err(expanded) => spent = expanded,
         }
     }
     // Past 2.5 times the bound a beam has lost its way (the reduction is as
     // short): the nodes that cost are the fallback's limit.
-    let position = Position::new(board);
-    let depth_cap = 5 * u64::from(linear_conflict.value(&linear_conflict.init(&position))) / 2;
+    let depth_cap = 5 * u64::from(bound) / 2;
     let lost_way = depth_cap.max(1).saturating_mul(width as u64);
     let rest = Request {
         max_nodes: request
@@ -210,19 +210,18 @@ fn beam_stalling_after(
 }
 
 /// The beam guided by `beam::FrameWeighted`, or the nodes it expanded
-/// when it stalled or ran out.
+/// when it stalled or ran out; `initial_estimate` is linear conflict's.
 fn frame_first_beam(
     grid: &Grid,
     board: &Board,
     request: &Request,
     width: usize,
+    initial_estimate: u32,
     stall_levels: usize,
 ) -> Result<Solution, u64> {
     let started = Instant::now();
     let guide = beam::FrameWeighted::new(grid);
     let position = Position::new(board);
-    let linear_conflict = LinearConflict::new(grid);
-    let initial_estimate = linear_conflict.value(&linear_conflict.init(&position));
     // Its answers run under 1.8 times the bound: a beam past twice the
     // bound has lost its way.
     let depth_cap = 2 * u64::from(initial_estimate.max(1));
