@@ -35,8 +35,8 @@ enum Plan {
     Reduce {
         why: String,
     },
-    /// Beam search (over the side's tables when `tables`), the reduction's
-    /// answer kept when it is shorter.
+    /// Beam search (over the side's tables when `tables`); the reduction
+    /// answers when it finds nothing.
     Beam {
         tables: bool,
     },
@@ -48,11 +48,12 @@ enum Plan {
 /// boards bound about 100, their optimal lengths about 25 more).
 pub const OPTIMAL_ATTEMPT_MAX_BOUND: u64 = 50;
 
-/// The largest side the beam takes: on 10x10 a beam of the width the
-/// budget affords (about 5,000) wanders past the reduction's length on 70
-/// boards of 100 and gains 5 % on the rest at ten times the time; on 8x8
-/// it falls back on 15 of 100 and gains 19 % overall.
-pub const BEAM_MAX_SIZE: usize = 8;
+/// The largest side the beam takes. Up to 8x8 a beam with linear
+/// conflict backs up the frame-weighted one; on 9x9 and 10x10 the
+/// reduction finishes where the frame-weighted beam stalls (2.0 against
+/// the reduction's 2.45 times Manhattan on 10x10). Past 10x10 a beam as
+/// wide as the budget affords costs more than a board's 10 s.
+pub const BEAM_MAX_SIZE: usize = 10;
 
 /// The widest beam: past it, answers gain under 1 % (docs/experiments.md).
 const MAX_BEAM_WIDTH: u64 = 50_000;
@@ -357,7 +358,13 @@ impl Solver {
         let goal = self.config.goal;
         let lower_bound = self.lower_bound(board);
         let budget = max_nodes.unwrap_or(self.config.effort.beam_nodes());
-        let depth_cap = lower_bound * 5 / 2;
+        // From 9x9 on, the repairs of a stalled beam may take it to three
+        // times the bound (`npuzzle_search::beam`).
+        let depth_cap = if board.size() >= 9 {
+            lower_bound * 3
+        } else {
+            lower_bound * 5 / 2
+        };
         let width = (budget / depth_cap.max(1)).min(MAX_BEAM_WIDTH) as usize;
         if width < MIN_BEAM_WIDTH {
             let why = format!("a beam of width {width} would wander (the budget allows no more)");

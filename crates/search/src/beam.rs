@@ -89,11 +89,13 @@ fn show(position: &mut Position, tiles: &[u8]) {
 pub(crate) enum Ending {
     /// The moves to the goal.
     Solved(Vec<Move>),
-    /// `stall_levels` levels went by with no board below the least
-    /// estimate seen.
-    Stalled,
+    /// With `stall_levels`: that many levels went by with no board below
+    /// the least estimate seen, or more than `max_nodes` boards were
+    /// expanded. The moves to the board of that estimate.
+    Unfinished(Vec<Move>),
     /// The beam died out (every board of a level seen before), more than
-    /// `max_nodes` boards were expanded, or `stop` was set.
+    /// `max_nodes` boards were expanded (without `stall_levels`), or `stop`
+    /// was set.
     Ended,
 }
 
@@ -109,8 +111,37 @@ pub(crate) fn beam<H: Heuristic>(
     stop: Option<&AtomicBool>,
     stall_levels: Option<usize>,
 ) -> (Ending, Stats) {
+    let solved =
+        |_: &H::State, estimate: u32, position: &Position| estimate == 0 && position.is_goal(grid);
+    beam_until(
+        grid,
+        heuristic,
+        start,
+        width,
+        max_nodes,
+        stop,
+        stall_levels,
+        solved,
+    )
+}
+
+/// [`beam`] to the first board where `done` holds, given the board's state
+/// and estimate (the goal for [`beam`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn beam_until<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    start: &Position,
+    width: usize,
+    max_nodes: u64,
+    stop: Option<&AtomicBool>,
+    stall_levels: Option<usize>,
+    done: impl Fn(&H::State, u32, &Position) -> bool,
+) -> (Ending, Stats) {
     let mut least_seen = u32::MAX;
     let mut levels_since_least = 0;
+    // The depth and index in its level of the board of `least_seen`.
+    let mut least_at = (0, 0);
     let cells = grid.cells();
     let width = width.max(1);
     let keys = zobrist_keys(cells);
@@ -119,10 +150,10 @@ pub(crate) fn beam<H: Heuristic>(
         iterations: 1,
         ..Stats::default()
     };
-    if start.is_goal(grid) {
+    let start_state = heuristic.init(start);
+    if done(&start_state, heuristic.value(&start_state), start) {
         return (Ending::Solved(Vec::new()), stats);
     }
-    let start_state = heuristic.init(start);
     let start_hash = (0..cells).fold(0, |h, cell| h ^ key(start.tiles[cell], cell as u8));
     let mut level = Level {
         entries: vec![Entry {
@@ -156,10 +187,16 @@ pub(crate) fn beam<H: Heuristic>(
         next_seen.clear();
         for (index, entry) in level.entries.iter().enumerate() {
             stats.expanded += 1;
-            if stats.expanded > max_nodes
-                || (stats.expanded.is_multiple_of(4096)
-                    && stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+            if stats.expanded.is_multiple_of(4096)
+                && stop.is_some_and(|s| s.load(Ordering::Relaxed))
             {
+                return (Ending::Ended, stats);
+            }
+            if stats.expanded > max_nodes {
+                if stall_levels.is_some() && least_seen != u32::MAX {
+                    let (depth, index) = least_at;
+                    return (Ending::Unfinished(path_to(&history[..depth], index)), stats);
+                }
                 return (Ending::Ended, stats);
             }
             show(
@@ -181,7 +218,7 @@ pub(crate) fn beam<H: Heuristic>(
                 if !seen.contains(&hash) && !older.contains(&hash) && next_seen.insert(hash) {
                     let child = heuristic.update(&state, &position, tile, from, blank);
                     let estimate = heuristic.value(&child);
-                    if estimate == 0 && position.is_goal(grid) {
+                    if done(&child, estimate, &position) {
                         let moves = path(&history, index as u32, mv);
                         return (Ending::Solved(moves), stats);
                     }
@@ -201,17 +238,22 @@ pub(crate) fn beam<H: Heuristic>(
         if children.is_empty() {
             return (Ending::Ended, stats);
         }
+        // The least estimate of the level, first in generation order: it is
+        // kept whatever the width.
+        let mut least = None;
         if let Some(stall_levels) = stall_levels {
-            let least = (0..children.len())
-                .min_by_key(|&i| children[i].estimate)
+            let first_least = (0..children.len() as u32)
+                .min_by_key(|&i| children[i as usize].estimate)
                 .expect("a level has children");
-            if children[least].estimate < least_seen {
-                least_seen = children[least].estimate;
+            if children[first_least as usize].estimate < least_seen {
+                least_seen = children[first_least as usize].estimate;
                 levels_since_least = 0;
+                least = Some(first_least);
             } else {
                 levels_since_least += 1;
                 if levels_since_least >= stall_levels {
-                    return (Ending::Stalled, stats);
+                    let (depth, index) = least_at;
+                    return (Ending::Unfinished(path_to(&history[..depth], index)), stats);
                 }
             }
         }
@@ -223,6 +265,10 @@ pub(crate) fn beam<H: Heuristic>(
             order.truncate(width);
         }
         order.sort_unstable();
+        if let Some(least) = least {
+            let index = order.binary_search(&least).expect("the least is kept");
+            least_at = (history.len() + 1, index as u32);
+        }
         let mut kept = Level {
             entries: Vec::with_capacity(order.len()),
             tiles: Vec::with_capacity(order.len() * cells),
@@ -239,6 +285,15 @@ pub(crate) fn beam<H: Heuristic>(
         history.push(links);
         level = kept;
     }
+}
+
+/// The moves to the board at `index` of the last level in `history`.
+fn path_to(history: &[Vec<(u32, Move)>], index: u32) -> Vec<Move> {
+    let Some((last, earlier)) = history.split_last() else {
+        return Vec::new();
+    };
+    let (parent, mv) = last[index as usize];
+    path(earlier, parent, mv)
 }
 
 /// The moves to the child that `mv` leads to from the board at `index` of
@@ -264,19 +319,33 @@ fn path(history: &[Vec<(u32, Move)>], index: u32, mv: Move) -> Vec<Move> {
 /// board whose last tiles form a long cycle, which the caller detects.
 pub(crate) struct FrameWeighted {
     linear_conflict: LinearConflict,
-    /// Per tile: 1 for frame tiles, else 0, in units of half a move.
-    frame: Vec<u32>,
+    /// Per tile, in units of half a move: 1 for frame tiles, else 0 (and
+    /// more for tiles kept or steered).
+    weights: Vec<u32>,
 }
 
-/// Linear conflict's state and the frame tiles' Manhattan distance.
+/// Linear conflict's state and the weighted tiles' Manhattan distance.
 #[derive(Clone, Copy)]
 pub(crate) struct FrameWeightedState {
     linear_conflict: LinearConflictState,
+    /// In units of half a move.
     frame_distance: u32,
+}
+
+impl FrameWeightedState {
+    /// Whether every weighted tile is home.
+    pub(crate) fn weighted_home(&self) -> bool {
+        self.frame_distance == 0
+    }
 }
 
 impl FrameWeighted {
     pub(crate) fn new(grid: &Grid) -> FrameWeighted {
+        FrameWeighted::keeping(grid, &[], 0)
+    }
+
+    /// The frame weighted, and each tile of `kept` `weight` more.
+    pub(crate) fn keeping(grid: &Grid, kept: &[usize], weight: u32) -> FrameWeighted {
         let n = grid.n;
         // The goal's core is the (n-1)x(n-1) block around the blank's home;
         // the frame is the row and column on the other side.
@@ -285,15 +354,29 @@ impl FrameWeighted {
         } else {
             0
         };
-        let frame = (0..n * n)
+        let weights = (0..n * n)
             .map(|tile| {
                 let home = grid.home[tile] as usize;
-                u32::from(tile != 0 && (home / n == far || home % n == far))
+                let frame = u32::from(tile != 0 && (home / n == far || home % n == far));
+                frame + if kept.contains(&tile) { weight } else { 0 }
             })
             .collect();
         FrameWeighted {
             linear_conflict: LinearConflict::new(grid),
-            frame,
+            weights,
+        }
+    }
+
+    /// Only the tiles of `steered` weighted, `weight` each: the beam to the
+    /// first board where they are all home (see
+    /// [`FrameWeightedState::weighted_home`]) places them.
+    pub(crate) fn steering(grid: &Grid, steered: &[usize], weight: u32) -> FrameWeighted {
+        let weights = (0..grid.cells())
+            .map(|tile| if steered.contains(&tile) { weight } else { 0 })
+            .collect();
+        FrameWeighted {
+            linear_conflict: LinearConflict::new(grid),
+            weights,
         }
     }
 }
@@ -307,9 +390,8 @@ impl Heuristic for FrameWeighted {
 
     fn init(&self, position: &Position) -> FrameWeightedState {
         let grid = self.linear_conflict.grid();
-        let frame_distance = (0..self.frame.len())
-            .filter(|&tile| self.frame[tile] == 1)
-            .map(|tile| grid.distance(tile as u8, position.cells[tile]))
+        let frame_distance = (0..self.weights.len())
+            .map(|tile| self.weights[tile] * grid.distance(tile as u8, position.cells[tile]))
             .sum();
         FrameWeightedState {
             linear_conflict: self.linear_conflict.init(position),
@@ -332,7 +414,7 @@ impl Heuristic for FrameWeighted {
         to: u8,
     ) -> FrameWeightedState {
         let grid = self.linear_conflict.grid();
-        let weight = self.frame[tile as usize];
+        let weight = self.weights[tile as usize];
         FrameWeightedState {
             linear_conflict: self.linear_conflict.update(
                 &state.linear_conflict,
@@ -393,34 +475,50 @@ mod tests {
         }
     }
 
-    /// The frame-weighted guide's moves agree with evaluating from scratch,
-    /// and its frame is the outer row and column away from the blank's home.
+    /// The frame-weighted guide's moves agree with evaluating from scratch
+    /// (also keeping or steering tiles), and its frame is the outer row and
+    /// column away from the blank's home.
     #[test]
     fn the_frame_weighted_guide_updates_as_it_evaluates() {
         let mut rng = SplitMix64::new(3);
         for (size, goal) in [(6, Goal::BlankLast), (7, Goal::BlankFirst)] {
             let grid = Grid::new(size, goal);
             let guide = FrameWeighted::new(&grid);
-            assert_eq!(guide.frame.iter().sum::<u32>() as usize, 2 * size - 1);
+            assert_eq!(guide.weights.iter().sum::<u32>() as usize, 2 * size - 1);
             let far = if goal == Goal::BlankLast { 0 } else { size - 1 };
-            for (tile, &in_frame) in guide.frame.iter().enumerate().skip(1) {
+            for (tile, &in_frame) in guide.weights.iter().enumerate().skip(1) {
                 let home = grid.home[tile] as usize;
                 let outer = home / size == far || home % size == far;
                 assert_eq!(in_frame == 1, outer, "tile {tile}");
             }
-            let mut position = Position::new(&random_board(size, goal, &mut rng));
-            let mut state = guide.init(&position);
-            for _ in 0..500 {
-                let blank = position.blank();
-                let choices = grid.neighbors(blank);
-                let (from, _) = choices[rng.below(choices.len() as u64) as usize];
-                let tile = position.slide(from);
-                state = guide.update(&state, &position, tile, from, blank);
-                let fresh = guide.init(&position);
-                assert_eq!(guide.value(&state), guide.value(&fresh));
-                assert!(
-                    guide.value(&state) >= 2 * guide.linear_conflict.value(&fresh.linear_conflict)
-                );
+            let keeping = FrameWeighted::keeping(&grid, &[1, 9], 12);
+            assert_eq!(
+                keeping.weights.iter().sum::<u32>() as usize,
+                2 * size - 1 + 24
+            );
+            let steering = FrameWeighted::steering(&grid, &[9], 12);
+            assert_eq!(steering.weights.iter().sum::<u32>(), 12);
+            for guide in [guide, keeping, steering] {
+                let mut position = Position::new(&random_board(size, goal, &mut rng));
+                let mut state = guide.init(&position);
+                for _ in 0..500 {
+                    let blank = position.blank();
+                    let choices = grid.neighbors(blank);
+                    let (from, _) = choices[rng.below(choices.len() as u64) as usize];
+                    let tile = position.slide(from);
+                    state = guide.update(&state, &position, tile, from, blank);
+                    let fresh = guide.init(&position);
+                    assert_eq!(guide.value(&state), guide.value(&fresh));
+                    assert_eq!(
+                        state.weighted_home(),
+                        (1..grid.cells())
+                            .all(|t| guide.weights[t] == 0 || position.cells[t] == grid.home[t])
+                    );
+                    assert!(
+                        guide.value(&state)
+                            >= 2 * guide.linear_conflict.value(&fresh.linear_conflict)
+                    );
+                }
             }
         }
     }
@@ -438,13 +536,20 @@ mod tests {
             200,
             u64::MAX,
             None,
-            Some(1),
+            Some(5),
         );
-        assert!(
-            matches!(ending, Ending::Stalled),
-            "expanded {}",
-            stats.expanded
-        );
+        let Ending::Unfinished(nearest) = ending else {
+            panic!("not stalled after {} nodes", stats.expanded);
+        };
+        // The moves lead to a board nearer the goal than the start.
+        let mut position = Position::new(&board);
+        let start = guide.value(&guide.init(&position));
+        let mut reached = board.clone();
+        for &mv in &nearest {
+            assert!(reached.apply(mv));
+        }
+        position = Position::new(&reached);
+        assert!(guide.value(&guide.init(&position)) < start);
     }
 
     #[test]

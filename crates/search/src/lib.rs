@@ -146,24 +146,40 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
 }
 
 /// Sides on which a beam guided by linear conflict first tries the
-/// frame-weighted guide (`beam::FrameWeighted`): measured on 6x6 to 8x8;
+/// frame-weighted guide (`beam::FrameWeighted`): measured on 6x6 to 10x10;
 /// on 5x5 it gains nothing.
-const FRAME_FIRST_SIDES: std::ops::RangeInclusive<usize> = 6..=8;
+const FRAME_FIRST_SIDES: std::ops::RangeInclusive<usize> = 6..=10;
 
 /// The narrowest beam that tries the frame-weighted guide first: it was
-/// measured at widths of 8,000 to 20,000; narrower beams (the coach's)
+/// measured at widths of 2,500 to 20,000; narrower beams (the coach's)
 /// keep linear conflict alone.
-const FRAME_FIRST_MIN_WIDTH: usize = 5_000;
+const FRAME_FIRST_MIN_WIDTH: usize = 2_000;
+
+/// The smallest side on which a frame-weighted beam that stalls is
+/// repaired and then finished by the reduction (`Beam::repair`): past 8x8
+/// a beam with linear conflict alone wanders; on 8x8 it answers shorter
+/// (1.681 against 1.698 times Manhattan on 20 boards).
+const REPAIRS_FROM: usize = 9;
+
+/// Repairs tried after a frame-weighted beam stalls: past 20, 60 gained
+/// nothing on 10x10 (docs/experiments.md).
+const REPAIRS: usize = 20;
+
+/// A repaired tile's weight in the repairs' guides, in half moves per cell
+/// of its Manhattan distance: 12 answered shorter than 3, 6 or 24.
+const REPAIR_WEIGHT: u32 = 12;
 
 /// Levels without a new least estimate after which a frame-weighted beam
 /// is taken to be stuck.
 const STALL_LEVELS: usize = 30;
 
 /// A solution of `board` by beam search of `width` with linear conflict.
-/// On 6x6 to 8x8 a wide beam first runs guided by
-/// `beam::FrameWeighted`; when that one stalls (or runs out of nodes), the
-/// beam with linear conflict alone answers, with the nodes left of
-/// `request.max_nodes`.
+/// On 6x6 to 10x10 a wide beam first runs guided by
+/// `beam::FrameWeighted`. When that one stalls (or runs out of nodes), on
+/// 6x6 to 8x8 the beam with linear conflict alone answers, with the nodes
+/// left of `request.max_nodes`; from 9x9 on, repairs (`Beam::repair`) and
+/// then the reduction finish from the board nearest the goal the stalled
+/// beam reached.
 pub fn beam(board: &Board, request: &Request, width: usize) -> Result<Solution, SearchError> {
     let n = board.size();
     if !board.is_solvable(request.goal) {
@@ -191,7 +207,20 @@ fn beam_stalling_after(
     if FRAME_FIRST_SIDES.contains(&n) && width >= FRAME_FIRST_MIN_WIDTH {
         match frame_first_beam(&grid, board, request, width, bound, stall_levels) {
             Ok(found) => return Ok(found),
-            Err(expanded) => spent = expanded,
+            Err(unfinished) if n >= REPAIRS_FROM => {
+                let Some(nearest) = unfinished.nearest else {
+                    return Err(ended_early(request, unfinished.expanded));
+                };
+                let beam = Beam {
+                    grid: &grid,
+                    width,
+                    stall_levels,
+                    limit: repairs_limit(request, width, bound),
+                };
+                let (moves, expanded) = beam.repair(board, nearest, unfinished.expanded, request);
+                return finish_by_reduction(board, request, moves, expanded, bound);
+            }
+            Err(unfinished) => spent = unfinished.expanded,
         }
     }
     // Past 2.5 times the bound a beam has lost its way (the reduction is as
@@ -209,8 +238,176 @@ fn beam_stalling_after(
     Ok(found)
 }
 
-/// The beam guided by `beam::FrameWeighted`, or the nodes it expanded
-/// when it stalled or ran out; `initial_estimate` is linear conflict's.
+/// A frame-weighted beam that did not reach the goal.
+struct Unfinished {
+    expanded: u64,
+    /// The moves to the board of least estimate (None: stopped, or no
+    /// level was kept).
+    nearest: Option<Vec<Move>>,
+}
+
+/// A frame-weighted beam's settings, for the repairs that follow it.
+struct Beam<'a> {
+    grid: &'a Grid,
+    width: usize,
+    stall_levels: usize,
+    /// The nodes the frame-weighted beam and its repairs may expand.
+    limit: u64,
+}
+
+impl Beam<'_> {
+    /// Repairs from the board `moves` reach on `board`, with `expanded`
+    /// nodes spent: up to [`REPAIRS`] times, a beam steered by the
+    /// outermost misplaced tile (and every tile repaired before) places it,
+    /// and the frame-weighted beam, keeping the repaired tiles, goes on.
+    /// The moves to the goal or to the nearest board reached, and the
+    /// nodes spent; the repairs end when a steered beam fails.
+    fn repair(
+        &self,
+        board: &Board,
+        mut moves: Vec<Move>,
+        mut expanded: u64,
+        request: &Request,
+    ) -> (Vec<Move>, u64) {
+        let grid = self.grid;
+        let n = grid.n;
+        let stop = request.stop.as_deref();
+        let mut reached = board.clone();
+        for &mv in &moves {
+            reached.apply(mv);
+        }
+        // Tiles are repaired from the outermost ring around the blank's
+        // home in: the order in which the frame-weighted beam places them.
+        let blank_home = grid.home[0] as usize;
+        let ring = |tile: usize| {
+            let home = grid.home[tile] as usize;
+            let (row, column) = (home / n, home % n);
+            row.abs_diff(blank_home / n)
+                .max(column.abs_diff(blank_home % n))
+        };
+        let mut repaired: Vec<usize> = Vec::new();
+        for _ in 0..REPAIRS {
+            if expanded >= self.limit {
+                break;
+            }
+            let position = Position::new(&reached);
+            let Some(misplaced) = (1..n * n)
+                .filter(|&tile| position.cells[tile] != grid.home[tile])
+                .max_by_key(|&tile| (ring(tile), std::cmp::Reverse(tile)))
+            else {
+                break;
+            };
+            if !repaired.contains(&misplaced) {
+                repaired.push(misplaced);
+            }
+            let steering = beam::FrameWeighted::steering(grid, &repaired, REPAIR_WEIGHT);
+            let (ending, stats) = beam::beam_until(
+                grid,
+                &steering,
+                &position,
+                self.width,
+                self.limit.saturating_sub(expanded),
+                stop,
+                Some(self.stall_levels),
+                |state, _, _| state.weighted_home(),
+            );
+            expanded += stats.expanded;
+            let beam::Ending::Solved(placing) = ending else {
+                break;
+            };
+            for &mv in &placing {
+                reached.apply(mv);
+            }
+            moves.extend(placing);
+            if expanded >= self.limit {
+                break;
+            }
+            let keeping = beam::FrameWeighted::keeping(grid, &repaired, REPAIR_WEIGHT);
+            let (ending, stats) = beam::beam(
+                grid,
+                &keeping,
+                &Position::new(&reached),
+                self.width,
+                self.limit.saturating_sub(expanded),
+                stop,
+                Some(self.stall_levels),
+            );
+            expanded += stats.expanded;
+            let (solved, onward) = match ending {
+                beam::Ending::Solved(onward) => (true, onward),
+                beam::Ending::Unfinished(nearest) => (false, nearest),
+                beam::Ending::Ended => break,
+            };
+            for &mv in &onward {
+                reached.apply(mv);
+            }
+            moves.extend(onward);
+            if solved {
+                break;
+            }
+        }
+        (moves, expanded)
+    }
+}
+
+/// `moves` to a board, then the reduction from it (unless it is the
+/// goal), polished as one.
+fn finish_by_reduction(
+    board: &Board,
+    request: &Request,
+    moves: Vec<Move>,
+    expanded: u64,
+    initial_estimate: u32,
+) -> Result<Solution, SearchError> {
+    let started = Instant::now();
+    let mut reached = board.clone();
+    for &mv in &moves {
+        reached.apply(mv);
+    }
+    let stop = request.stop.as_ref();
+    let (rest, strategy) = if reached.is_goal(request.goal) {
+        (Vec::new(), "frame-weighted")
+    } else {
+        let rest = solve_by_reduction_until(&reached, request.goal, Effort::Thorough, stop)?;
+        (rest, "frame-weighted+reduction")
+    };
+    let moves = moves.into_iter().chain(rest).collect();
+    Ok(Solution {
+        moves: smooth::polish(board, moves, stop.map(|s| &**s)),
+        stats: Stats {
+            expanded,
+            iterations: 1,
+            strategy,
+            ..Stats::default()
+        },
+        initial_estimate,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// The nodes a frame-weighted beam of `width` may expand from a board of
+/// linear conflict `bound`: its answers run under 1.8 times the bound, so
+/// a beam past twice the bound has lost its way.
+fn frame_first_limit(request: &Request, width: usize, bound: u32) -> u64 {
+    let depth_cap = 2 * u64::from(bound.max(1));
+    request
+        .max_nodes
+        .unwrap_or(u64::MAX)
+        .min(depth_cap.saturating_mul(width as u64))
+}
+
+/// The nodes a frame-weighted beam and its repairs may expand together:
+/// a third more than the beam alone.
+fn repairs_limit(request: &Request, width: usize, bound: u32) -> u64 {
+    let depth_cap = 3 * u64::from(bound.max(1));
+    request
+        .max_nodes
+        .unwrap_or(u64::MAX)
+        .min(depth_cap.saturating_mul(width as u64))
+}
+
+/// The beam guided by `beam::FrameWeighted`, or how far it came when it
+/// stalled or ran out; `initial_estimate` is linear conflict's.
 fn frame_first_beam(
     grid: &Grid,
     board: &Board,
@@ -218,17 +415,11 @@ fn frame_first_beam(
     width: usize,
     initial_estimate: u32,
     stall_levels: usize,
-) -> Result<Solution, u64> {
+) -> Result<Solution, Unfinished> {
     let started = Instant::now();
     let guide = beam::FrameWeighted::new(grid);
     let position = Position::new(board);
-    // Its answers run under 1.8 times the bound: a beam past twice the
-    // bound has lost its way.
-    let depth_cap = 2 * u64::from(initial_estimate.max(1));
-    let limit = request
-        .max_nodes
-        .unwrap_or(u64::MAX)
-        .min(depth_cap.saturating_mul(width as u64));
+    let limit = frame_first_limit(request, width, initial_estimate);
     let stop = request.stop.as_deref();
     match beam::beam(
         grid,
@@ -248,7 +439,14 @@ fn frame_first_beam(
                 elapsed: started.elapsed(),
             })
         }
-        (beam::Ending::Stalled | beam::Ending::Ended, stats) => Err(stats.expanded),
+        (beam::Ending::Unfinished(nearest), stats) => Err(Unfinished {
+            expanded: stats.expanded,
+            nearest: Some(nearest),
+        }),
+        (beam::Ending::Ended, stats) => Err(Unfinished {
+            expanded: stats.expanded,
+            nearest: None,
+        }),
     }
 }
 

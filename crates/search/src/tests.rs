@@ -865,7 +865,7 @@ fn the_frame_first_beam_and_its_fallback_answer_with_moves_that_solve() {
             max_nodes: Some(20_000_000),
             ..Request::default()
         };
-        let width = FRAME_FIRST_MIN_WIDTH;
+        let width = 5_000.max(FRAME_FIRST_MIN_WIDTH);
         let framed = beam(&board, &request, width).unwrap();
         assert_eq!(framed.stats.strategy, "frame-weighted", "{board}");
         assert!(board.solves(&framed.moves, goal), "{board}");
@@ -878,6 +878,80 @@ fn the_frame_first_beam_and_its_fallback_answer_with_moves_that_solve() {
         assert_eq!(narrow.stats.strategy, "linear-conflict", "{board}");
         assert!(board.solves(&narrow.moves, goal), "{board}");
     }
+}
+
+/// From 9x9 on, a frame-weighted beam that stalls or runs out of nodes is
+/// repaired and finished by the reduction from the nearest board it
+/// reached: the answer solves the board for either goal, within the node
+/// limit.
+#[test]
+fn past_8x8_repairs_and_the_reduction_finish_a_stalled_frame_first_beam() {
+    let mut rng = SplitMix64::new(67);
+    for (size, goal) in [(9, Goal::BlankLast), (10, Goal::BlankFirst)] {
+        let board = random_board(size, goal, &mut rng);
+        let request = Request {
+            goal,
+            max_nodes: Some(50_000),
+            ..Request::default()
+        };
+        for stall_levels in [1, 1_000] {
+            let found =
+                beam_stalling_after(&board, &request, FRAME_FIRST_MIN_WIDTH, stall_levels).unwrap();
+            assert_eq!(found.stats.strategy, "frame-weighted+reduction", "{board}");
+            assert!(board.solves(&found.moves, goal), "{board}");
+            assert!(
+                found.stats.expanded <= 50_000 + 1,
+                "{}",
+                found.stats.expanded
+            );
+            assert!(found.moves.len() as u64 >= board.manhattan(goal));
+        }
+        // A stop ends it without an answer.
+        let stopped = Request {
+            stop: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                true,
+            ))),
+            ..request
+        };
+        let found = beam_stalling_after(&board, &stopped, FRAME_FIRST_MIN_WIDTH, 1_000);
+        assert!(matches!(found, Err(SearchError::Stopped)), "{found:?}");
+    }
+}
+
+/// A 10x10 board a frame-weighted beam stalled on (a few tiles far from
+/// home in a long cycle, the rest placed): the repairs take it to the goal
+/// in fewer moves than the reduction does, and every move is legal.
+#[test]
+fn repairs_take_a_stalled_board_to_the_goal_shorter_than_the_reduction() {
+    let tiles: Vec<u16> = "1 2 3 4 5 6 7 8 9 10 11 0 13 14 15 16 17 23 18 20 21 24 84 19 25 26 \
+        27 28 29 12 31 32 33 34 35 36 37 22 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 \
+        56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 73 38 74 75 76 87 78 79 80 81 82 83 77 \
+        85 86 72 88 89 30 91 92 93 94 95 96 97 98 90 99"
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let board = Board::new(10, tiles).unwrap();
+    let grid = Grid::new(10, Goal::BlankLast);
+    let repairs = Beam {
+        grid: &grid,
+        width: FRAME_FIRST_MIN_WIDTH,
+        stall_levels: STALL_LEVELS,
+        limit: 20_000_000,
+    };
+    let (moves, expanded) = repairs.repair(&board, Vec::new(), 0, &Request::default());
+    assert!(expanded <= 20_000_001);
+    let mut reached = board.clone();
+    for &mv in &moves {
+        assert!(reached.apply(mv));
+    }
+    assert!(reached.is_goal(Goal::BlankLast), "{reached}");
+    let reduction = solve_by_reduction(&board, Goal::BlankLast).unwrap();
+    assert!(
+        moves.len() < reduction.len(),
+        "{} moves, the reduction {}",
+        moves.len(),
+        reduction.len()
+    );
 }
 
 /// The frame-first beam and its fallback together stay within the node
