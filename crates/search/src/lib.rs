@@ -215,7 +215,7 @@ fn beam_stalling_after(
                     grid: &grid,
                     width,
                     stall_levels,
-                    limit: repairs_limit(request, width, bound),
+                    limit: nodes_to_depth(request, width, bound, 6),
                 };
                 let (moves, expanded) = beam.repair(board, nearest, unfinished.expanded, request);
                 return finish_by_reduction(board, request, moves, expanded, bound);
@@ -385,25 +385,16 @@ fn finish_by_reduction(
     })
 }
 
-/// The nodes a frame-weighted beam of `width` may expand from a board of
-/// linear conflict `bound`: its answers run under 1.8 times the bound, so
-/// a beam past twice the bound has lost its way.
-fn frame_first_limit(request: &Request, width: usize, bound: u32) -> u64 {
-    let depth_cap = 2 * u64::from(bound.max(1));
+/// The nodes a beam of `width` expands down to `halves` / 2 times the
+/// linear conflict `bound`, or `request.max_nodes` if fewer. A
+/// frame-weighted beam answers under 1.8 times the bound, so past twice
+/// it the beam has lost its way; its repairs may take it to three times.
+fn nodes_to_depth(request: &Request, width: usize, bound: u32, halves: u64) -> u64 {
+    let depth = halves * u64::from(bound.max(1)) / 2;
     request
         .max_nodes
         .unwrap_or(u64::MAX)
-        .min(depth_cap.saturating_mul(width as u64))
-}
-
-/// The nodes a frame-weighted beam and its repairs may expand together:
-/// a third more than the beam alone.
-fn repairs_limit(request: &Request, width: usize, bound: u32) -> u64 {
-    let depth_cap = 3 * u64::from(bound.max(1));
-    request
-        .max_nodes
-        .unwrap_or(u64::MAX)
-        .min(depth_cap.saturating_mul(width as u64))
+        .min(depth.saturating_mul(width as u64))
 }
 
 /// The beam guided by `beam::FrameWeighted`, or how far it came when it
@@ -419,7 +410,7 @@ fn frame_first_beam(
     let started = Instant::now();
     let guide = beam::FrameWeighted::new(grid);
     let position = Position::new(board);
-    let limit = frame_first_limit(request, width, initial_estimate);
+    let limit = nodes_to_depth(request, width, initial_estimate, 4);
     let stop = request.stop.as_deref();
     match beam::beam(
         grid,
