@@ -420,8 +420,9 @@ fn big_boards_are_solved_by_reduction_and_say_so() {
     assert!(text.stdout.contains("Lower bound 3"), "{}", text.stdout);
 }
 
-/// Boards past optimal search up to 10x10 get the beam: each answer
-/// replays to the goal, for both goals, and says what it is.
+/// Boards past optimal search up to 10x10 get the beam (9x9 with the
+/// frame first): each answer replays to the goal, for both goals, and
+/// says what it is.
 #[test]
 fn boards_no_optimal_search_finishes_get_the_beam_and_say_so() {
     let dir = scratch();
@@ -445,6 +446,26 @@ fn boards_no_optimal_search_finishes_get_the_beam_and_say_so() {
             assert_record_replays(r, goal);
         }
     }
+    // 9x9: the frame-first beam, repaired and finished by the reduction
+    // where it stalls.
+    let boards = npuzzle(&["random", "--size", "9", "--count", "1", "--seed", "67"]);
+    let run = npuzzle_in(
+        dir.path(),
+        &["solve", "--json", "--max-nodes", "4000000"],
+        &boards.stdout,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let r = &run.json_records()[0];
+    assert_eq!(r["algorithm"], "beam", "{r}");
+    assert!(
+        r["strategy"]
+            .as_str()
+            .unwrap()
+            .starts_with("frame-weighted"),
+        "{r}"
+    );
+    assert!(r["expanded"].as_u64().unwrap() <= 4_000_001, "{r}");
+    assert_record_replays(r, Goal::BlankLast);
     let board = npuzzle(&["random", "--size", "6", "--seed", "3"]);
     let text = npuzzle_in(
         dir.path(),
