@@ -199,6 +199,7 @@ fn beam_stalling_after(
     width: usize,
     stall_levels: usize,
 ) -> Result<Solution, SearchError> {
+    let started = Instant::now();
     let n = board.size();
     let grid = Grid::new(n, request.goal);
     let linear_conflict = LinearConflict::new(&grid);
@@ -218,7 +219,7 @@ fn beam_stalling_after(
                     limit: nodes_to_depth(request, width, bound, 6),
                 };
                 let (moves, expanded) = beam.repair(board, nearest, unfinished.expanded, request);
-                return finish_by_reduction(board, request, moves, expanded, bound);
+                return finish_by_reduction(board, request, moves, expanded, bound, started);
             }
             Err(unfinished) => spent = unfinished.expanded,
         }
@@ -235,6 +236,8 @@ fn beam_stalling_after(
     };
     let mut found = beam_with(&grid, &linear_conflict, board, &rest, width)?;
     found.stats.expanded += spent;
+    // The stalled beam's time too.
+    found.elapsed = started.elapsed();
     Ok(found)
 }
 
@@ -351,15 +354,15 @@ impl Beam<'_> {
 }
 
 /// `moves` to a board, then the reduction from it (unless it is the
-/// goal), polished as one.
+/// goal), polished as one; its time counts from `started`.
 fn finish_by_reduction(
     board: &Board,
     request: &Request,
     moves: Vec<Move>,
     expanded: u64,
     initial_estimate: u32,
+    started: Instant,
 ) -> Result<Solution, SearchError> {
-    let started = Instant::now();
     let mut reached = board.clone();
     for &mv in &moves {
         reached.apply(mv);
