@@ -371,8 +371,8 @@ impl Solver {
             return self.reduce(board, why, started, stop);
         }
         // The budget sets the width. Without a limit given, the search may
-        // spend it twice: on 6x6 to 8x8 a frame-first beam that stalls
-        // leaves the rest to the beam with linear conflict alone.
+        // spend it twice: on 6x6 to 8x8 the frame-first beams run at two
+        // widths or more, and stalled beams leave the rest to repairs.
         let limit = max_nodes.unwrap_or(2 * budget);
         let request = Request {
             goal,

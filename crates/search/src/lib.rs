@@ -155,11 +155,21 @@ const FRAME_FIRST_SIDES: std::ops::RangeInclusive<usize> = 6..=10;
 /// keep linear conflict alone.
 const FRAME_FIRST_MIN_WIDTH: usize = 2_000;
 
-/// The smallest side on which a frame-weighted beam that stalls is
-/// repaired and then finished by the reduction (`Beam::repair`): past 8x8
-/// a beam with linear conflict alone wanders; on 8x8 it answers shorter
-/// (1.681 against 1.698 times Manhattan on 20 boards).
-const REPAIRS_FROM: usize = 9;
+/// The widths, in percent of the budget's, of the frame-weighted beams a
+/// board of 6x6 to 8x8 gets. Its answers are chaotic in the width (a
+/// board that stalls at one width is often solved at another, and the
+/// lengths differ by a few percent), so the first two both run and the
+/// shorter answer is kept (8x8: 1.687 against 1.729 times Manhattan on 20
+/// boards, for 1.5 times the time); the later ones run only while every
+/// beam before stalled (18 of 19 stalled 8x8 boards solved by them).
+const WIDTHS_PERCENT: [usize; 4] = [100, 75, 56, 42];
+
+/// The beams of [`WIDTHS_PERCENT`] that always run on 6x6 to 8x8; past
+/// 8x8 one beam takes half the time a board has.
+const ALWAYS_RUN: usize = 2;
+
+/// The largest side that gets more than one frame-weighted beam.
+const WIDTHS_MAX_SIDE: usize = 8;
 
 /// Repairs tried after a frame-weighted beam stalls: past 20, 60 gained
 /// nothing on 10x10 (docs/experiments.md).
@@ -174,12 +184,11 @@ const REPAIR_WEIGHT: u32 = 12;
 const STALL_LEVELS: usize = 30;
 
 /// A solution of `board` by beam search of `width` with linear conflict.
-/// On 6x6 to 10x10 a wide beam first runs guided by
-/// `beam::FrameWeighted`. When that one stalls (or runs out of nodes), on
-/// 6x6 to 8x8 the beam with linear conflict alone answers, with the nodes
-/// left of `request.max_nodes`; from 9x9 on, repairs (`Beam::repair`) and
-/// then the reduction finish from the board nearest the goal the stalled
-/// beam reached.
+/// On 6x6 to 10x10 a wide beam is guided by `beam::FrameWeighted`
+/// instead, on 6x6 to 8x8 at several widths ([`WIDTHS_PERCENT`]). When
+/// every one stalls, repairs (`Beam::repair`) and then the reduction
+/// finish from the board nearest the goal the last beam reached, within
+/// the nodes of `request.max_nodes`.
 pub fn beam(board: &Board, request: &Request, width: usize) -> Result<Solution, SearchError> {
     let n = board.size();
     if !board.is_solvable(request.goal) {
@@ -204,41 +213,64 @@ fn beam_stalling_after(
     let grid = Grid::new(n, request.goal);
     let linear_conflict = LinearConflict::new(&grid);
     let bound = linear_conflict.value(&linear_conflict.init(&Position::new(board)));
+    if !FRAME_FIRST_SIDES.contains(&n) || width < FRAME_FIRST_MIN_WIDTH {
+        return beam_with(&grid, &linear_conflict, board, request, width);
+    }
+    let widths: &[usize] = if n <= WIDTHS_MAX_SIDE {
+        &WIDTHS_PERCENT
+    } else {
+        &WIDTHS_PERCENT[..1]
+    };
+    let mut best: Option<Solution> = None;
+    let mut last = Unfinished {
+        expanded: 0,
+        nearest: None,
+    };
     let mut spent = 0;
-    if FRAME_FIRST_SIDES.contains(&n) && width >= FRAME_FIRST_MIN_WIDTH {
-        match frame_first_beam(&grid, board, request, width, bound, stall_levels) {
-            Ok(found) => return Ok(found),
-            Err(unfinished) if n >= REPAIRS_FROM => {
-                let Some(nearest) = unfinished.nearest else {
-                    return Err(ended_early(request, unfinished.expanded));
-                };
-                let beam = Beam {
-                    grid: &grid,
-                    width,
-                    stall_levels,
-                    limit: nodes_to_depth(request, width, bound, 6),
-                };
-                let (moves, expanded) = beam.repair(board, nearest, unfinished.expanded, request);
-                return finish_by_reduction(board, request, moves, expanded, bound, started);
+    for (attempt, percent) in widths.iter().enumerate() {
+        let left = request.max_nodes.map(|limit| limit.saturating_sub(spent));
+        if (best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) {
+            break;
+        }
+        let rest = Request {
+            max_nodes: left,
+            ..request.clone()
+        };
+        let attempt_width = (width * percent / 100).max(1);
+        match frame_first_beam(&grid, board, &rest, attempt_width, bound, stall_levels) {
+            Ok(found) => {
+                spent += found.stats.expanded;
+                if best
+                    .as_ref()
+                    .is_none_or(|kept| found.moves.len() < kept.moves.len())
+                {
+                    best = Some(found);
+                }
             }
-            Err(unfinished) => spent = unfinished.expanded,
+            Err(unfinished) => {
+                spent += unfinished.expanded;
+                if unfinished.nearest.is_some() {
+                    last = unfinished;
+                }
+            }
         }
     }
-    // Past 2.5 times the bound a beam has lost its way (the reduction is as
-    // short): the nodes that cost are the fallback's limit.
-    let depth_cap = 5 * u64::from(bound) / 2;
-    let lost_way = depth_cap.max(1).saturating_mul(width as u64);
-    let rest = Request {
-        max_nodes: request
-            .max_nodes
-            .map(|limit| limit.saturating_sub(spent).min(lost_way)),
-        ..request.clone()
+    if let Some(mut found) = best {
+        found.stats.expanded = spent;
+        found.elapsed = started.elapsed();
+        return Ok(found);
+    }
+    let Some(nearest) = last.nearest else {
+        return Err(ended_early(request, spent));
     };
-    let mut found = beam_with(&grid, &linear_conflict, board, &rest, width)?;
-    found.stats.expanded += spent;
-    // The stalled beam's time too.
-    found.elapsed = started.elapsed();
-    Ok(found)
+    let beam = Beam {
+        grid: &grid,
+        width,
+        stall_levels,
+        limit: nodes_to_depth(request, width, bound, 6),
+    };
+    let (moves, expanded) = beam.repair(board, nearest, spent, request);
+    finish_by_reduction(board, request, moves, expanded, bound, started)
 }
 
 /// A frame-weighted beam that did not reach the goal.

@@ -852,11 +852,12 @@ fn choose_names_the_strategy_for_each_usual_set() {
     }
 }
 
-/// On 6x6 to 8x8 a wide beam is frame-weighted first; when that beam is
-/// taken to be stuck at once, linear conflict alone answers. Every answer
-/// replays to the goal, for both goals.
+/// On 6x6 to 8x8 a wide beam is frame-weighted, at two widths, and the
+/// shorter answer is kept; when every beam is taken to be stuck at once,
+/// repairs and the reduction answer. Every answer replays to the goal,
+/// for both goals.
 #[test]
-fn the_frame_first_beam_and_its_fallback_answer_with_moves_that_solve() {
+fn the_frame_first_beams_and_their_fallback_answer_with_moves_that_solve() {
     let mut rng = SplitMix64::new(61);
     for (size, goal) in [(6, Goal::BlankLast), (7, Goal::BlankFirst)] {
         let board = random_board(size, goal, &mut rng);
@@ -869,10 +870,36 @@ fn the_frame_first_beam_and_its_fallback_answer_with_moves_that_solve() {
         let framed = beam(&board, &request, width).unwrap();
         assert_eq!(framed.stats.strategy, "frame-weighted", "{board}");
         assert!(board.solves(&framed.moves, goal), "{board}");
-        let fallback = beam_stalling_after(&board, &request, width, 1).unwrap();
-        assert_eq!(fallback.stats.strategy, "linear-conflict", "{board}");
-        assert!(board.solves(&fallback.moves, goal), "{board}");
-        assert!(fallback.stats.expanded > fallback.moves.len() as u64);
+        let grid = Grid::new(size, goal);
+        let linear_conflict = LinearConflict::new(&grid);
+        let bound = linear_conflict.value(&linear_conflict.init(&Position::new(&board)));
+        let lengths: Vec<usize> = WIDTHS_PERCENT[..ALWAYS_RUN]
+            .iter()
+            .map(|percent| {
+                let alone = frame_first_beam(
+                    &grid,
+                    &board,
+                    &request,
+                    width * percent / 100,
+                    bound,
+                    STALL_LEVELS,
+                );
+                alone.map_or(usize::MAX, |found| found.moves.len())
+            })
+            .collect();
+        assert_eq!(
+            framed.moves.len(),
+            *lengths.iter().min().unwrap(),
+            "{lengths:?}"
+        );
+        let stalled = beam_stalling_after(&board, &request, width, 1).unwrap();
+        assert!(
+            stalled.stats.strategy.starts_with("frame-weighted"),
+            "{}",
+            stalled.stats.strategy
+        );
+        assert!(board.solves(&stalled.moves, goal), "{board}");
+        assert!(stalled.stats.expanded > stalled.moves.len() as u64);
         // A narrow beam (the coach's) keeps linear conflict alone.
         let narrow = beam(&board, &request, FRAME_FIRST_MIN_WIDTH - 1).unwrap();
         assert_eq!(narrow.stats.strategy, "linear-conflict", "{board}");
@@ -954,18 +981,16 @@ fn repairs_take_a_stalled_board_to_the_goal_shorter_than_the_reduction() {
     );
 }
 
-/// The frame-first beam and its fallback together stay within the node
-/// limit asked.
+/// The frame-first beams and the repairs after them together stay within
+/// the node limit asked, and the reduction finishes the board.
 #[test]
-fn the_frame_first_beam_and_its_fallback_share_one_node_limit() {
+fn the_frame_first_beams_and_their_repairs_share_one_node_limit() {
     let board = random_board(7, Goal::BlankLast, &mut SplitMix64::new(5));
     let request = Request {
         max_nodes: Some(300_000),
         ..Request::default()
     };
-    let found = beam_stalling_after(&board, &request, FRAME_FIRST_MIN_WIDTH, 1);
-    assert!(
-        matches!(found, Err(SearchError::NodeLimit { .. })),
-        "{found:?}"
-    );
+    let found = beam_stalling_after(&board, &request, FRAME_FIRST_MIN_WIDTH, 1).unwrap();
+    assert!(found.stats.expanded <= 300_001, "{}", found.stats.expanded);
+    assert!(board.solves(&found.moves, Goal::BlankLast), "{board}");
 }
