@@ -222,10 +222,8 @@ fn beam_stalling_after(
         &WIDTHS_PERCENT[..1]
     };
     let mut best: Option<Solution> = None;
-    let mut last = Unfinished {
-        expanded: 0,
-        nearest: None,
-    };
+    // The moves to the board the last stalled beam came nearest the goal.
+    let mut nearest: Option<Vec<Move>> = None;
     let mut spent = 0;
     for (attempt, percent) in widths.iter().enumerate() {
         let left = request.max_nodes.map(|limit| limit.saturating_sub(spent));
@@ -249,9 +247,7 @@ fn beam_stalling_after(
             }
             Err(unfinished) => {
                 spent += unfinished.expanded;
-                if unfinished.nearest.is_some() {
-                    last = unfinished;
-                }
+                nearest = unfinished.nearest.or(nearest);
             }
         }
     }
@@ -260,7 +256,7 @@ fn beam_stalling_after(
         found.elapsed = started.elapsed();
         return Ok(found);
     }
-    let Some(nearest) = last.nearest else {
+    let Some(nearest) = nearest else {
         return Err(ended_early(request, spent));
     };
     let beam = Beam {
