@@ -57,12 +57,13 @@ pub struct PartitionArgs {
     #[command(flatten)]
     pub goal: GoalArg,
     /// 7z-8, 7-8, L7-8, S7-8, 6-6-3 or 5-5-5 (4x4), 8 (3x3), 6-6-6-6 or
-    /// B6-6-6-6 (5x5), 5-5-5-5-5-5-5 (6x6), or tile lists such as "1,2,3,4;5,6,7"; a z after a
+    /// B6-6-6-6 (5x5), 5-5-5-5-5-5-5 (6x6), 5-5-5-5-4-5-5-4-5-5 (7x7), or tile lists such as
+    /// "1,2,3,4;5,6,7"; a z after a
     /// part ("7z-8") or before a tile list makes that table zero-aware.
     /// Partitions joined by + (or a catalogue name: duo, trio for 4x4; duo,
     /// septet, compound for 5x5) give the largest of their sums [default:
     /// 3 for 2x2, 8 for 3x3, 7-8 for 4x4, 6z-6z-6z-6z for 5x5,
-    /// 5-5-5-5-5-5-5 for 6x6; none past 6x6].
+    /// 5-5-5-5-5-5-5 for 6x6, 5-5-5-5-4-5-5-4-5-5 for 7x7; none past 7x7].
     #[arg(long, visible_alias = "catalogue")]
     pub partition: Option<String>,
 }

@@ -619,6 +619,20 @@ fn named_cells(name: &str, size: usize) -> Option<Vec<Vec<u8>>> {
             vec![26, 27, 30, 31, 32],
             vec![28, 29, 33, 34, 35],
         ],
+        // Eight compact blocks of five and two of four: the 48-puzzle's
+        // tables (229 M entries for each of five tiles, 930 MB in all).
+        (7, "5-5-5-5-4-5-5-4-5-5") => vec![
+            vec![1, 7, 8, 14, 15],
+            vec![2, 3, 9, 10, 16],
+            vec![4, 5, 11, 17, 18],
+            vec![6, 12, 13, 19, 20],
+            vec![21, 22, 28, 29],
+            vec![23, 24, 25, 30, 31],
+            vec![26, 27, 32, 33, 34],
+            vec![35, 36, 42, 43],
+            vec![37, 38, 39, 44, 45],
+            vec![40, 41, 46, 47, 48],
+        ],
         _ => return None,
     };
     Some(cells)
@@ -713,6 +727,7 @@ pub fn known_partitions(size: usize) -> Vec<&'static str> {
         "O6-6-6-6",
         "P6-6-6-6",
         "5-5-5-5-5-5-5",
+        "5-5-5-5-4-5-5-4-5-5",
     ]
     .into_iter()
     .filter(|name| named_cells(name, size).is_some())
@@ -722,24 +737,25 @@ pub fn known_partitions(size: usize) -> Vec<&'static str> {
 impl Partition {
     /// The partition built when none is named, and looked for when no
     /// stronger set is built ([`Partition::strongest_first`]): for 5x5 the
-    /// zero-aware 6-6-6-6, the set the README recommends; for 6x6 seven
-    /// 5-tile blocks, which guide its beam search. Sides past 6x6 have no
-    /// default tables ([`Partition::has_default`]).
+    /// zero-aware 6-6-6-6, the set the README recommends; for 6x6 and 7x7
+    /// blocks of five tiles (and four), which guide their beam search.
+    /// Sides past 7x7 have no default tables ([`Partition::has_default`]).
     pub fn default_name(size: usize) -> &'static str {
         match size {
             2 => "3",
             3 => "8",
             5 => "6z-6z-6z-6z",
             6 => "5-5-5-5-5-5-5",
+            7 => "5-5-5-5-4-5-5-4-5-5",
             _ => "7-8",
         }
     }
 
-    /// Whether boards of side `size` have default tables (2x2 to 6x6).
-    /// On 7x7, 5-tile tables (1 GB) guide the beam no better than linear
-    /// conflict (docs/experiments.md), so none are offered.
+    /// Whether boards of side `size` have default tables (2x2 to 7x7).
+    /// Past 7x7, tables of five tiles cover too little of the board to
+    /// guide a beam; larger ones pass 2 GB.
     pub fn has_default(size: usize) -> bool {
-        (2..=6).contains(&size)
+        (2..=7).contains(&size)
     }
 
     /// The sets a solver takes for boards of side `size` when none is
@@ -754,6 +770,7 @@ impl Partition {
             4 => &["7-8+L7-8+S7-8", "trio", "duo", "7z-8", "7-8"],
             5 => &["compound", "septet", "6z-6z-6z-6z", "6-6-6-6"],
             6 => &["5-5-5-5-5-5-5"],
+            7 => &["5-5-5-5-4-5-5-4-5-5"],
             _ => &[],
         }
     }

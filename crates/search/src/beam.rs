@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use npuzzle_board::Move;
 
 use crate::grid::{Grid, Position};
-use crate::heuristic::{Heuristic, LinearConflict, LinearConflictState, MoveSet};
+use crate::heuristic::{Heuristic, LinearConflict, MoveSet};
 use crate::types::Stats;
 
 /// Levels of kept boards remembered at least (see `beam`).
@@ -310,61 +310,86 @@ fn path(history: &[Vec<(u32, Move)>], index: u32, mv: Move) -> Vec<Move> {
     moves
 }
 
-/// Linear conflict with the tiles of the frame (the outer row and column
-/// that the goal's core, one line smaller, leaves) counted half as much
-/// again: a guide, not a bound. The beam then places the frame early and
-/// finishes the core, as a person does, with most moves still helping
-/// every tile; on random 6x6 to 8x8 boards it answers 3 to 6 % shorter than
-/// linear conflict alone (docs/experiments.md), but it can stall on a
-/// board whose last tiles form a long cycle, which the caller detects.
-pub(crate) struct FrameWeighted {
-    linear_conflict: LinearConflict,
+/// An estimate (linear conflict, or tables) with the tiles of the frame
+/// (the outer row and column that the goal's core, one line smaller,
+/// leaves) counted half as much again: a guide, not a bound. The beam then
+/// places the frame early and finishes the core, as a person does, with
+/// most moves still helping every tile; on random 6x6 to 8x8 boards it
+/// answers 3 to 6 % shorter than linear conflict alone, and over the 7x7
+/// tables 3 % shorter than the tables alone (docs/experiments.md), but it
+/// can stall on a board whose last tiles form a long cycle, which the
+/// caller detects.
+pub(crate) struct FrameWeighted<H = LinearConflict> {
+    estimate: H,
+    grid: Grid,
     /// Per tile, in units of half a move: 1 for frame tiles, else 0 (and
     /// more for tiles kept or steered).
     weights: Vec<u32>,
 }
 
-/// Linear conflict's state and the weighted tiles' Manhattan distance.
+/// The estimate's state and the weighted tiles' Manhattan distance.
 #[derive(Clone, Copy)]
-pub(crate) struct FrameWeightedState {
-    linear_conflict: LinearConflictState,
+pub(crate) struct FrameWeightedState<S> {
+    estimate: S,
     /// In units of half a move.
     frame_distance: u32,
 }
 
-impl FrameWeightedState {
+impl<S> FrameWeightedState<S> {
     /// Whether every weighted tile is home.
     pub(crate) fn weighted_home(&self) -> bool {
         self.frame_distance == 0
     }
 }
 
+/// Per tile, 1 for the frame's tiles (see [`FrameWeighted`]), else 0.
+fn frame_weights(grid: &Grid) -> Vec<u32> {
+    let n = grid.n;
+    // The goal's core is the (n-1)x(n-1) block around the blank's home;
+    // the frame is the row and column on the other side.
+    let far = if grid.home[0] as usize / n == 0 {
+        n - 1
+    } else {
+        0
+    };
+    (0..n * n)
+        .map(|tile| {
+            let home = grid.home[tile] as usize;
+            u32::from(tile != 0 && (home / n == far || home % n == far))
+        })
+        .collect()
+}
+
+impl<H: Heuristic> FrameWeighted<H> {
+    /// `estimate` with the frame weighted.
+    pub(crate) fn over(grid: &Grid, estimate: H) -> FrameWeighted<H> {
+        FrameWeighted {
+            estimate,
+            grid: grid.clone(),
+            weights: frame_weights(grid),
+        }
+    }
+
+    /// The estimate alone (a bound when it is one) in `state`.
+    #[cfg(test)]
+    pub(crate) fn unweighted(&self, state: &FrameWeightedState<H::State>) -> u32 {
+        self.estimate.value(&state.estimate)
+    }
+}
+
 impl FrameWeighted {
+    #[cfg(test)]
     pub(crate) fn new(grid: &Grid) -> FrameWeighted {
         FrameWeighted::keeping(grid, &[], 0)
     }
 
     /// The frame weighted, and each tile of `kept` `weight` more.
     pub(crate) fn keeping(grid: &Grid, kept: &[usize], weight: u32) -> FrameWeighted {
-        let n = grid.n;
-        // The goal's core is the (n-1)x(n-1) block around the blank's home;
-        // the frame is the row and column on the other side.
-        let far = if grid.home[0] as usize / n == 0 {
-            n - 1
-        } else {
-            0
-        };
-        let weights = (0..n * n)
-            .map(|tile| {
-                let home = grid.home[tile] as usize;
-                let frame = u32::from(tile != 0 && (home / n == far || home % n == far));
-                frame + if kept.contains(&tile) { weight } else { 0 }
-            })
-            .collect();
-        FrameWeighted {
-            linear_conflict: LinearConflict::new(grid),
-            weights,
+        let mut guide = FrameWeighted::over(grid, LinearConflict::new(grid));
+        for &tile in kept {
+            guide.weights[tile] += weight;
         }
+        guide
     }
 
     /// Only the tiles of `steered` weighted, `weight` each: the beam to the
@@ -375,56 +400,57 @@ impl FrameWeighted {
             .map(|tile| if steered.contains(&tile) { weight } else { 0 })
             .collect();
         FrameWeighted {
-            linear_conflict: LinearConflict::new(grid),
+            estimate: LinearConflict::new(grid),
+            grid: grid.clone(),
             weights,
         }
     }
 }
 
-impl Heuristic for FrameWeighted {
-    type State = FrameWeightedState;
+impl<H: Heuristic> Heuristic for FrameWeighted<H> {
+    type State = FrameWeightedState<H::State>;
 
     fn name(&self) -> &'static str {
         "frame-weighted"
     }
 
-    fn init(&self, position: &Position) -> FrameWeightedState {
-        let grid = self.linear_conflict.grid();
+    fn init(&self, position: &Position) -> Self::State {
         let frame_distance = (0..self.weights.len())
-            .map(|tile| self.weights[tile] * grid.distance(tile as u8, position.cells[tile]))
+            .map(|tile| self.weights[tile] * self.grid.distance(tile as u8, position.cells[tile]))
             .sum();
         FrameWeightedState {
-            linear_conflict: self.linear_conflict.init(position),
+            estimate: self.estimate.init(position),
             frame_distance,
         }
     }
 
     #[inline(always)]
-    fn value(&self, state: &FrameWeightedState) -> u32 {
-        2 * self.linear_conflict.value(&state.linear_conflict) + state.frame_distance
+    fn value(&self, state: &Self::State) -> u32 {
+        2 * self.estimate.value(&state.estimate) + state.frame_distance
+    }
+
+    #[inline(always)]
+    fn prepare_children(&self, state: &mut Self::State, position: &Position, moves: MoveSet) {
+        self.estimate
+            .prepare_children(&mut state.estimate, position, moves);
     }
 
     #[inline(always)]
     fn update(
         &self,
-        state: &FrameWeightedState,
+        state: &Self::State,
         position: &Position,
         tile: u8,
         from: u8,
         to: u8,
-    ) -> FrameWeightedState {
-        let grid = self.linear_conflict.grid();
+    ) -> Self::State {
         let weight = self.weights[tile as usize];
         FrameWeightedState {
-            linear_conflict: self.linear_conflict.update(
-                &state.linear_conflict,
-                position,
-                tile,
-                from,
-                to,
-            ),
-            frame_distance: state.frame_distance + weight * grid.distance(tile, to)
-                - weight * grid.distance(tile, from),
+            estimate: self
+                .estimate
+                .update(&state.estimate, position, tile, from, to),
+            frame_distance: state.frame_distance + weight * self.grid.distance(tile, to)
+                - weight * self.grid.distance(tile, from),
         }
     }
 }
@@ -514,10 +540,7 @@ mod tests {
                         (1..grid.cells())
                             .all(|t| guide.weights[t] == 0 || position.cells[t] == grid.home[t])
                     );
-                    assert!(
-                        guide.value(&state)
-                            >= 2 * guide.linear_conflict.value(&fresh.linear_conflict)
-                    );
+                    assert!(guide.value(&state) >= 2 * guide.unweighted(&fresh));
                 }
             }
         }

@@ -107,6 +107,59 @@ pub trait Heuristic: Sync {
     }
 }
 
+/// A borrowed heuristic is one, so that guides can wrap tables they do
+/// not own.
+impl<H: Heuristic> Heuristic for &H {
+    type State = H::State;
+
+    const UPDATE_READS_POSITION: bool = H::UPDATE_READS_POSITION;
+
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    #[inline(always)]
+    fn init(&self, position: &Position) -> Self::State {
+        (**self).init(position)
+    }
+
+    #[inline(always)]
+    fn value(&self, state: &Self::State) -> u32 {
+        (**self).value(state)
+    }
+
+    #[inline(always)]
+    fn update(
+        &self,
+        state: &Self::State,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> Self::State {
+        (**self).update(state, position, tile, from, to)
+    }
+
+    #[inline(always)]
+    fn prepare_children(&self, state: &mut Self::State, position: &Position, moves: MoveSet) {
+        (**self).prepare_children(state, position, moves)
+    }
+
+    #[inline(always)]
+    fn update_within(
+        &self,
+        state: &Self::State,
+        position: &Position,
+        tile: u8,
+        from: u8,
+        to: u8,
+        limit: u32,
+        child: &mut Self::State,
+    ) -> u32 {
+        (**self).update_within(state, position, tile, from, to, limit, child)
+    }
+}
+
 /// `update` for a heuristic whose `update_within` does the work: the
 /// child with no bound to stop at.
 #[inline(always)]
@@ -258,13 +311,6 @@ impl LinearConflict {
             longest = longest.max(best[i]);
         }
         len as u8 - longest
-    }
-}
-
-impl LinearConflict {
-    /// The board's geometry.
-    pub(crate) fn grid(&self) -> &Grid {
-        &self.grid
     }
 }
 

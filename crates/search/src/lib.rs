@@ -131,7 +131,12 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
     impl WithHeuristic for Run<'_> {
         type Output = Result<Solution, SearchError>;
         fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
-            beam_with(grid, heuristic, self.0, self.1, self.2)
+            let Run(board, request, width) = self;
+            if FRAME_OVER_TABLES_SIDES.contains(&grid.n) && width >= FRAME_FIRST_MIN_WIDTH {
+                frame_first_beams(grid, heuristic, board, request, width, STALL_LEVELS)
+            } else {
+                beam_with(grid, heuristic, board, request, width)
+            }
         }
     }
     with_catalogue(
@@ -149,6 +154,12 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
 /// frame-weighted guide (`beam::FrameWeighted`): measured on 6x6 to 10x10;
 /// on 5x5 it gains nothing.
 const FRAME_FIRST_SIDES: std::ops::RangeInclusive<usize> = 6..=10;
+
+/// Sides whose tables guide a wide beam with the frame weighted, as
+/// linear conflict does on 6x6 to 10x10: on 7x7 the tables alone answered
+/// 1.628 times Manhattan on 20 boards, frame-weighted 1.578; on 6x6 1.482
+/// alone, 1.499 frame-weighted (docs/experiments.md).
+const FRAME_OVER_TABLES_SIDES: std::ops::RangeInclusive<usize> = 7..=7;
 
 /// The narrowest beam that tries the frame-weighted guide first: it was
 /// measured at widths of 2,500 to 20,000; narrower beams (the coach's)
@@ -208,14 +219,30 @@ fn beam_stalling_after(
     width: usize,
     stall_levels: usize,
 ) -> Result<Solution, SearchError> {
-    let started = Instant::now();
     let n = board.size();
     let grid = Grid::new(n, request.goal);
     let linear_conflict = LinearConflict::new(&grid);
-    let bound = linear_conflict.value(&linear_conflict.init(&Position::new(board)));
     if !FRAME_FIRST_SIDES.contains(&n) || width < FRAME_FIRST_MIN_WIDTH {
         return beam_with(&grid, &linear_conflict, board, request, width);
     }
+    frame_first_beams(&grid, &linear_conflict, board, request, width, stall_levels)
+}
+
+/// Beams guided by `estimate` with the frame weighted, at the widths of
+/// [`WIDTHS_PERCENT`] on 6x6 to 8x8 (one past 8x8); when every one stalls
+/// (no new least estimate in `stall_levels` levels), repairs and the
+/// reduction from the board nearest the goal the last beam reached.
+fn frame_first_beams<H: Heuristic>(
+    grid: &Grid,
+    estimate: &H,
+    board: &Board,
+    request: &Request,
+    width: usize,
+    stall_levels: usize,
+) -> Result<Solution, SearchError> {
+    let started = Instant::now();
+    let n = board.size();
+    let bound = estimate.value(&estimate.init(&Position::new(board)));
     let widths: &[usize] = if n <= WIDTHS_MAX_SIDE {
         &WIDTHS_PERCENT
     } else {
@@ -235,7 +262,15 @@ fn beam_stalling_after(
             ..request.clone()
         };
         let attempt_width = (width * percent / 100).max(1);
-        match frame_first_beam(&grid, board, &rest, attempt_width, bound, stall_levels) {
+        match frame_first_beam(
+            grid,
+            estimate,
+            board,
+            &rest,
+            attempt_width,
+            bound,
+            stall_levels,
+        ) {
             Ok(found) => {
                 spent += found.stats.expanded;
                 if best
@@ -260,7 +295,7 @@ fn beam_stalling_after(
         return Err(ended_early(request, spent));
     };
     let beam = Beam {
-        grid: &grid,
+        grid,
         width,
         stall_levels,
         limit: nodes_to_depth(request, width, bound, 6),
@@ -428,10 +463,12 @@ fn nodes_to_depth(request: &Request, width: usize, bound: u32, halves: u64) -> u
         .min(depth.saturating_mul(width as u64))
 }
 
-/// The beam guided by `beam::FrameWeighted`, or how far it came when it
-/// stalled or ran out; `initial_estimate` is linear conflict's.
-fn frame_first_beam(
+/// The beam guided by `estimate` with the frame weighted
+/// (`beam::FrameWeighted`), or how far it came when it stalled or ran
+/// out; `initial_estimate` is `estimate`'s.
+fn frame_first_beam<H: Heuristic>(
     grid: &Grid,
+    estimate: &H,
     board: &Board,
     request: &Request,
     width: usize,
@@ -439,7 +476,7 @@ fn frame_first_beam(
     stall_levels: usize,
 ) -> Result<Solution, Unfinished> {
     let started = Instant::now();
-    let guide = beam::FrameWeighted::new(grid);
+    let guide = beam::FrameWeighted::over(grid, estimate);
     let position = Position::new(board);
     let limit = nodes_to_depth(request, width, initial_estimate, 4);
     let stop = request.stop.as_deref();

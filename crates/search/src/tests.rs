@@ -878,6 +878,7 @@ fn the_frame_first_beams_and_their_fallback_answer_with_moves_that_solve() {
             .map(|percent| {
                 let alone = frame_first_beam(
                     &grid,
+                    &linear_conflict,
                     &board,
                     &request,
                     width * percent / 100,
@@ -993,4 +994,73 @@ fn the_frame_first_beams_and_their_repairs_share_one_node_limit() {
     let found = beam_stalling_after(&board, &request, FRAME_FIRST_MIN_WIDTH, 1).unwrap();
     assert!(found.stats.expanded <= 300_001, "{}", found.stats.expanded);
     assert!(board.solves(&found.moves, Goal::BlankLast), "{board}");
+}
+
+/// On 7x7 a wide beam over tables weights the frame too, as linear
+/// conflict's does; a narrow one (the coach's) and a 6x6 one follow the
+/// tables alone. The bound stated is the tables' estimate; every answer
+/// replays.
+#[test]
+fn tables_guide_the_frame_first_beams_on_7x7_alone_elsewhere() {
+    let mut rng = SplitMix64::new(71);
+    for (size, goal) in [
+        (7, Goal::BlankLast),
+        (7, Goal::BlankFirst),
+        (6, Goal::BlankLast),
+    ] {
+        let board = random_board(size, goal, &mut rng);
+        // Tables of three tiles each: built at once, and a fair guide.
+        let cells = size * size;
+        let triples: Vec<String> = (1..cells)
+            .collect::<Vec<_>>()
+            .chunks(3)
+            .map(|tiles| {
+                tiles
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        let (tables, groups) = catalogue(&triples.join(";"), size, goal);
+        let request = Request {
+            goal,
+            max_nodes: Some(5_000_000),
+            ..Request::default()
+        };
+        let wide = beam_catalogue(
+            &board,
+            &request,
+            &tables,
+            &groups,
+            true,
+            FRAME_FIRST_MIN_WIDTH,
+        )
+        .unwrap();
+        let narrow = beam_catalogue(
+            &board,
+            &request,
+            &tables,
+            &groups,
+            true,
+            FRAME_FIRST_MIN_WIDTH - 1,
+        )
+        .unwrap();
+        for found in [&wide, &narrow] {
+            assert!(board.solves(&found.moves, goal), "{board}");
+            assert!(found.moves.len() as u32 >= found.initial_estimate);
+        }
+        assert_eq!(wide.initial_estimate, narrow.initial_estimate);
+        assert!(
+            !narrow.stats.strategy.starts_with("frame"),
+            "{}",
+            narrow.stats.strategy
+        );
+        assert_eq!(
+            wide.stats.strategy.starts_with("frame-weighted"),
+            size == 7,
+            "{size}x{size}: {}",
+            wide.stats.strategy
+        );
+    }
 }
