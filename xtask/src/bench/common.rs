@@ -381,6 +381,39 @@ pub fn manhattan(tiles: &[u64], blank_first: bool) -> u64 {
         .sum()
 }
 
+/// Whether `moves` (the direction each tile slides, `--notation tile`)
+/// are legal on `tiles` and end at the goal: the bench's own replay,
+/// apart from the program's.
+pub fn replays(tiles: &[u64], moves: &str, blank_first: bool) -> bool {
+    let n = (tiles.len() as f64).sqrt().round() as usize;
+    let mut tiles = tiles.to_vec();
+    let Some(mut blank) = tiles.iter().position(|&t| t == 0) else {
+        return false;
+    };
+    for letter in moves.chars() {
+        // The tile slides towards the blank, so the blank goes the other way.
+        let (row, column) = (blank / n, blank % n);
+        let next = match letter {
+            'U' if row + 1 < n => blank + n,
+            'D' if row > 0 => blank - n,
+            'L' if column + 1 < n => blank + 1,
+            'R' if column > 0 => blank - 1,
+            _ => return false,
+        };
+        tiles.swap(blank, next);
+        blank = next;
+    }
+    let cells = tiles.len() as u64;
+    tiles.iter().enumerate().all(|(cell, &tile)| {
+        let expected = if blank_first {
+            cell as u64
+        } else {
+            (cell as u64 + 1) % cells
+        };
+        tile == expected
+    })
+}
+
 /// A board `steps` random moves (never straight back) from blank-last
 /// solved, from a fixed generator, as text.
 pub fn walked_board(n: usize, steps: usize, seed: u64) -> String {
@@ -426,7 +459,7 @@ impl Batch {
 pub fn solve_batch(npuzzle: &Path, boards: &str, args: &[&str]) -> Result<Batch, String> {
     let started = Instant::now();
     let child = Command::new(npuzzle)
-        .args(["solve", "--json", "--no-moves"])
+        .args(["solve", "--json", "--notation", "tile"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -444,7 +477,7 @@ pub fn solve_batch(npuzzle: &Path, boards: &str, args: &[&str]) -> Result<Batch,
         .and_then(|r| r["peak_rss_mb"].as_f64())
         .unwrap_or(0.0);
     let mut answers = Vec::new();
-    for record in records.into_iter().filter(|r| r["type"] != "summary") {
+    for mut record in records.into_iter().filter(|r| r["type"] != "summary") {
         if record["type"] != "solution" {
             return Err(format!(
                 "npuzzle solve {args:?} did not solve a board: {record}"
@@ -454,7 +487,14 @@ pub fn solve_batch(npuzzle: &Path, boards: &str, args: &[&str]) -> Result<Batch,
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_u64).collect())
             .unwrap_or_default();
-        let bound = manhattan(&tiles, record["goal"] == "blank-first");
+        let blank_first = record["goal"] == "blank-first";
+        let moves = record["moves"].take();
+        if !replays(&tiles, moves.as_str().unwrap_or_default(), blank_first) {
+            return Err(format!(
+                "npuzzle solve {args:?}: the moves do not take the board to the goal: {record}"
+            ));
+        }
+        let bound = manhattan(&tiles, blank_first);
         let length = record["length"].as_u64().unwrap_or(0);
         let seconds = record["seconds"].as_f64().unwrap_or(0.0);
         answers.push((length, bound, seconds, record));

@@ -21,7 +21,8 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
          a time; length / Manhattan distance (optimal solutions are about 1.3 times it), \
          against the targets of issue #61. Without tables the beam is guided by linear \
          conflict; with the 6x6 or 7x7 tables (`npuzzle pdb build --size 6` or `--size 7`, \
-         built afresh here) by them. Tables: MB mapped and build seconds on this machine. Seconds are per \
+         built afresh here) by them. Every answer is replayed to the goal by the bench \
+         itself. Tables: MB mapped and build seconds on this machine. Seconds are per \
          board, one thread each.\n\n\
          | size | tables | MB | build s | boards | method | mean length / Manhattan | target | worst | mean s | worst s | peak RSS MB | wall s | strategy |\n\
          | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"

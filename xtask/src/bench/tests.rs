@@ -388,3 +388,34 @@ fn a_failed_section_is_reported_with_its_error() {
     );
     assert!(!text.contains("line 21"), "{text}");
 }
+
+/// The bench's replay accepts moves that solve, in the tile notation, for
+/// both goals, and refuses an illegal move or one short of the goal.
+#[test]
+fn the_bench_replays_moves_to_either_goal() {
+    use super::common::replays;
+    // 1 2 3 / 4 5 6 / 7 0 8: tile 8 slides left into the blank.
+    let near = [1, 2, 3, 4, 5, 6, 7, 0, 8];
+    assert!(replays(&near, "L", false));
+    assert!(!replays(&near, "", false));
+    assert!(
+        !replays(&near, "R", false),
+        "tile 7 slides right: not the goal"
+    );
+    assert!(
+        !replays(&near, "D", false),
+        "tile 5 slides down: not the goal"
+    );
+    // 1 0 2 / 3 4 5 / 6 7 8 to blank-first: tile 1 slides right.
+    let first = [1, 0, 2, 3, 4, 5, 6, 7, 8];
+    assert!(replays(&first, "R", true));
+    assert!(
+        !replays(&first, "U", true),
+        "tile 4 slides up: not the goal"
+    );
+    assert!(!replays(&first, "LX", true), "not a move");
+    assert!(
+        !replays(&[0, 2, 1, 3], "D", false),
+        "nothing above the blank"
+    );
+}
