@@ -198,7 +198,7 @@ const STALL_LEVELS: usize = 30;
 
 /// A solution of `board` by beam search of `width` with linear conflict.
 /// On 6x6 to 10x10 a wide beam is guided by `beam::FrameWeighted`
-/// instead, on 6x6 to 8x8 at several widths ([`WIDTHS_PERCENT`]). When
+/// instead, on 6x6 to 8x8 at several widths (`WIDTHS_PERCENT`). When
 /// every one stalls, repairs (`Beam::repair`) and then the reduction
 /// finish from the board nearest the goal the last beam reached, within
 /// the nodes of `request.max_nodes`.
