@@ -9,6 +9,8 @@ mod bench;
 mod digests;
 mod install;
 mod stages;
+#[cfg(test)]
+mod test_script;
 
 const TASKS: &str = "\
 usage: cargo xtask <task> [options]

@@ -177,13 +177,10 @@ pub fn plan(args: &[String], host: &Host) -> Result<Plan, String> {
 mod tests {
     use super::*;
     use std::fs;
-    use std::os::unix::fs::PermissionsExt;
     use std::path::Path;
 
     fn script(dir: &Path, name: &str, body: &str) {
-        let path = dir.join(name);
-        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        crate::test_script::write_script(&dir.join(name), body);
     }
 
     /// A PATH holding a python3 that answers yes to the venv probe, and

@@ -345,19 +345,15 @@ fn no_two_modules_import_each_other() {
 /// A stand-in for `npuzzle solve --json`: one record per board read from
 /// standard input, `extra` spliced into each, then a summary.
 fn fake_npuzzle(dir: &Path, extra: &str) -> std::path::PathBuf {
-    use std::os::unix::fs::PermissionsExt;
     let path = dir.join("npuzzle");
-    std::fs::write(
+    crate::test_script::write_script(
         &path,
-        format!(
-            "#!/bin/sh\nwhile read -r board; do\n  \
+        &format!(
+            "while read -r board; do\n  \
              echo '{{\"type\":\"solution\",\"length\":80,\"expanded\":5,\"seconds\":0.5{extra}}}'\n\
-             done\necho '{{\"type\":\"summary\",\"peak_rss_mb\":3.0}}'\n"
+             done\necho '{{\"type\":\"summary\",\"peak_rss_mb\":3.0}}'"
         ),
-    )
-    .expect("the stand-in is written");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-        .expect("the stand-in is executable");
+    );
     path
 }
 
