@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 mod board;
+pub mod clock;
 mod parse;
 mod random;
 

@@ -13,33 +13,13 @@ use npuzzle_pdb::generate::{self, BuildError, Level};
 use npuzzle_pdb::{build_file_until, Header, Partition, Pattern, Pdb};
 
 use crate::error::Error;
-use crate::tables::writable;
-
-/// The most threads a build or a batch may use: more only thrash.
-pub const MAX_THREADS: usize = 256;
-
-/// The cores of this machine (1 when unknown).
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// `threads` checked against 1..=[`MAX_THREADS`]; `what` names the option
-/// in the message.
-pub fn check_threads(what: &str, threads: usize) -> Result<usize, Error> {
-    if threads == 0 || threads > MAX_THREADS {
-        return Err(Error::InvalidArgument(format!(
-            "{what} {threads} is out of range: give 1 to {MAX_THREADS} (this machine has {} \
-             cores)",
-            cores()
-        )));
-    }
-    Ok(threads)
-}
+use crate::table_files::writable;
+use crate::threads::{check_threads, cores};
 
 /// How to build.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
-    /// Worker threads (at most [`MAX_THREADS`]).
+    /// Worker threads (at most [`MAX_THREADS`](crate::MAX_THREADS)).
     pub threads: usize,
     /// Rebuild tables that are already there and intact.
     pub force: bool,

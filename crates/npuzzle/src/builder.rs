@@ -7,9 +7,9 @@ use std::sync::Arc;
 use npuzzle_board::Goal;
 use npuzzle_search::{Algorithm, Effort, HeuristicKind, Strategy};
 
-use crate::build::cores;
 use crate::note::{Note, NoteSink};
 use crate::tables::Tables;
+use crate::threads::{cores, MAX_THREADS};
 
 /// The largest `within` percentage a solver takes (at most 11 times optimal).
 pub const MAX_WITHIN: u32 = 1000;
@@ -37,7 +37,7 @@ pub(crate) struct Config {
 #[must_use]
 pub struct SolverBuilder {
     pub(crate) config: Config,
-    pub(crate) tables: Vec<Tables>,
+    pub(crate) tables: Vec<Arc<Tables>>,
     pub(crate) open_now: Vec<usize>,
 }
 
@@ -160,9 +160,10 @@ impl SolverBuilder {
     }
 
     /// Tables already open, for boards of their side (their partition
-    /// counts as asked for).
-    pub fn tables(mut self, tables: Tables) -> Self {
-        self.tables.push(tables);
+    /// counts as asked for). An `Arc<Tables>` is shared, not copied: many
+    /// solvers (other goals' or options') can hold the same tables.
+    pub fn tables(mut self, tables: impl Into<Arc<Tables>>) -> Self {
+        self.tables.push(tables.into());
         self
     }
 }
@@ -183,7 +184,7 @@ impl SolverBuilder {
                 within: 0,
                 reflection: true,
                 max_nodes: None,
-                threads: cores().min(crate::build::MAX_THREADS),
+                threads: cores().min(MAX_THREADS),
                 on_note: None,
                 strategy: None,
             },

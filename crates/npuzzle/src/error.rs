@@ -373,6 +373,7 @@ impl Error {
         }
     }
 
+    #[cfg(feature = "native")]
     pub(crate) fn io(doing: &'static str, path: &Path, error: io::Error) -> Error {
         Error::Io {
             path: path.to_path_buf(),

@@ -25,24 +25,38 @@
 //! returns `Result<(), npuzzle::Error>` prints that message. Reading tables
 //! without this crate's dependencies (zstd's C code, rayon) is
 //! `npuzzle_pdb`'s job, with its default features.
+//!
+//! The default feature `native` adds what a browser lacks: table files
+//! (found, unpacked, mapped, built and written), thread pools and batch
+//! streams. Without it (the WebAssembly build, `crates/wasm`) the policy
+//! is the same; tables come from memory ([`Tables::from_images`], given to
+//! [`SolverBuilder::tables`]), every search runs on the calling thread,
+//! and a side without tables given goes on as the command line does when
+//! they are not built.
 #![warn(missing_docs)]
 
+#[cfg(feature = "native")]
 mod build;
 mod builder;
 mod distributed;
 mod error;
 mod note;
 mod plan;
+#[cfg(feature = "native")]
 mod pool;
 mod sides;
 mod solution;
 mod solver;
+#[cfg(feature = "native")]
 mod stream;
+#[cfg(feature = "native")]
+mod table_files;
 mod tables;
+mod threads;
 
+#[cfg(feature = "native")]
 pub use build::{
-    build_tables, build_tables_with, check_threads, cores, preflight, BuildEvent, BuildOptions,
-    BuildReport, MAX_THREADS,
+    build_tables, build_tables_with, preflight, BuildEvent, BuildOptions, BuildReport,
 };
 pub use builder::{SolverBuilder, MAX_WITHIN};
 pub use error::{build_command, Error, TablesError, TablesProblem};
@@ -55,11 +69,16 @@ pub use npuzzle_search::{Algorithm, Effort, HeuristicKind, Stats, Strategy, MAX_
 pub use plan::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
 pub use solution::Solution;
 pub use solver::{Run, Solver};
+#[cfg(feature = "native")]
 pub use stream::{Answered, Answers, Waited};
-pub use tables::{default_build_dir, find_dir, search_dirs, verify_exact, Exactness, Tables};
+#[cfg(feature = "native")]
+pub use table_files::{default_build_dir, find_dir, search_dirs, verify_exact, Exactness};
+pub use tables::{Tables, IN_MEMORY};
+pub use threads::{check_threads, cores, MAX_THREADS};
 
 /// Table files one by one, for tools that inspect them: open, verify, read
 /// headers (the format is specified in `docs/pdb-format.md`).
+#[cfg(feature = "native")]
 pub mod table_file {
     pub use npuzzle_pdb::file::{
         cache_path, file_name, is_packed, normalize, open_noting, open_unpacked,
@@ -69,7 +88,8 @@ pub mod table_file {
     pub use npuzzle_pdb::{Header, Pdb, Problem};
 }
 
-#[cfg(test)]
+// Over table files: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
 mod tests;
 
 /// The README's Rust snippet, compiled as a doctest so it stays true.

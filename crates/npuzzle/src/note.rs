@@ -102,7 +102,7 @@ impl Note {
             } => format!(
                 "unpacking the {partition} tables in {} ({:.0} MB), once: later runs map \
                  the unpacked copy directly",
-                npuzzle_pdb::file::normalize(dir).display(),
+                npuzzle_pdb::normalize(dir).display(),
                 *bytes as f64 / 1e6
             ),
             Note::StrongestChosen {
@@ -112,7 +112,7 @@ impl Note {
             } => format!(
                 "using the {partition} tables in {}: the strongest set built there for \
                  {size}x{size} (naming a partition picks another)",
-                npuzzle_pdb::file::normalize(dir).display()
+                npuzzle_pdb::normalize(dir).display()
             ),
             Note::TablesChosen {
                 partition,
@@ -122,7 +122,7 @@ impl Note {
             } => format!(
                 "using the {partition} tables in {}: the only set built there for \
                  {size}x{size} (the default, {default}, is not built)",
-                npuzzle_pdb::file::normalize(dir).display()
+                npuzzle_pdb::normalize(dir).display()
             ),
         }
     }

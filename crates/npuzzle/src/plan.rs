@@ -3,9 +3,9 @@
 //! the reduction alone past 15x15), and the one path every solve takes
 //! from a board to an answer.
 
+use npuzzle_board::clock::Instant;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
-use std::time::Instant;
 
 use npuzzle_board::Board;
 use npuzzle_search::heuristic::{Heuristic, LinearConflict};

@@ -51,7 +51,7 @@ impl ForkSafePool {
 /// (checking tables as they open), one thread per core.
 pub(crate) fn engine_pool() -> Result<Arc<ThreadPool>, String> {
     static ENGINE: ForkSafePool = ForkSafePool::new();
-    ENGINE.get(crate::build::cores())
+    ENGINE.get(crate::threads::cores())
 }
 
 /// Runs `work` in [`engine_pool`] (on this thread if no pool can start).

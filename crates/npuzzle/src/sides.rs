@@ -8,12 +8,17 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use npuzzle_pdb::Partition;
+#[cfg(feature = "native")]
 use npuzzle_search::Capacity;
 
 use crate::builder::Config;
-use crate::error::{Error, TablesError, TablesProblem};
+#[cfg(feature = "native")]
+use crate::error::TablesError;
+use crate::error::{Error, TablesProblem};
 use crate::note::Note;
-use crate::tables::{search_dirs, strongest_built, tables_error, Tables};
+#[cfg(feature = "native")]
+use crate::table_files::{search_dirs, strongest_built};
+use crate::tables::{tables_error, Tables};
 
 /// One board side's tables, opened once.
 struct Side {
@@ -58,11 +63,11 @@ impl Sides {
     }
 
     /// Tables given open, for boards of their side (asked for).
-    pub(crate) fn insert(&self, tables: Tables) {
+    pub(crate) fn insert(&self, tables: Arc<Tables>) {
         self.lock().insert(
             tables.size(),
             Side {
-                tables: Ok(Arc::new(tables)),
+                tables: Ok(tables),
                 asked_for: true,
             },
         );
@@ -83,6 +88,7 @@ fn partition_for(config: &Config, size: usize) -> Option<&str> {
     }
 }
 
+#[cfg(feature = "native")]
 fn open_side(config: &Config, size: usize, tell: &dyn Fn(Note)) -> Side {
     let asked_for = partition_for(config, size).is_some();
     let default = Partition::default_name(size);
@@ -134,8 +140,31 @@ fn open_side(config: &Config, size: usize, tell: &dyn Fn(Note)) -> Side {
     Side { tables, asked_for }
 }
 
+/// Without files, a side has only the tables given open: any other is
+/// missing, and the solver goes on as it does when they are not built.
+#[cfg(not(feature = "native"))]
+fn open_side(config: &Config, size: usize, _tell: &dyn Fn(Note)) -> Side {
+    let asked_for = partition_for(config, size).is_some();
+    let name = partition_for(config, size).unwrap_or(Partition::default_name(size));
+    let tables = Partition::parse(name, size, config.goal)
+        .map_err(Error::from)
+        .and_then(|partition| {
+            Err(tables_error(
+                &partition,
+                Path::new(crate::tables::IN_MEMORY),
+                TablesProblem::Missing {
+                    file: npuzzle_pdb::file_name(&partition.patterns()[0]),
+                    looked_in: Vec::new().into(),
+                    built: Vec::new().into(),
+                },
+            ))
+        });
+    Side { tables, asked_for }
+}
+
 /// With the default tables missing, the one other complete set built
 /// for the side (with a note saying so); else the error as it was.
+#[cfg(feature = "native")]
 fn only_other_set(
     error: TablesError,
     note: &mut dyn FnMut(String),

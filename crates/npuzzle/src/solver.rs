@@ -7,21 +7,25 @@
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::AtomicBool;
+#[cfg(feature = "native")]
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 
 use npuzzle_board::{Board, Goal};
 use npuzzle_pdb::{Lookup, Partition};
 
-use crate::build::check_threads;
 use crate::builder::{Config, SolverBuilder, MAX_WITHIN};
 use crate::error::Error;
 use crate::note::Note;
+#[cfg(feature = "native")]
 use crate::pool::ForkSafePool;
 use crate::sides::Sides;
 use crate::solution::Solution;
+#[cfg(feature = "native")]
 use crate::stream::Answers;
 use crate::tables::Tables;
+use crate::threads::check_threads;
 
 /// What clones of a solver share.
 #[derive(Default)]
@@ -92,6 +96,7 @@ pub struct Solver {
     pub(crate) shared: Arc<Shared>,
     /// Started at the first board split over threads, and again in a
     /// child of `fork`.
+    #[cfg(feature = "native")]
     pub(crate) pool: Arc<ForkSafePool>,
 }
 
@@ -117,6 +122,7 @@ impl SolverBuilder {
         let solver = Solver {
             config: Arc::new(config),
             shared: Arc::new(Shared::default()),
+            #[cfg(feature = "native")]
             pool: Arc::new(ForkSafePool::new()),
         };
         for tables in tables {
@@ -172,6 +178,7 @@ impl Solver {
                 ..(*self.config).clone()
             }),
             shared: Arc::clone(&self.shared),
+            #[cfg(feature = "native")]
             pool: Arc::new(ForkSafePool::new()),
         })
     }
@@ -200,20 +207,22 @@ impl Solver {
     /// Solves one board as `run` says: its own node limit, a stop flag,
     /// on this thread or split across the solver's.
     pub fn solve_with(&self, board: &Board, run: &Run) -> Result<Solution, Error> {
-        // One thread: the split search on this thread, for the same moves
-        // as with more.
-        if run.here || self.config.threads <= 1 {
-            return guard(|| self.answer(board, run, None));
+        // One thread (always, without `native`): the split search on this
+        // thread, for the same moves as with more.
+        #[cfg(feature = "native")]
+        if !run.here && self.config.threads > 1 {
+            return match self.pool() {
+                Ok(pool) => pool.install(|| guard(|| self.answer(board, run, None))),
+                Err(e) => Err(Error::InvalidArgument(e)),
+            };
         }
-        match self.pool() {
-            Ok(pool) => pool.install(|| guard(|| self.answer(board, run, None))),
-            Err(e) => Err(Error::InvalidArgument(e)),
-        }
+        guard(|| self.answer(board, run, None))
     }
 
     /// Solves many boards, the solver's thread count at a time (each search
     /// on one thread, joined by the threads that have no board left once
     /// every board is taken); answers in the order of the boards.
+    #[cfg(feature = "native")]
     pub fn solve_many(&self, boards: &[Board]) -> Vec<Result<Solution, Error>> {
         fn itself(board: &Board) -> Option<&Board> {
             Some(board)
@@ -230,6 +239,7 @@ impl Solver {
     /// bounded: a reader thread takes at most a few items per thread beyond
     /// the last one yielded. Dropping the iterator stops the work after the
     /// boards being solved.
+    #[cfg(feature = "native")]
     pub fn answers<T, I>(&self, items: I, board_of: fn(&T) -> Option<&Board>) -> Answers<T>
     where
         T: Send + 'static,
@@ -285,6 +295,7 @@ impl Solver {
             .push(note);
     }
 
+    #[cfg(feature = "native")]
     fn pool(&self) -> Result<Arc<rayon::ThreadPool>, String> {
         self.pool.get(self.config.threads)
     }

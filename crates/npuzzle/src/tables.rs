@@ -1,150 +1,28 @@
-//! Where tables live and how they are opened: the search order of
-//! directories, the default build directory, and [`Tables`], one
-//! partition's tables mapped and checked.
+//! [`Tables`]: one partition's tables, checked, for lookups and searches,
+//! whether they came from files (`table_files.rs`) or from memory.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use npuzzle_board::{Board, Goal, Move};
-use npuzzle_pdb::file::{self, TableBytes};
-use npuzzle_pdb::{Lookup, OpenError, Partition, Pattern, PdbError, Problem, TableSet};
+use npuzzle_pdb::{
+    file_name, Lookup, OpenError, Partition, Pattern, Pdb, PdbError, Problem, TableBytes, TableSet,
+};
 use npuzzle_search::Capacity;
 
 use crate::error::{Error, TablesError, TablesProblem};
 
-/// Where tables are looked for, in order: `explicit` (a front end's
-/// `--pdb-dir`), else `$NPUZZLE_PDB_DIR`, else `./data`, else the user data
-/// directory (`~/.local/share/npuzzle` on Linux).
-pub fn search_dirs(explicit: Option<&Path>) -> Vec<PathBuf> {
-    if let Some(dir) = explicit {
-        return vec![dir.to_path_buf()];
-    }
-    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
-        return vec![PathBuf::from(dir)];
-    }
-    let mut dirs = vec![PathBuf::from("data")];
-    dirs.extend(file::user_data_dir());
-    dirs
-}
-
-/// The directory among `dirs` that holds the first table of `partition`:
-/// anything under its name counts (a FIFO, a device, a symbolic link loop),
-/// so that opening it says what is wrong rather than that it is missing.
-pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
-    let name = file::file_name(&partition.patterns()[0]);
-    dirs.iter()
-        .find(|d| std::fs::symlink_metadata(d.join(&name)).is_ok())
-        .cloned()
-}
-
-/// The complete sets of tables for boards of side `size` and `goal` in
-/// `dir`, by partition name: the named partitions, each also with any of
-/// its parts zero-aware (`7z-8`), and the named catalogues.
-pub fn sets_in(dir: &Path, size: usize, goal: Goal) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let present: std::collections::HashSet<String> = entries
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .collect();
-    let mut names: Vec<String> = Vec::new();
-    for name in npuzzle_pdb::known_partitions(size) {
-        let parts: Vec<&str> = name.split('-').collect();
-        for mask in 0..1u32 << parts.len() {
-            let variant: Vec<String> = parts
-                .iter()
-                .enumerate()
-                .map(|(i, part)| {
-                    let z = if mask >> i & 1 == 1 { "z" } else { "" };
-                    format!("{part}{z}")
-                })
-                .collect();
-            names.push(variant.join("-"));
-        }
-    }
-    names.extend(
-        npuzzle_pdb::known_catalogues(size)
-            .into_iter()
-            .map(|(name, _, _)| name.to_string()),
-    );
-    let built = |name: &str| {
-        Partition::parse(name, size, goal).ok().filter(|partition| {
-            partition
-                .patterns()
-                .iter()
-                .all(|pattern| present.contains(&file::file_name(pattern)))
-        })
-    };
-    let sets: Vec<(String, Partition)> = names
-        .into_iter()
-        .filter_map(|name| built(&name).map(|partition| (name, partition)))
-        .collect();
-    // A partition that only a built catalogue holds is a part of that set,
-    // not a set of its own: unless it is one a solver takes by itself.
-    let in_catalogue = |partition: &Partition| {
-        sets.iter().any(|(_, other)| {
-            other.groups().len() > 1
-                && partition
-                    .patterns()
-                    .iter()
-                    .all(|p| other.patterns().contains(p))
-        })
-    };
-    let taken_alone = Partition::strongest_first(size);
-    sets.iter()
-        .filter(|(name, partition)| {
-            partition.groups().len() > 1
-                || taken_alone.contains(&name.as_str())
-                || !in_catalogue(partition)
-        })
-        .map(|(name, _)| name.clone())
-        .collect()
-}
-
-/// The first of [`Partition::strongest_first`] complete in one of `dirs`,
-/// with that directory.
-pub fn strongest_built(dirs: &[PathBuf], size: usize, goal: Goal) -> Option<(Partition, PathBuf)> {
-    Partition::strongest_first(size).iter().find_map(|name| {
-        let partition = Partition::parse(name, size, goal).ok()?;
-        let dir = dirs.iter().find(|dir| {
-            partition
-                .patterns()
-                .iter()
-                .all(|pattern| dir.join(file::file_name(pattern)).is_file())
-        })?;
-        Some((partition, dir.clone()))
-    })
-}
-
-/// Whether a file can be created in `dir` (an existing directory).
-pub fn writable(dir: &Path) -> bool {
-    dir.is_dir() && tempfile::tempfile_in(dir).is_ok()
-}
-
-/// Where a build writes when no directory is named: `$NPUZZLE_PDB_DIR`,
-/// else `./data` when it is a writable directory, else the user data
-/// directory.
-pub fn default_build_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    let local = PathBuf::from("data");
-    if writable(&local) {
-        return local;
-    }
-    file::user_data_dir().unwrap_or(local)
-}
-
-/// The tables of one partition (or catalogue), opened from a directory.
+/// The tables of one partition (or catalogue), opened from a directory or
+/// taken from memory ([`Tables::from_images`]).
 pub struct Tables {
-    set: TableSet<TableBytes>,
-    partition: Partition,
-    dir: PathBuf,
-    notes: Vec<String>,
+    pub(crate) set: TableSet<TableBytes>,
+    pub(crate) partition: Partition,
+    pub(crate) dir: PathBuf,
+    pub(crate) notes: Vec<String>,
 }
 
 /// The board side and goal a partition is for.
-fn puzzle_of(partition: &Partition) -> (usize, Goal) {
+pub(crate) fn puzzle_of(partition: &Partition) -> (usize, Goal) {
     let first = &partition.patterns()[0];
     (first.size(), first.goal())
 }
@@ -161,109 +39,78 @@ pub(crate) fn tables_error(partition: &Partition, dir: &Path, problem: TablesPro
     })
 }
 
+/// What [`Tables::from_images`] names as the tables' directory.
+pub const IN_MEMORY: &str = "(in memory)";
+
 impl Tables {
-    /// Opens the default tables of the 15-puzzle (partition 7-8, goal
-    /// blank-last: `cargo xtask build-pdb` or `npuzzle pdb build`) in `dir`.
-    pub fn open(dir: impl AsRef<Path>) -> Result<Tables, Error> {
-        let partition = Partition::parse(Partition::default_name(4), 4, Goal::BlankLast)?;
-        Tables::open_partition(dir, &partition)
-    }
-
-    /// Opens the tables of `partition` in `dir`, checking each completely
-    /// (header, and table CRC).
-    pub fn open_partition(dir: impl AsRef<Path>, partition: &Partition) -> Result<Tables, Error> {
-        let mut notes = Vec::new();
-        let tables = Tables::open_noting(dir.as_ref(), partition, &mut |note| notes.push(note))?;
-        Ok(Tables { notes, ..tables })
-    }
-
-    /// Finds the tables of `partition` in the directories of
-    /// [`search_dirs`]`(explicit)` and opens them; what happens to their
-    /// unpacked copies on the way (a damaged one replaced) goes to `note`.
-    pub fn find(
-        explicit: Option<&Path>,
-        partition: &Partition,
-        note: &mut dyn FnMut(String),
-    ) -> Result<Tables, Error> {
-        let dirs = search_dirs(explicit);
-        let Some(dir) = find_dir(&dirs, partition) else {
-            // A build without a directory named writes to the default one.
-            let build_dir = match &dirs[..] {
-                [only] => only.clone(),
-                _ => default_build_dir(),
-            };
-            let (size, goal) = puzzle_of(partition);
-            let built = dirs
-                .iter()
-                .flat_map(|dir| {
-                    sets_in(dir, size, goal)
-                        .into_iter()
-                        .map(move |name| (name, dir.clone()))
-                })
-                .collect();
-            return Err(tables_error(
+    /// The tables of `partition` from whole file images (header and table,
+    /// as `npuzzle pdb build` unpacks them or [`npuzzle_pdb::build_file`]
+    /// makes them), one per distinct pattern in any order. Each is checked
+    /// as an opened file is: the header, its pattern, the length and CRC a
+    /// named partition's build has, the table's CRC and sampled values. For
+    /// hosts without files, such as a browser that keeps tables it built.
+    pub fn from_images(partition: &Partition, images: Vec<Vec<u8>>) -> Result<Tables, Error> {
+        let dir = Path::new(IN_MEMORY);
+        let damaged = |pattern: &Pattern, e: PdbError| {
+            let path = dir.join(file_name(pattern));
+            tables_error(
                 partition,
-                &build_dir,
-                TablesProblem::Missing {
-                    file: file::file_name(&partition.patterns()[0]),
-                    looked_in: dirs.into(),
-                    built,
-                },
-            ));
+                dir,
+                TablesProblem::Damaged(Arc::new(OpenError::new(&path, Problem::Pdb(e)))),
+            )
         };
-        Tables::open_noting(&dir, partition, note)
-    }
-
-    /// [`Tables::find`], telling `unpacking` first when the tables must be
-    /// unpacked (the first open after a build), with the directory and bytes.
-    pub fn find_telling(
-        explicit: Option<&Path>,
-        partition: &Partition,
-        note: &mut dyn FnMut(String),
-        unpacking: &mut dyn FnMut(&Path, u64),
-    ) -> Result<Tables, Error> {
-        if let Some(dir) = find_dir(&search_dirs(explicit), partition) {
-            let bytes = Tables::bytes_to_unpack(&dir, partition);
-            if bytes > 0 {
-                unpacking(&dir, bytes);
+        let first = &partition.patterns()[0];
+        let mut opened = Vec::with_capacity(images.len());
+        for image in images {
+            let pdb = Pdb::from_bytes(TableBytes::Owned(Arc::new(image)))
+                .map_err(|e| damaged(first, e))?;
+            let pattern = pdb.pattern().clone();
+            if !partition.patterns().contains(&pattern) {
+                let e = PdbError::Malformed {
+                    what: format!(
+                        "it holds tiles {pattern}, which {} has not",
+                        partition.name()
+                    ),
+                };
+                return Err(damaged(&pattern, e));
             }
+            pdb.check_known()
+                .and_then(|()| pdb.verify())
+                .and_then(|()| pdb.check_plausible(npuzzle_pdb::OPEN_SAMPLES))
+                .map_err(|e| damaged(&pattern, e))?;
+            opened.push(pdb);
         }
-        Tables::find(explicit, partition, note)
+        let mut tables = Vec::with_capacity(partition.patterns().len());
+        for pattern in partition.patterns() {
+            let Some(pdb) = opened.iter().find(|pdb| pdb.pattern() == pattern) else {
+                return Err(tables_error(
+                    partition,
+                    dir,
+                    TablesProblem::Missing {
+                        file: file_name(pattern),
+                        looked_in: Vec::new().into(),
+                        built: Vec::new().into(),
+                    },
+                ));
+            };
+            tables.push(pdb.clone());
+        }
+        Tables::from_set(tables, partition, dir)
     }
 
-    /// The bytes of `partition`'s tables in `dir` that have no unpacked
-    /// copy yet: opening them unpacks that much first (once).
-    pub fn bytes_to_unpack(dir: &Path, partition: &Partition) -> u64 {
-        partition
-            .distinct_patterns()
-            .into_iter()
-            .map(|pattern| dir.join(file::file_name(pattern)))
-            .filter(|packed| !file::cache_paths(packed).iter().any(|p| p.is_file()))
-            .filter_map(|packed| file::read_packed_header(&packed).ok())
-            .map(|(header, _)| header.file_len())
-            .sum()
-    }
-
-    fn open_noting(
-        dir: &Path,
+    /// The tables of `partition`, each already checked, as a set.
+    pub(crate) fn from_set(
+        tables: Vec<Pdb<TableBytes>>,
         partition: &Partition,
-        note: &mut dyn FnMut(String),
+        dir: &Path,
     ) -> Result<Tables, Error> {
-        let damaged =
-            |e: OpenError| tables_error(partition, dir, TablesProblem::Damaged(Arc::new(e)));
-        // Checking the tables runs in parallel, in a pool that a child of
-        // `fork` starts again (see `pool`).
-        let mut notes = Vec::new();
-        let opened = crate::pool::in_engine_pool(|| {
-            file::open_partition_noting(dir, partition, &mut |text| notes.push(text))
-        });
-        for text in notes {
-            note(text);
-        }
-        let tables = opened.map_err(damaged)?;
         let set = TableSet::with_groups(tables, partition.groups()).map_err(|e| {
-            let first = dir.join(file::file_name(&partition.patterns()[0]));
-            damaged(OpenError::new(&first, Problem::Pdb(e)))
+            let first = dir.join(file_name(&partition.patterns()[0]));
+            tables_error(
+                partition,
+                dir,
+                TablesProblem::Damaged(Arc::new(OpenError::new(&first, Problem::Pdb(e)))),
+            )
         })?;
         // Refused now rather than at the first board: no heuristic holds
         // more tables than this.
@@ -380,7 +227,7 @@ impl Tables {
 
     /// The error naming the table of `pattern` as damaged.
     fn damaged(&self, pattern: &Pattern, e: PdbError) -> Error {
-        let path = self.dir.join(file::file_name(pattern));
+        let path = self.dir.join(file_name(pattern));
         tables_error(
             &self.partition,
             &self.dir,
@@ -399,30 +246,10 @@ impl Tables {
     }
 }
 
-/// How `npuzzle pdb verify` proved a table's values exact.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exactness {
-    /// A named partition's table: its BLAKE3 digest is the one shipped.
-    ShippedDigest,
-    /// Another pattern's: built again and compared entry by entry.
-    BuiltAgain,
-}
-
-/// Checks a table file completely and proves its values exact
-/// ([`file::verify`]), saying how.
-pub fn verify_exact(path: &Path) -> Result<(npuzzle_pdb::Header, Exactness), OpenError> {
-    let header = file::verify(path)?;
-    let how = match npuzzle_pdb::known_table(header.pattern()) {
-        Some(_) => Exactness::ShippedDigest,
-        None => Exactness::BuiltAgain,
-    };
-    Ok((header, how))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use npuzzle_pdb::{build_file, Pdb};
+    use npuzzle_pdb::build_file;
 
     /// The tables of `partition` (3x3, blank-last) from memory, with every
     /// stored entry but the goal's raised by `raise`: what no open check

@@ -292,7 +292,7 @@ fn the_only_set_built_is_used_and_others_are_named() {
         "{notes:?}"
     );
     assert_eq!(
-        crate::tables::sets_in(tables_555(), 4, Goal::BlankLast),
+        crate::table_files::sets_in(tables_555(), 4, Goal::BlankLast),
         ["5-5-5"]
     );
     let asked = Solver::builder()
@@ -591,7 +591,7 @@ fn the_strongest_set_built_is_taken_and_catalogue_parts_are_not_listed() {
         }
     };
     let chosen = |size, goal| {
-        crate::tables::strongest_built(&dirs, size, goal).map(|(p, _)| p.name().to_string())
+        crate::table_files::strongest_built(&dirs, size, goal).map(|(p, _)| p.name().to_string())
     };
     assert_eq!(chosen(4, Goal::BlankLast), None);
     touch("7-8", 4, Goal::BlankLast);
@@ -621,7 +621,7 @@ fn the_strongest_set_built_is_taken_and_catalogue_parts_are_not_listed() {
     );
     std::fs::write(file_of(last), b"").unwrap();
     assert_eq!(chosen(5, Goal::BlankFirst).as_deref(), Some("compound"));
-    let listed = crate::tables::sets_in(dir.path(), 5, Goal::BlankFirst);
+    let listed = crate::table_files::sets_in(dir.path(), 5, Goal::BlankFirst);
     for set in ["compound", "septet", "6z-6z-6z-6z"] {
         assert!(listed.iter().any(|s| s == set), "{set} in {listed:?}");
     }

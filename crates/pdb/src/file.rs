@@ -38,32 +38,7 @@ use crate::pattern::Partition;
 use crate::table::Pdb;
 use crate::temporary::{make_read_only, remove_stale_temporaries, temporary_for};
 
-/// The bytes of an opened table: mapped from the cache, or unpacked into
-/// memory when no cache could be written. Shared, so that partitions of a
-/// catalogue holding the same table map it once.
-#[derive(Clone)]
-pub enum TableBytes {
-    /// Mapped from the unpacked cache file.
-    Mapped(Arc<Mmap>),
-    /// Unpacked into memory.
-    Owned(Arc<Vec<u8>>),
-}
-
-impl TableBytes {
-    /// Bytes mapped from a cache file.
-    pub fn mapped(map: Mmap) -> TableBytes {
-        TableBytes::Mapped(Arc::new(map))
-    }
-}
-
-impl AsRef<[u8]> for TableBytes {
-    fn as_ref(&self) -> &[u8] {
-        match self {
-            TableBytes::Mapped(map) => map,
-            TableBytes::Owned(bytes) => bytes,
-        }
-    }
-}
+pub use crate::bytes::TableBytes;
 
 /// A table opened from a file.
 pub type TableFile = Pdb<TableBytes>;

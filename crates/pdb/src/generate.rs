@@ -30,7 +30,9 @@
 //! once, with no lock and no allocation per state.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use npuzzle_board::clock::Instant;
 
 use rayon::prelude::*;
 

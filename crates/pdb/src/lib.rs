@@ -35,6 +35,7 @@
 //! table's CRC. The format is specified in `docs/pdb-format.md`.
 #![warn(missing_docs)]
 
+mod bytes;
 #[cfg(feature = "store")]
 mod checked;
 mod error;
@@ -58,10 +59,11 @@ mod temporary;
 pub mod testing;
 
 #[cfg(feature = "generate")]
-use std::sync::atomic::AtomicBool;
+use npuzzle_board::clock::Instant;
 #[cfg(feature = "generate")]
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
+pub use bytes::TableBytes;
 pub use error::{normalize, OpenError, Problem};
 pub use format::{BuildInfo, Encoding, Header, PdbError};
 #[cfg(feature = "store")]

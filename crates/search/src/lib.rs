@@ -16,7 +16,7 @@ mod smooth;
 mod types;
 mod weighted;
 
-use std::time::Instant;
+use npuzzle_board::clock::Instant;
 
 use npuzzle_board::{Board, Move};
 
