@@ -1,0 +1,132 @@
+// Types of npuzzle.js, the npuzzle engine in WebAssembly (docs/javascript.md).
+
+/** A board: text in any format `npuzzle solve` reads ("8 1 3 4 0 2 7 6 5",
+ * rows split by "/" or new lines, algs4 with the size first), or the tiles
+ * in row order, 0 for the blank. */
+export type Board = string | ArrayLike<number | bigint>;
+
+/** The goal: tiles in order then the blank, or the blank first. */
+export type Goal = "blank-last" | "blank-first";
+
+/** Moves named by the direction the tile moves ("tile") or the blank moves ("blank"). */
+export type Notation = "tile" | "blank";
+
+/** A whole number from 0 to 2^64 - 1. */
+export type Whole = number | bigint;
+
+export interface LoadOptions {
+  /** Where npuzzle.wasm is: a URL or path, its bytes, or a compiled module.
+   * Default: the file beside npuzzle.js (read from disk in Node). */
+  wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+}
+
+export interface SolveOptions {
+  /** Expanded nodes the search may take (default: none). */
+  maxNodes?: Whole;
+  /** At most this many percent over optimal, sooner (0: optimal; at most 1000). */
+  within?: number;
+  /** Straight to the reduction: fast, about twice Manhattan. */
+  fast?: boolean;
+  goal?: Goal;
+  notation?: Notation;
+}
+
+export interface HintOptions {
+  maxNodes?: Whole;
+  goal?: Goal;
+  notation?: Notation;
+}
+
+export interface TableOptions {
+  /** The board side the tables are for (default 4). */
+  size?: number;
+  goal?: Goal;
+}
+
+/** An answer, with the names of `npuzzle solve --json` in camelCase. */
+export interface Solution {
+  type: "solution";
+  board: number[];
+  size: number;
+  goal: Goal;
+  solvable: true;
+  /** Whether no shorter solution exists. */
+  optimal: boolean;
+  length: number;
+  /** One letter a move: U, D, L, R. */
+  moves: string;
+  notation: Notation;
+  /** idastar, astar, bfs, beam or reduction. */
+  algorithm: string;
+  heuristic: string | null;
+  partition: string | null;
+  reflection: boolean | null;
+  strategy: string | null;
+  expanded: number | null;
+  generated: number | null;
+  initialEstimate: number | null;
+  /** For answers that are not optimal: a lower bound on the optimal length. */
+  lowerBound: number | null;
+  within: number | null;
+  /** For answers that are not optimal: why. */
+  note: string | null;
+  seconds: number;
+  /** What the engine told on the way (tables missing for the side...). */
+  notes: string[];
+}
+
+export interface Hint extends Solution {
+  /** The first move of the solution; null on a solved board. */
+  move: string | null;
+}
+
+export interface Check {
+  type: "check";
+  board: number[];
+  size: number;
+  goal: Goal;
+  solvable: boolean;
+  solved: boolean;
+  /** The exact distance, when a small search (200,000 nodes) finds it. */
+  distance: number | null;
+  lowerBound: number | null;
+  /** The length of a known solution, not always optimal. */
+  upperBound: number | null;
+}
+
+export interface TablesUsed {
+  type: "tables";
+  partition: string;
+  size: number;
+  goal: Goal;
+  files: string[];
+}
+
+export class NpuzzleError extends Error {
+  /** invalid, unsolvable, node_limit, tables, internal or load. */
+  kind: string;
+}
+export class UnsolvableError extends NpuzzleError {}
+export class NodeLimitError extends NpuzzleError {}
+export class TablesError extends NpuzzleError {}
+
+/** The table set 4x4 boards get in the browser: "6-6-3". */
+export const BROWSER_PARTITION: string;
+
+export class Engine {
+  solve(board: Board, options?: SolveOptions): Solution;
+  hint(board: Board, options?: HintOptions): Hint;
+  check(board: Board, options?: { goal?: Goal }): Check;
+  /** A uniformly random solvable board; the same seed gives the board of
+   * `npuzzle random --seed` and Python's `random_board`. */
+  random(size?: number, seed?: Whole, options?: { goal?: Goal }): number[];
+  tableFiles(partition?: string, options?: TableOptions): string[];
+  buildTable(partition: string, index: number, options?: TableOptions): Uint8Array;
+  buildTables(
+    partition?: string,
+    options?: TableOptions & { onTable?: (table: { index: number; count: number; file: string }) => void },
+  ): Uint8Array[];
+  useTables(images: Iterable<Uint8Array | ArrayBuffer>, partition?: string, options?: TableOptions): TablesUsed;
+}
+
+export function load(options?: LoadOptions): Promise<Engine>;

@@ -1,0 +1,316 @@
+// npuzzle.js: the npuzzle engine (WebAssembly) for web pages, workers and
+// Node 18 or later. The engine is the one behind every door of npuzzle
+// (command line, server, Rust, C, Python): the same policy per board size,
+// the same answers and node counts. See docs/javascript.md.
+//
+//   import { load } from "./npuzzle.js";
+//   const engine = await load();
+//   engine.solve("8 1 3 4 0 2 7 6 5");   // { length: 14, moves: "LURRDDLURULDLU", optimal: true, ... }
+
+/** The base of every error the engine throws; `kind` says which. */
+export class NpuzzleError extends Error {
+  constructor(message, kind) {
+    super(message);
+    this.name = "NpuzzleError";
+    this.kind = kind;
+  }
+}
+
+/** A board that cannot reach the goal (the parity rule). */
+export class UnsolvableError extends NpuzzleError {
+  constructor(message) {
+    super(message, "unsolvable");
+    this.name = "UnsolvableError";
+  }
+}
+
+/** `maxNodes` reached before a solution. */
+export class NodeLimitError extends NpuzzleError {
+  constructor(message) {
+    super(message, "node_limit");
+    this.name = "NodeLimitError";
+  }
+}
+
+/** Tables damaged, partial or unusable: build them again. */
+export class TablesError extends NpuzzleError {
+  constructor(message) {
+    super(message, "tables");
+    this.name = "TablesError";
+  }
+}
+
+const ERRORS = {
+  unsolvable: UnsolvableError,
+  node_limit: NodeLimitError,
+  tables: TablesError,
+};
+
+/** The table set 4x4 boards get in the browser: 6 MB, built in seconds. */
+export const BROWSER_PARTITION = "6-6-3";
+
+const isNode = typeof process !== "undefined" && process.versions != null &&
+  process.versions.node != null && typeof window === "undefined";
+
+/** The compiled module from a URL, a path (Node), bytes or a module. */
+async function compile(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return WebAssembly.compile(source);
+  }
+  const url = source instanceof URL ? source : new URL(String(source), import.meta.url);
+  if (url.protocol === "file:" && isNode) {
+    const { readFile } = await import("node:fs/promises");
+    return WebAssembly.compile(await readFile(url));
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    const hint = url.protocol === "file:"
+      ? "this browser does not let a page opened from a file load it: serve the folder " +
+        "(for example `python3 -m http.server` in it) and open http://localhost:8000/"
+      : "is the file beside npuzzle.js?";
+    throw new NpuzzleError(`cannot load the engine from ${url.href} (${e.message}): ${hint}`,
+      "load");
+  }
+  if (!response.ok) {
+    throw new NpuzzleError(
+      `cannot load the engine from ${url.href}: the server answered ${response.status}`, "load");
+  }
+  if (WebAssembly.compileStreaming &&
+      (response.headers.get("content-type") || "").startsWith("application/wasm")) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/**
+ * Loads the engine. `options.wasm`: where `npuzzle.wasm` is (a URL or
+ * path, its bytes, or a compiled `WebAssembly.Module`); by default the file
+ * beside this module (in Node, read from disk).
+ */
+export async function load(options = {}) {
+  const module = await compile(options.wasm ?? new URL("./npuzzle.wasm", import.meta.url));
+  return new Engine(module);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A board as the engine takes it: text in any of the command line's
+ * formats, or a list of tiles (0 the blank). */
+function boardField(board) {
+  if (typeof board === "string") return board;
+  if (Array.isArray(board) || ArrayBuffer.isView(board)) {
+    const tiles = Array.from(board);
+    for (const [i, tile] of tiles.entries()) {
+      if (typeof tile !== "number" && typeof tile !== "bigint") {
+        throw new TypeError(
+          `board: tile number ${i + 1} of the list is a ${typeof tile}, not a number`);
+      }
+    }
+    return tiles.map((tile) => typeof tile === "bigint" ? Number(tile) : tile);
+  }
+  throw new TypeError(
+    "board: give a string (\"8 1 3 4 0 2 7 6 5\") or an array of tiles, 0 the blank");
+}
+
+function goalOf(options) {
+  return options.goal ?? undefined;
+}
+
+/** A whole number from 0 to 2^64 - 1, as a BigInt, or an error naming it. */
+function wholeNumber(name, value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "bigint") {
+    if (value >= 0n && value < (1n << 64n)) return value;
+  } else if (Number.isSafeInteger(value) && value >= 0) {
+    return BigInt(value);
+  }
+  throw new RangeError(`${name}: ${String(value)} is not a whole number from 0 to 2^64 - 1`);
+}
+
+/** A request as JSON; BigInts are written as the whole numbers they are. */
+function requestText(request) {
+  return JSON.stringify(request, (_, v) => typeof v === "bigint" ? `\u0000${v}` : v)
+    .replace(/"\\u0000(\d+)"/g, "$1");
+}
+
+/** An engine record in JavaScript's names (camelCase). */
+function camel(record) {
+  const out = {};
+  for (const [key, value] of Object.entries(record)) {
+    out[key.replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = value;
+  }
+  return out;
+}
+
+/** The engine: one WebAssembly instance and the tables given to it. */
+export class Engine {
+  #module;
+  #instance;
+  /** Tables given with useTables, given again if the instance is renewed. */
+  #tables = [];
+
+  constructor(module) {
+    this.#module = module;
+    this.#start();
+  }
+
+  #start() {
+    this.#instance = new WebAssembly.Instance(this.#module, {
+      npuzzle: { now_ms: () => performance.now() },
+    });
+  }
+
+  #put(bytes) {
+    const exports = this.#instance.exports;
+    const pointer = exports.npuzzle_input(bytes.length);
+    new Uint8Array(exports.memory.buffer, pointer, bytes.length).set(bytes);
+  }
+
+  #output() {
+    const exports = this.#instance.exports;
+    const pointer = exports.npuzzle_output_ptr();
+    const length = exports.npuzzle_output_len();
+    return new Uint8Array(exports.memory.buffer, pointer, length).slice();
+  }
+
+  /** One request: the JSON answer, the binary answer, or a thrown error. */
+  #call(json) {
+    let status;
+    try {
+      this.#put(encoder.encode(json));
+      status = this.#instance.exports.npuzzle_call();
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      // A trap (a bug, or memory exhausted) leaves the instance unusable:
+      // start a new one with the same tables, and say what happened.
+      this.#start();
+      for (const set of this.#tables) this.#give(set);
+      throw new NpuzzleError(
+        `the engine stopped on this request (${e.message}); it has been restarted: ` +
+        "please report the request at the project's issue tracker", "internal");
+    }
+    const output = this.#output();
+    if (status === 2) return output;
+    const record = JSON.parse(decoder.decode(output));
+    if (status === 1) {
+      const Kind = ERRORS[record.kind];
+      throw Kind ? new Kind(record.error) : new NpuzzleError(record.error, record.kind);
+    }
+    return record;
+  }
+
+  #give(set) {
+    for (const image of set.images) {
+      this.#put(image);
+      this.#instance.exports.npuzzle_stage_table();
+    }
+    return this.#call(JSON.stringify({
+      op: "use_tables", partition: set.partition, size: set.size, goal: set.goal,
+    }));
+  }
+
+  /**
+   * Solves a board with the command line's policy for its size: optimal
+   * for 3x3, and for 4x4 once tables are given (useTables); near-optimal
+   * past that. Options: maxNodes, within (percent over optimal allowed),
+   * fast, goal ("blank-last" or "blank-first"), notation ("tile" or "blank").
+   */
+  solve(board, options = {}) {
+    return camel(this.#call(requestText({
+      op: "solve",
+      board: boardField(board),
+      goal: goalOf(options),
+      notation: options.notation,
+      max_nodes: wholeNumber("maxNodes", options.maxNodes),
+      within: options.within,
+      fast: options.fast,
+    })));
+  }
+
+  /**
+   * The best next move: the solution record of `solve`, with `move` its
+   * first move (null on a solved board); `optimal` says whether `length`
+   * is the distance to the goal or an upper bound (then `lowerBound`).
+   */
+  hint(board, options = {}) {
+    return camel(this.#call(requestText({
+      op: "hint",
+      board: boardField(board),
+      goal: goalOf(options),
+      notation: options.notation,
+      max_nodes: wholeNumber("maxNodes", options.maxNodes),
+    })));
+  }
+
+  /** Whether the board can be solved, whether it is, and its distance
+   * when a small search finds it (else bounds). Throws for what is not a
+   * board, with the command line's message. */
+  check(board, options = {}) {
+    return camel(this.#call(JSON.stringify({
+      op: "check", board: boardField(board), goal: goalOf(options),
+    })));
+  }
+
+  /** A uniformly random solvable board of side `size`, as an array; the
+   * same seed gives the board `npuzzle random --seed` and Python's
+   * `random_board` give. Without a seed, a random one. */
+  random(size = 4, seed = undefined, options = {}) {
+    if (seed === undefined || seed === null) {
+      const words = new Uint32Array(2);
+      globalThis.crypto.getRandomValues(words);
+      seed = (BigInt(words[0]) << 32n) | BigInt(words[1]);
+    }
+    return this.#call(requestText({
+      op: "random",
+      size: wholeNumber("size", size),
+      seed: wholeNumber("seed", seed),
+      goal: goalOf(options),
+    })).board;
+  }
+
+  /** The file names of a table set's tables, in build order. */
+  tableFiles(partition = BROWSER_PARTITION, options = {}) {
+    return this.#call(JSON.stringify({
+      op: "table_files", partition, size: options.size ?? 4, goal: goalOf(options),
+    })).files;
+  }
+
+  /** Builds one table of a set (`index` into tableFiles): its file image,
+   * the bytes `npuzzle pdb build` unpacks (docs/pdb-format.md). */
+  buildTable(partition, index, options = {}) {
+    return this.#call(JSON.stringify({
+      op: "build_table", partition, size: options.size ?? 4, goal: goalOf(options), index,
+    }));
+  }
+
+  /** Builds every table of a set: their file images, in tableFiles order.
+   * `options.onTable({ index, count, file })` is called before each. */
+  buildTables(partition = BROWSER_PARTITION, options = {}) {
+    const files = this.tableFiles(partition, options);
+    return files.map((file, index) => {
+      options.onTable?.({ index, count: files.length, file });
+      return this.buildTable(partition, index, options);
+    });
+  }
+
+  /** Uses tables (file images, from buildTables or unpacked by `npuzzle
+   * pdb build`) for boards of their side: each is checked (header, the
+   * CRC npuzzle's build has, the table's CRC, sampled values) and a
+   * damaged or missing one throws TablesError, leaving the engine as it was. */
+  useTables(images, partition = BROWSER_PARTITION, options = {}) {
+    const set = {
+      images: Array.from(images, (image) => image instanceof Uint8Array ? image : new Uint8Array(image)),
+      partition,
+      size: options.size ?? 4,
+      goal: options.goal ?? "blank-last",
+    };
+    const record = this.#give(set);
+    this.#tables = this.#tables.filter((t) => !(t.size === set.size && t.goal === set.goal));
+    this.#tables.push(set);
+    return camel(record);
+  }
+}

@@ -1,0 +1,550 @@
+//! The requests the WebAssembly engine answers. A request is a JSON
+//! object whose `op` names it; the answer is a JSON record with the field
+//! names of `npuzzle solve --json` (and of the Python door), or an error
+//! `{"error": MESSAGE, "kind": KIND}` with the command line's message.
+//!
+//! | `op` | fields | answer |
+//! | --- | --- | --- |
+//! | `solve` | `board`, `goal`, `notation`, `max_nodes`, `within`, `fast` | the solution record |
+//! | `hint` | as `solve` | the solution record, with `move`: its first move (null when solved) |
+//! | `check` | `board`, `goal` | solvable, solved, and the distance when a small search finds it |
+//! | `random` | `size`, `seed`, `goal` | a uniformly random solvable board (as `npuzzle random --seed`) |
+//! | `table_files` | `partition`, `size`, `goal` | the tables a set needs, in build order |
+//! | `build_table` | as `table_files`, and `index` | binary: that table's file image |
+//! | `use_tables` | as `table_files` | the staged images, checked and used for that side |
+//!
+//! Boards are the command line's: text in any of its formats, or a list
+//! of tiles with 0 for the blank.
+
+use std::sync::Arc;
+
+use npuzzle::{
+    parse_board, random_board, Board, Error, Goal, Notation, Partition, Run, Solution, Solver,
+    SplitMix64, Tables, MAX_SIZE, MIN_SIZE,
+};
+use serde::{Deserialize, Serialize};
+
+/// Expanded nodes a check spends looking for the exact distance, as
+/// `npuzzle serve`'s `/api/check`.
+pub const CHECK_NODES: u64 = 200_000;
+
+/// What the module holds between calls.
+#[derive(Default)]
+pub struct Engine {
+    input: Vec<u8>,
+    output: Vec<u8>,
+    /// File images given for the next `use_tables`.
+    staged: Vec<Vec<u8>>,
+    /// The tables in use, at most one set per side and goal.
+    tables: Vec<Arc<Tables>>,
+}
+
+/// What `npuzzle_call` returns: what the output holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A JSON answer.
+    Json = 0,
+    /// A JSON error record.
+    Error = 1,
+    /// A binary answer (a table's file image).
+    Binary = 2,
+}
+
+/// An answer before it is put in the output.
+enum Answer {
+    Json(String),
+    Binary(Vec<u8>),
+}
+
+/// A refused request: the message, and its kind for the host's error class.
+#[derive(Serialize, Debug)]
+pub struct Failure {
+    /// What is wrong and what to do, in the command line's words.
+    pub error: String,
+    /// `invalid` (bad board or option), `unsolvable`, `node_limit`,
+    /// `tables` (damaged or unusable tables) or `internal`.
+    pub kind: &'static str,
+}
+
+fn invalid(error: String) -> Failure {
+    Failure {
+        error,
+        kind: "invalid",
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        let kind = match &e {
+            Error::Unsolvable { .. } => "unsolvable",
+            Error::NodeLimit { .. } => "node_limit",
+            Error::Tables(_) => "tables",
+            Error::Parse(_)
+            | Error::Board(_)
+            | Error::Partition(_)
+            | Error::WrongSize { .. }
+            | Error::InvalidArgument(_) => "invalid",
+            _ => "internal",
+        };
+        Failure {
+            error: e.to_string(),
+            kind,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+enum Request {
+    Solve(SolveRequest),
+    Hint(SolveRequest),
+    Check {
+        board: BoardField,
+        #[serde(default)]
+        goal: Option<String>,
+    },
+    Random {
+        size: u64,
+        #[serde(default)]
+        seed: u64,
+        #[serde(default)]
+        goal: Option<String>,
+    },
+    TableFiles(TablesRequest),
+    BuildTable {
+        partition: String,
+        size: usize,
+        #[serde(default)]
+        goal: Option<String>,
+        index: usize,
+    },
+    UseTables(TablesRequest),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SolveRequest {
+    board: BoardField,
+    #[serde(default)]
+    goal: Option<String>,
+    #[serde(default)]
+    notation: Option<String>,
+    #[serde(default)]
+    max_nodes: Option<u64>,
+    #[serde(default)]
+    within: Option<u32>,
+    #[serde(default)]
+    fast: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TablesRequest {
+    partition: String,
+    size: usize,
+    #[serde(default)]
+    goal: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum BoardField {
+    Text(String),
+    Tiles(Vec<serde_json::Number>),
+}
+
+#[derive(Serialize)]
+struct SolutionRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    board: &'a [u16],
+    size: usize,
+    goal: &'static str,
+    solvable: bool,
+    optimal: bool,
+    length: usize,
+    moves: String,
+    notation: &'static str,
+    /// For hints: the first move (None on a solved board).
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    first_move: Option<Option<String>>,
+    algorithm: &'static str,
+    heuristic: Option<&'static str>,
+    partition: Option<&'a str>,
+    reflection: Option<bool>,
+    strategy: Option<&'static str>,
+    expanded: Option<u64>,
+    generated: Option<u64>,
+    initial_estimate: Option<u32>,
+    lower_bound: Option<u64>,
+    within: Option<u32>,
+    note: Option<&'a str>,
+    seconds: f64,
+    /// What the engine told on the way (tables missing for the side...).
+    notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CheckRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    board: Vec<u16>,
+    size: usize,
+    goal: &'static str,
+    solvable: bool,
+    solved: bool,
+    /// The exact number of moves to the goal, when found within
+    /// [`CHECK_NODES`].
+    distance: Option<usize>,
+    /// A lower bound on it.
+    lower_bound: Option<u64>,
+    /// The length of a known solution, not always optimal.
+    upper_bound: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct RandomRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    board: Vec<u16>,
+    size: usize,
+    goal: &'static str,
+    seed: u64,
+}
+
+#[derive(Serialize)]
+struct TablesRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    partition: String,
+    size: usize,
+    goal: &'static str,
+    /// The file name of each distinct table, in build order.
+    files: Vec<String>,
+}
+
+impl Engine {
+    /// The input buffer, `len` bytes long, for the host to fill.
+    pub fn input(&mut self, len: usize) -> &mut [u8] {
+        self.input.clear();
+        self.input.resize(len, 0);
+        &mut self.input
+    }
+
+    /// The last output.
+    pub fn output(&self) -> &[u8] {
+        &self.output
+    }
+
+    /// Keeps the input as a table's file image for the next `use_tables`.
+    pub fn stage_table(&mut self) {
+        self.staged.push(std::mem::take(&mut self.input));
+    }
+
+    /// Answers the request in the input buffer into the output.
+    pub fn call(&mut self) -> Status {
+        let request = std::mem::take(&mut self.input);
+        let (status, output) = match self.answer(&request) {
+            Ok(Answer::Json(text)) => (Status::Json, text.into_bytes()),
+            Ok(Answer::Binary(bytes)) => (Status::Binary, bytes),
+            Err(failure) => (
+                Status::Error,
+                serde_json::to_vec(&failure).expect("a failure serializes"),
+            ),
+        };
+        self.output = output;
+        status
+    }
+
+    /// Answers one JSON request (for tests and hosts that hold the engine
+    /// natively): the answer's text, or the failure.
+    pub fn request(&mut self, json: &str) -> Result<String, Failure> {
+        match self.answer(json.as_bytes())? {
+            Answer::Json(text) => Ok(text),
+            Answer::Binary(bytes) => Ok(format!("{} bytes", bytes.len())),
+        }
+    }
+
+    /// A table's file image (`build_table`), for native tests.
+    pub fn build_table(
+        &mut self,
+        partition: &str,
+        size: usize,
+        index: usize,
+    ) -> Result<Vec<u8>, Failure> {
+        let request = format!(
+            r#"{{"op":"build_table","partition":"{partition}","size":{size},"index":{index}}}"#
+        );
+        match self.answer(request.as_bytes())? {
+            Answer::Binary(bytes) => Ok(bytes),
+            Answer::Json(text) => Err(invalid(format!("not a table: {text}"))),
+        }
+    }
+
+    /// Stages a table's file image (`npuzzle_stage_table`), for native tests.
+    pub fn stage(&mut self, image: Vec<u8>) {
+        self.staged.push(image);
+    }
+
+    fn answer(&mut self, request: &[u8]) -> Result<Answer, Failure> {
+        let request: Request = serde_json::from_slice(request).map_err(|e| {
+            invalid(format!(
+                "the request is not one the engine takes ({e}); send \
+                 {{\"op\": \"solve\", \"board\": \"8 1 3 4 0 2 7 6 5\"}}"
+            ))
+        })?;
+        match request {
+            Request::Solve(request) => self.solve(request, false).map(Answer::Json),
+            Request::Hint(request) => self.solve(request, true).map(Answer::Json),
+            Request::Check { board, goal } => json(&self.check(board, goal)?),
+            Request::Random { size, seed, goal } => {
+                let goal = goal_of(goal)?;
+                let size = usize::try_from(size)
+                    .ok()
+                    .filter(|n| (MIN_SIZE..=MAX_SIZE).contains(n))
+                    .ok_or_else(|| {
+                        invalid(format!(
+                            "size: {size} is not a side from {MIN_SIZE} to {MAX_SIZE}"
+                        ))
+                    })?;
+                let board = random_board(size, goal, &mut SplitMix64::new(seed));
+                json(&RandomRecord {
+                    kind: "random",
+                    board: board.tiles().to_vec(),
+                    size,
+                    goal: goal.name(),
+                    seed,
+                })
+            }
+            Request::TableFiles(request) => {
+                let (partition, goal) = partition_of(&request)?;
+                json(&TablesRecord {
+                    kind: "table_files",
+                    partition: partition.name().to_string(),
+                    size: request.size,
+                    goal: goal.name(),
+                    files: partition
+                        .distinct_patterns()
+                        .into_iter()
+                        .map(npuzzle_pdb::file_name)
+                        .collect(),
+                })
+            }
+            Request::BuildTable {
+                partition,
+                size,
+                goal,
+                index,
+            } => {
+                let request = TablesRequest {
+                    partition,
+                    size,
+                    goal,
+                };
+                let (partition, _) = partition_of(&request)?;
+                let patterns = partition.distinct_patterns();
+                let pattern = patterns.get(index).ok_or_else(|| {
+                    invalid(format!(
+                        "index: {index} is past the {} tables of {}",
+                        patterns.len(),
+                        partition.name()
+                    ))
+                })?;
+                let image = npuzzle_pdb::build_file(pattern, 1, |_| {})
+                    .map_err(|e| invalid(format!("the table cannot be built: {e}")))?;
+                Ok(Answer::Binary(image))
+            }
+            Request::UseTables(request) => {
+                let (partition, goal) = partition_of(&request)?;
+                let images = std::mem::take(&mut self.staged);
+                let tables = Tables::from_images(&partition, images)?;
+                self.tables
+                    .retain(|t| (t.size(), t.goal()) != (tables.size(), tables.goal()));
+                self.tables.push(Arc::new(tables));
+                json(&TablesRecord {
+                    kind: "tables",
+                    partition: partition.name().to_string(),
+                    size: request.size,
+                    goal: goal.name(),
+                    files: partition
+                        .distinct_patterns()
+                        .into_iter()
+                        .map(npuzzle_pdb::file_name)
+                        .collect(),
+                })
+            }
+        }
+    }
+
+    /// A solver with the command line's policy over the tables in use for
+    /// `goal`, on this thread.
+    fn solver(&self, goal: Goal, within: u32, fast: bool) -> Result<Solver, Error> {
+        let mut builder = Solver::builder()
+            .goal(goal)
+            .within(within)
+            .fast(fast)
+            .threads(1);
+        for tables in self.tables.iter().filter(|t| t.goal() == goal) {
+            builder = builder.tables(Arc::clone(tables));
+        }
+        builder.build()
+    }
+
+    fn solve(&self, request: SolveRequest, hint: bool) -> Result<String, Failure> {
+        let board = board_of(request.board)?;
+        let goal = goal_of(request.goal)?;
+        let notation = match request.notation.as_deref() {
+            None | Some("tile") => Notation::Tile,
+            Some("blank") => Notation::Blank,
+            Some(other) => {
+                return Err(invalid(format!(
+                    "notation: \"{other}\" is not one; use \"tile\" or \"blank\""
+                )))
+            }
+        };
+        let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
+        let run = Run {
+            max_nodes: request.max_nodes,
+            stop: None,
+            here: true,
+        };
+        let solution = solver.solve_with(&board, &run)?;
+        let notes = solver
+            .take_notes()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        Ok(solution_record(
+            &board, goal, notation, &solution, hint, notes,
+        ))
+    }
+
+    fn check(&self, board: BoardField, goal: Option<String>) -> Result<CheckRecord, Failure> {
+        let board = board_of(board)?;
+        let goal = goal_of(goal)?;
+        let solvable = board.is_solvable(goal);
+        let mut record = CheckRecord {
+            kind: "check",
+            board: board.tiles().to_vec(),
+            size: board.size(),
+            goal: goal.name(),
+            solvable,
+            solved: board.is_goal(goal),
+            distance: None,
+            lower_bound: None,
+            upper_bound: None,
+        };
+        if solvable {
+            let solver = self.solver(goal, 0, false)?;
+            let bound = solver.lower_bound(&board);
+            record.lower_bound = Some(bound);
+            let run = Run {
+                max_nodes: Some(CHECK_NODES),
+                stop: None,
+                here: true,
+            };
+            if let Ok(solved) = solver.solve_with(&board, &run) {
+                record.upper_bound = Some(solved.length());
+                if solved.optimal {
+                    record.distance = Some(solved.length());
+                    record.lower_bound = Some(solved.length() as u64);
+                } else if let Some(h0) = solved.initial_estimate {
+                    record.lower_bound = Some(bound.max(u64::from(h0)));
+                }
+            }
+        }
+        Ok(record)
+    }
+}
+
+fn json(record: &impl Serialize) -> Result<Answer, Failure> {
+    Ok(Answer::Json(
+        serde_json::to_string(record).expect("records serialize"),
+    ))
+}
+
+fn solution_record(
+    board: &Board,
+    goal: Goal,
+    notation: Notation,
+    solution: &Solution,
+    hint: bool,
+    notes: Vec<String>,
+) -> String {
+    let stats = solution.stats;
+    let record = SolutionRecord {
+        kind: "solution",
+        board: board.tiles(),
+        size: board.size(),
+        goal: goal.name(),
+        solvable: true,
+        optimal: solution.optimal,
+        length: solution.length(),
+        moves: npuzzle::Move::format_sequence(&solution.moves, notation),
+        notation: notation.name(),
+        first_move: hint.then(|| {
+            solution
+                .moves
+                .first()
+                .map(|&m| npuzzle::Move::format_sequence(&[m], notation))
+        }),
+        algorithm: solution.algorithm,
+        heuristic: solution.heuristic,
+        partition: solution.partition.as_deref(),
+        reflection: solution.reflection,
+        strategy: solution.strategy(),
+        expanded: stats.map(|s| s.expanded),
+        generated: stats.map(|s| s.generated),
+        initial_estimate: solution.initial_estimate,
+        lower_bound: solution.lower_bound,
+        within: solution.within,
+        note: solution.note.as_deref(),
+        seconds: solution.elapsed.as_secs_f64(),
+        notes,
+    };
+    serde_json::to_string(&record).expect("records serialize")
+}
+
+fn board_of(field: BoardField) -> Result<Board, Failure> {
+    let text = match field {
+        BoardField::Text(text) => text,
+        BoardField::Tiles(tiles) => {
+            let mut text = Vec::with_capacity(tiles.len());
+            for (place, tile) in tiles.iter().enumerate() {
+                match tile.as_u64() {
+                    Some(tile) => text.push(tile.to_string()),
+                    None => {
+                        return Err(invalid(format!(
+                            "tile number {} of the list ({tile}) is not a whole number from 0 \
+                             up (such as 0, 7, 15)",
+                            place + 1
+                        )))
+                    }
+                }
+            }
+            text.join(" ")
+        }
+    };
+    parse_board(&text).map_err(|e| Failure::from(Error::from(e)))
+}
+
+fn goal_of(goal: Option<String>) -> Result<Goal, Failure> {
+    match goal.as_deref() {
+        None => Ok(Goal::BlankLast),
+        Some(name) => Goal::from_name(name).ok_or_else(|| {
+            invalid(format!(
+                "goal: \"{name}\" is not one; use \"blank-last\" or \"blank-first\""
+            ))
+        }),
+    }
+}
+
+fn partition_of(request: &TablesRequest) -> Result<(Partition, Goal), Failure> {
+    let goal = goal_of(request.goal.clone())?;
+    let partition = Partition::parse(&request.partition, request.size, goal)
+        .map_err(|e| Failure::from(Error::from(e)))?;
+    Ok((partition, goal))
+}
+
+#[cfg(test)]
+mod tests;

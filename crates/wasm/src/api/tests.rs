@@ -1,0 +1,176 @@
+use super::*;
+
+fn solve(engine: &mut Engine, request: &str) -> serde_json::Value {
+    let text = engine.request(request).unwrap_or_else(|e| panic!("{e:?}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The board after `moves` (tile notation) from `board`, checked move by move.
+fn replay(board: &str, moves: &str) -> Board {
+    let board = parse_board(board).unwrap();
+    let moves = npuzzle::Move::parse_sequence(moves, Notation::Tile).unwrap();
+    let path = board.replay(&moves).unwrap();
+    path.last().cloned().unwrap_or(board)
+}
+
+#[test]
+fn an_8_puzzle_is_solved_optimally_and_its_moves_replay() {
+    let mut engine = Engine::default();
+    let record = solve(&mut engine, r#"{"op":"solve","board":"8 1 3 4 0 2 7 6 5"}"#);
+    assert_eq!(record["length"], 14);
+    assert_eq!(record["optimal"], true);
+    assert_eq!(record["algorithm"], "idastar");
+    let end = replay("8 1 3 4 0 2 7 6 5", record["moves"].as_str().unwrap());
+    assert!(end.is_goal(Goal::BlankLast));
+    // Tiles as a list are the same board.
+    let listed = solve(&mut engine, r#"{"op":"solve","board":[8,1,3,4,0,2,7,6,5]}"#);
+    assert_eq!(listed["moves"], record["moves"]);
+    assert_eq!(listed["expanded"], record["expanded"]);
+}
+
+#[test]
+fn a_hint_is_the_first_move_of_an_optimal_solution() {
+    let mut engine = Engine::default();
+    let record = solve(&mut engine, r#"{"op":"hint","board":"8 1 3 4 0 2 7 6 5"}"#);
+    let moves = record["moves"].as_str().unwrap();
+    assert_eq!(record["move"].as_str().unwrap(), &moves[..1]);
+    let solved = solve(&mut engine, r#"{"op":"hint","board":"1 2 3 4 5 6 7 8 0"}"#);
+    assert_eq!(solved["length"], 0);
+    assert!(solved["move"].is_null());
+}
+
+#[test]
+fn bad_requests_get_the_command_lines_words_and_a_kind() {
+    let mut engine = Engine::default();
+    let cases = [
+        (r#"{"op":"solve","board":"1 2 3"}"#, "invalid", "3"),
+        (
+            r#"{"op":"solve","board":"1 2 3 4 5 6 8 7 0"}"#,
+            "unsolvable",
+            "goal",
+        ),
+        (
+            r#"{"op":"solve","board":[1,2,-3,0]}"#,
+            "invalid",
+            "tile number 3",
+        ),
+        (
+            r#"{"op":"solve","board":"1 2 3 0","goal":"up"}"#,
+            "invalid",
+            "goal",
+        ),
+        (
+            r#"{"op":"solve","board":"1 2 3 0","speed":1}"#,
+            "invalid",
+            "speed",
+        ),
+        (r#"{"op":"fly"}"#, "invalid", "fly"),
+        (r#"not json"#, "invalid", "not one the engine takes"),
+        (r#"{"op":"random","size":200}"#, "invalid", "200"),
+        (
+            r#"{"op":"table_files","partition":"9-9","size":4}"#,
+            "invalid",
+            "",
+        ),
+    ];
+    for (request, kind, words) in cases {
+        let failure = engine.request(request).unwrap_err();
+        assert_eq!(failure.kind, kind, "{request}: {failure:?}");
+        assert!(failure.error.contains(words), "{request}: {failure:?}");
+        assert!(!failure.error.contains('\n'), "{request}: {failure:?}");
+    }
+    let limited = engine
+        .request(r#"{"op":"solve","board":"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1","max_nodes":1000,"fast":false}"#)
+        .map(|text| serde_json::from_str::<serde_json::Value>(&text).unwrap());
+    // Without tables a 4x4 board past the budget is answered by the
+    // reduction, not refused: the command line's policy.
+    let limited = limited.unwrap();
+    assert_eq!(limited["optimal"], false);
+    assert!(limited["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("table")));
+}
+
+#[test]
+fn random_boards_are_the_command_lines_for_the_same_seed() {
+    let mut engine = Engine::default();
+    for (size, seed) in [(3, 1), (4, 7), (5, 123)] {
+        let record = solve(
+            &mut engine,
+            &format!(r#"{{"op":"random","size":{size},"seed":{seed}}}"#),
+        );
+        let expected = random_board(size, Goal::BlankLast, &mut SplitMix64::new(seed));
+        let tiles: Vec<u16> = serde_json::from_value(record["board"].clone()).unwrap();
+        assert_eq!(tiles, expected.tiles());
+    }
+}
+
+#[test]
+fn a_check_gives_the_distance_of_a_near_board_and_says_unsolvable() {
+    let mut engine = Engine::default();
+    let near = solve(&mut engine, r#"{"op":"check","board":"8 1 3 4 0 2 7 6 5"}"#);
+    assert_eq!(near["distance"], 14);
+    assert_eq!(near["solvable"], true);
+    let odd = solve(&mut engine, r#"{"op":"check","board":"1 2 3 4 5 6 8 7 0"}"#);
+    assert_eq!(odd["solvable"], false);
+    assert!(odd["distance"].is_null());
+}
+
+/// The tables of `partition` for 4x4 built by the engine, as the browser
+/// builds them.
+fn built_images(engine: &mut Engine, partition: &str) -> Vec<Vec<u8>> {
+    let record = solve(
+        engine,
+        &format!(r#"{{"op":"table_files","partition":"{partition}","size":4}}"#),
+    );
+    let count = record["files"].as_array().unwrap().len();
+    (0..count)
+        .map(|index| engine.build_table(partition, 4, index).unwrap())
+        .collect()
+}
+
+#[test]
+fn built_tables_solve_4x4_boards_optimally_and_damaged_ones_are_refused() {
+    let mut engine = Engine::default();
+    let images = built_images(&mut engine, "5-5-5");
+    assert_eq!(images.len(), 3);
+
+    // A damaged copy (one byte of a table changed) is refused, naming the table.
+    let mut damaged = images.clone();
+    let last = damaged[1].len() - 1;
+    damaged[1][last] ^= 0x11;
+    for image in damaged {
+        engine.stage(image);
+    }
+    let failure = engine
+        .request(r#"{"op":"use_tables","partition":"5-5-5","size":4}"#)
+        .unwrap_err();
+    assert_eq!(failure.kind, "tables", "{failure:?}");
+    // A partial set is refused too.
+    engine.stage(images[0].clone());
+    let failure = engine
+        .request(r#"{"op":"use_tables","partition":"5-5-5","size":4}"#)
+        .unwrap_err();
+    assert_eq!(failure.kind, "tables", "{failure:?}");
+
+    for image in images {
+        engine.stage(image);
+    }
+    solve(
+        &mut engine,
+        r#"{"op":"use_tables","partition":"5-5-5","size":4}"#,
+    );
+    // Korf's instance 3 of 100, 59 moves (bench/korf100_goal_blank_last.txt).
+    let board = "1 15 10 13 0 11 4 7 12 6 5 3 14 8 9 2";
+    let record = solve(
+        &mut engine,
+        &format!(r#"{{"op":"solve","board":"{board}"}}"#),
+    );
+    assert_eq!(record["length"], 59);
+    assert_eq!(record["optimal"], true);
+    assert_eq!(record["heuristic"], "pdb");
+    assert_eq!(record["partition"], "5-5-5");
+    assert!(replay(board, record["moves"].as_str().unwrap()).is_goal(Goal::BlankLast));
+}

@@ -1,0 +1,200 @@
+// The WebAssembly engine through npuzzle.js under Node, against the command
+// line on the same boards: equal lengths, equal node counts where the
+// search is the same, every move list replayed to the goal here, and the
+// command line's messages for bad boards. Run by `cargo xtask test` (the
+// web stage) with NPUZZLE_WEB_DIR (the site `cargo xtask web` built) and
+// NPUZZLE_BIN (the release npuzzle).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const web = process.env.NPUZZLE_WEB_DIR;
+const bin = process.env.NPUZZLE_BIN;
+if (!web || !bin) {
+  throw new Error("set NPUZZLE_WEB_DIR (cargo xtask web) and NPUZZLE_BIN (the release npuzzle)");
+}
+const root = new URL("../../", import.meta.url);
+const npuzzle = await import(pathToFileURL(join(web, "npuzzle.js")).href);
+const engine = await npuzzle.load();
+
+/** The goal board, blank last. */
+function goal(size) {
+  return Array.from({ length: size * size }, (_, i) => (i + 1) % (size * size));
+}
+
+/** The board after `moves` (tile notation: the direction the tile moves),
+ * each move checked to be legal. Written here, apart from the engine. */
+function replay(tiles, moves) {
+  const size = Math.round(Math.sqrt(tiles.length));
+  const board = [...tiles];
+  let blank = board.indexOf(0);
+  for (const [i, move] of [...moves].entries()) {
+    const row = Math.floor(blank / size);
+    const col = blank % size;
+    // The tile moves into the blank: it stands on the far side of it.
+    const from = { U: [row + 1, col], D: [row - 1, col], L: [row, col + 1], R: [row, col - 1] }[move];
+    assert.ok(from, `move ${i + 1} '${move}' is not U, D, L or R`);
+    const [r, c] = from;
+    assert.ok(r >= 0 && r < size && c >= 0 && c < size, `move ${i + 1} '${move}' leaves the board`);
+    const cell = r * size + c;
+    board[blank] = board[cell];
+    board[cell] = 0;
+    blank = cell;
+  }
+  return board;
+}
+
+function tilesOf(text) {
+  return text.trim().split(/\s+/).map(Number);
+}
+
+/** The command line's JSON records for `boards`, one thread. */
+function cliRecords(boards, args = []) {
+  const out = execFileSync(bin, ["solve", "--json", "--jobs", "1", ...args], {
+    input: boards.map((b) => b.join(" ")).join("\n") + "\n",
+    maxBuffer: 1 << 28,
+  });
+  return out.toString().trim().split("\n").map((line) => JSON.parse(line))
+    .filter((record) => record.type !== "summary");
+}
+
+function check(answer, board, expected) {
+  assert.equal(answer.length, expected.length, `length of ${board.join(" ")}`);
+  assert.equal(answer.optimal, expected.optimal, `optimal for ${board.join(" ")}`);
+  assert.deepEqual(replay(board, answer.moves), goal(Math.sqrt(board.length)),
+    `the moves of ${board.join(" ")} reach the goal`);
+  if (answer.heuristic === expected.heuristic && answer.strategy === expected.strategy) {
+    assert.equal(answer.expanded, expected.expanded, `expanded nodes of ${board.join(" ")}`);
+    assert.equal(answer.generated, expected.generated, `generated nodes of ${board.join(" ")}`);
+  }
+}
+
+// The held 8-puzzles: the Princeton files' 3x3 boards (their expected
+// lengths are independent truth) and the two at distance 31.
+function heldEightPuzzles() {
+  const boards = [];
+  for (const line of readFileSync(new URL("bench/princeton_8puzzle.txt", root), "utf8").split("\n")) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[1] !== "3" || fields[2] === "-1") continue;
+    boards.push({ tiles: fields.slice(4).map(Number), known: Number(fields[2]) });
+  }
+  for (const line of readFileSync(new URL("bench/puzzle8_hardest.txt", root), "utf8").split("\n")) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length < 11) continue;
+    boards.push({ tiles: fields.slice(2).map(Number), known: Number(fields[1]) });
+  }
+  return boards;
+}
+
+test("every held 8-puzzle: the known optimal length, the command line's nodes", () => {
+  const held = heldEightPuzzles();
+  assert.ok(held.length >= 30, `${held.length} boards`);
+  const expected = cliRecords(held.map((b) => b.tiles));
+  for (const [i, { tiles, known }] of held.entries()) {
+    const answer = engine.solve(tiles);
+    assert.equal(answer.length, known, `${tiles.join(" ")}: known ${known}`);
+    assert.equal(answer.optimal, true);
+    assert.equal(answer.heuristic, expected[i].heuristic);
+    check(answer, tiles, expected[i]);
+  }
+});
+
+test("30 of Korf's 100 over 6-6-3 built by the engine: the command line's lengths and nodes", () => {
+  const dir = mkdtempSync(join(tmpdir(), "npuzzle-node-"));
+  try {
+    execFileSync(bin, ["pdb", "build", "--partition", "6-6-3", "--out", dir, "--threads", "2"],
+      { stdio: ["ignore", "ignore", "inherit"] });
+    const built = engine.buildTables("6-6-3");
+    engine.useTables(built, "6-6-3");
+    // The tables the command line unpacked are the same tables: the engine
+    // takes them too, and their tables (past the header) are equal.
+    const cache = join(dir, "cache");
+    const files = readdirSync(cache).filter((f) => f.endsWith(".pdb")).sort();
+    assert.equal(files.length, 3, files.join(", "));
+    const names = engine.tableFiles("6-6-3").map((f) => f.replace(/\.zst$/, ""));
+    for (const [index, name] of names.entries()) {
+      const theirs = readFileSync(join(cache, name));
+      const offset = Number(new DataView(theirs.buffer, theirs.byteOffset).getBigUint64(48, true));
+      assert.ok(offset > 0 && offset <= 4096, `table offset ${offset}`);
+      assert.ok(Buffer.from(built[index].subarray(offset)).equals(theirs.subarray(offset)),
+        `${name}: the engine's table equals the command line's`);
+    }
+
+    const korf = readFileSync(new URL("bench/korf100_goal_blank_last.txt", root), "utf8")
+      .trim().split("\n").slice(0, 30).map((line) => {
+        const fields = line.trim().split(/\s+/).map(Number);
+        return { tiles: fields.slice(2), known: fields[1] };
+      });
+    const expected = cliRecords(korf.map((b) => b.tiles), ["--pdb-dir", dir, "--partition", "6-6-3"]);
+    let expanded = 0;
+    for (const [i, { tiles, known }] of korf.entries()) {
+      const answer = engine.solve(tiles);
+      assert.equal(answer.length, known, `Korf ${i + 1}: known ${known}`);
+      assert.equal(answer.partition, "6-6-3");
+      assert.equal(answer.strategy, expected[i].strategy, `Korf ${i + 1}: the same strategy`);
+      check(answer, tiles, expected[i]);
+      expanded += answer.expanded;
+    }
+    assert.ok(expanded > 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("bad boards get the command line's message", () => {
+  for (const text of ["1 2 3", "1 2 2 0", "1 2 3 4 5 6 7 8 9", "3 1 2 3 4 5 6 7 8 0 9"]) {
+    const cli = spawnSync(bin, ["solve", text]);
+    assert.notEqual(cli.status, 0, text);
+    const said = cli.stderr.toString().trim().replace(/^npuzzle: /, "");
+    assert.throws(() => engine.solve(text), (e) => {
+      assert.ok(e instanceof npuzzle.NpuzzleError, String(e));
+      assert.equal(e.kind, "invalid");
+      assert.equal(e.message, said, text);
+      return true;
+    });
+  }
+  assert.throws(() => engine.solve("1 2 3 4 5 6 8 7 0"), npuzzle.UnsolvableError);
+  assert.throws(() => engine.solve({ tiles: [1, 0] }), TypeError);
+  assert.throws(() => engine.solve("1 2 3 0", { maxNodes: -5 }), RangeError);
+  assert.throws(() => engine.random(4, 1.5), RangeError);
+});
+
+test("random boards are the command line's for the same seed", () => {
+  for (const [size, seed] of [[3, 1], [4, 7], [5, 99], [8, 2n ** 64n - 1n]]) {
+    const cli = execFileSync(bin, ["random", "--size", String(size), "--seed", String(seed), "--count", "1"]);
+    assert.deepEqual(engine.random(size, seed), tilesOf(cli.toString()), `size ${size} seed ${seed}`);
+  }
+});
+
+test("a hint is the first move of an optimal solution; a check finds near distances", () => {
+  const hint = engine.hint("8 1 3 4 0 2 7 6 5");
+  assert.equal(hint.move, hint.moves[0]);
+  assert.equal(hint.length, 14);
+  assert.equal(engine.hint("1 2 3 4 5 6 7 8 0").move, null);
+  const check = engine.check("1 2 3 4 5 6 7 0 8");
+  assert.equal(check.distance, 1);
+  assert.equal(engine.check([1, 2, 3, 4, 5, 6, 8, 7, 0]).solvable, false);
+});
+
+test("a damaged or partial table set is refused and the engine keeps working", () => {
+  const images = engine.buildTables("5-5-5");
+  const damaged = images.map((image) => image.slice());
+  damaged[2][damaged[2].length - 7] ^= 0x40;
+  assert.throws(() => engine.useTables(damaged, "5-5-5"), npuzzle.TablesError);
+  assert.throws(() => engine.useTables(images.slice(1), "5-5-5"), npuzzle.TablesError);
+  assert.equal(engine.solve("8 1 3 4 0 2 7 6 5").length, 14);
+});
+
+test("5x5 to 8x8 get the command line's near-optimal answers", () => {
+  for (const size of [5, 6]) {
+    const board = engine.random(size, 3);
+    const [expected] = cliRecords([board]);
+    const answer = engine.solve(board);
+    assert.equal(answer.algorithm, expected.algorithm);
+    check(answer, board, expected);
+  }
+});
