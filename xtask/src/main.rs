@@ -11,6 +11,7 @@ mod install;
 mod stages;
 #[cfg(test)]
 mod test_script;
+mod web;
 
 const TASKS: &str = "\
 usage: cargo xtask <task> [options]
@@ -25,14 +26,17 @@ tasks:
   digests [--size N] [--goal G]
                        build every named partition's tables in memory and
                        list their digests in crates/pdb/digests.txt
-  test [--all] [--no-python] [--no-browser]
+  test [--all] [--no-python] [--no-web] [--no-browser]
                        the whole test suite: `cargo test --workspace
                        --release` (Rust, and the C program against
                        libnpuzzle), the light reader alone (default
                        features), the Python package (its wheel built with
                        maturin, installed into target/python-venv, tested
-                       with pytest), then the game of `npuzzle serve` in
-                       headless Chromium (Playwright; $CHROMIUM, default
+                       with pytest), the engine in WebAssembly (the site of
+                       `web` built, the JavaScript door tested under Node
+                       18+ against the command line), then the game of
+                       `npuzzle serve` and of the static site in headless
+                       Chromium (Playwright; $CHROMIUM, default
                        /usr/bin/chromium, installed with apt-get when run
                        as root). A stage whose needs are missing (python3
                        with venv, Chromium) is skipped with a note saying
@@ -44,6 +48,12 @@ tasks:
                        target/wheels) and print its path
   browser              only the browser part of `test`; screenshots go to
                        target/browser-screenshots
+  web [--out DIR]      build the game as a static, installable, offline site
+                       with the engine in WebAssembly, and the JavaScript
+                       door (npuzzle.js), into DIR (default: target/web);
+                       compiles with rustup's wasm32-unknown-unknown target,
+                       else Debian's rustc-web (installed with apt-get when
+                       run as root)
   man [--out DIR]      write the manual pages of npuzzle (default: target/man)
   install-c [--prefix DIR]
                        install the C library: DIR/lib/libnpuzzle.a and .so,
@@ -71,6 +81,7 @@ fn main() -> ExitCode {
         Some("man") => install::man(&args[1..]),
         Some("install-c") => install::install_c(&args[1..]),
         Some("browser") => browser_tests(),
+        Some("web") => web::run_web(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print!("{TASKS}");
             Ok(())
@@ -235,10 +246,21 @@ fn test(args: &[String]) -> Result<(), String> {
             .current_dir(root()),
         "cargo test --package npuzzle-pdb (default features)",
     )?;
+    // The engine as the browser has it: `npuzzle` without `native` (tables
+    // from memory, one thread), through the WebAssembly crate's calls.
+    run(
+        Command::new(&cargo)
+            .args(["test", "--release", "--package", "npuzzle-wasm"])
+            .current_dir(root()),
+        "cargo test --package npuzzle-wasm (npuzzle without native)",
+    )?;
     if plan.python {
         if let Err(e) = python_tests() {
             plan.skip_unless_installed("Python", e)?;
         }
+    }
+    if plan.web {
+        web::node_tests()?;
     }
     if plan.browser {
         if let Err(e) = browser_tests() {

@@ -20,6 +20,8 @@ pub struct Host {
     pub chromium_named: bool,
     /// Whether xtask may install system packages (run as root).
     pub root: bool,
+    /// Whether a Rust compiler for WebAssembly is installed.
+    pub web_compiler: bool,
 }
 
 pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
@@ -35,6 +37,7 @@ impl Host {
                 .arg("-u")
                 .output()
                 .is_ok_and(|o| o.status.success() && o.stdout.trim_ascii() == b"0"),
+            web_compiler: crate::web::compiler_available(),
         }
     }
 
@@ -94,11 +97,45 @@ pub fn browser_missing(host: &Host) -> Option<String> {
     ))
 }
 
+/// What the web stage lacks, if anything: Node.js 18 or later (the
+/// JavaScript door's tests), and a compiler for WebAssembly (rustup's
+/// target, Debian's rustc-web, or root to install it: `cargo xtask web`).
+pub fn web_missing(host: &Host) -> Option<String> {
+    let node = host.find("node").and_then(|node| {
+        let out = Command::new(node).arg("--version").output().ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let major: u32 = text
+            .trim()
+            .trim_start_matches('v')
+            .split('.')
+            .next()?
+            .parse()
+            .ok()?;
+        (major >= 18).then_some(major)
+    });
+    if node.is_none() {
+        return Some(
+            "they need Node.js 18 or later on the PATH (Debian: apt-get install nodejs)"
+                .to_string(),
+        );
+    }
+    let compiler = host.web_compiler || host.root;
+    (!compiler).then(|| {
+        "they need a Rust compiler for wasm32-unknown-unknown: `rustup target add \
+         wasm32-unknown-unknown`, or on Debian (as root) `apt-get install rustc-web cargo-web \
+         rust-web-src rust-web-llvm lld-22`"
+            .to_string()
+    })
+}
+
 /// The stages `cargo xtask test ARGS` runs, and a note for each skipped
 /// for a missing need.
 #[derive(Debug, PartialEq)]
 pub struct Plan {
     pub python: bool,
+    /// The engine in WebAssembly: the site built, the JavaScript door's
+    /// tests under Node.
+    pub web: bool,
     pub browser: bool,
     pub notes: Vec<String>,
     /// `--all`: a stage that cannot get what it needs is an error.
@@ -127,6 +164,7 @@ pub fn plan(args: &[String], host: &Host) -> Result<Plan, String> {
     let mut all = false;
     let mut plan = Plan {
         python: true,
+        web: true,
         browser: true,
         notes: Vec::new(),
         all: false,
@@ -138,6 +176,7 @@ pub fn plan(args: &[String], host: &Host) -> Result<Plan, String> {
                 plan.all = true;
             }
             "--no-python" => plan.python = false,
+            "--no-web" => plan.web = false,
             "--no-browser" => plan.browser = false,
             other => return Err(format!("test: unknown option '{other}'")),
         }
@@ -164,6 +203,19 @@ pub fn plan(args: &[String], host: &Host) -> Result<Plan, String> {
             plan.browser = false;
         }
     }
+    // The browser tests play the static site too: they need its build.
+    if plan.web || plan.browser {
+        if let Some(missing) = web_missing(host) {
+            let stages = match (plan.web, plan.browser) {
+                (true, true) => "web and browser",
+                (true, false) => "web",
+                _ => "browser",
+            };
+            skip(&mut plan, stages, missing)?;
+            plan.web = false;
+            plan.browser = false;
+        }
+    }
     if plan.browser {
         if let Some(missing) = browser_missing(host) {
             skip(&mut plan, "browser", missing)?;
@@ -187,12 +239,45 @@ mod tests {
     /// nothing else; Chromium named at a path that does not exist.
     fn host_without_chromium(dir: &Path) -> Host {
         script(dir, "python3", "exit 0");
+        script(dir, "node", "echo v20.1.0");
         Host {
             path: dir.as_os_str().to_owned(),
             chromium: dir.join("no-chromium"),
             chromium_named: true,
             root: false,
+            web_compiler: true,
         }
+    }
+
+    #[test]
+    fn without_node_or_a_web_compiler_the_web_and_browser_stages_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut host = host_without_chromium(dir.path());
+        host.chromium = PathBuf::from("/bin/sh");
+        host.web_compiler = false;
+        let plan = plan(&[], &host).unwrap();
+        assert!(plan.python && !plan.web && !plan.browser, "{plan:?}");
+        assert!(
+            plan.notes[0].starts_with("skipped the web and browser tests"),
+            "{plan:?}"
+        );
+        assert!(plan.notes[0].contains("rustc-web"), "{plan:?}");
+        let err = super::plan(&args(&["--all"]), &host).unwrap_err();
+        assert!(err.contains("wasm32-unknown-unknown"), "{err}");
+
+        host.web_compiler = true;
+        script(dir.path(), "node", "echo v16.20.0");
+        let plan = super::plan(&[], &host).unwrap();
+        assert!(
+            !plan.web && plan.notes[0].contains("Node.js 18"),
+            "{plan:?}"
+        );
+        script(dir.path(), "node", "echo v22.3.0");
+        let plan = super::plan(&[], &host).unwrap();
+        assert!(
+            plan.web && plan.browser && plan.notes.is_empty(),
+            "{plan:?}"
+        );
     }
 
     fn args(list: &[&str]) -> Vec<String> {
@@ -223,11 +308,13 @@ mod tests {
     #[test]
     fn without_python3_the_python_and_browser_stages_are_skipped_or_with_all_refused() {
         let dir = tempfile::tempdir().unwrap();
+        script(dir.path(), "node", "echo v20.1.0");
         let host = Host {
             path: dir.path().as_os_str().to_owned(),
             chromium: PathBuf::from("/bin/sh"),
             chromium_named: true,
             root: false,
+            web_compiler: true,
         };
         let plan = plan(&[], &host).unwrap();
         assert!(!plan.python && !plan.browser, "{plan:?}");
@@ -245,7 +332,7 @@ mod tests {
     fn a_stage_left_out_by_choice_needs_nothing_even_with_all() {
         let dir = tempfile::tempdir().unwrap();
         let plan = plan(
-            &args(&["--all", "--no-browser"]),
+            &args(&["--all", "--no-web", "--no-browser"]),
             &host_without_chromium(dir.path()),
         )
         .unwrap();
@@ -253,6 +340,7 @@ mod tests {
             plan,
             Plan {
                 python: true,
+                web: false,
                 browser: false,
                 notes: vec![],
                 all: true,
@@ -264,6 +352,7 @@ mod tests {
     fn a_stage_whose_packages_cannot_be_installed_is_skipped_unless_all() {
         let mut plan = Plan {
             python: true,
+            web: true,
             browser: true,
             notes: vec![],
             all: false,
