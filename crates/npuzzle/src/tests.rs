@@ -712,3 +712,37 @@ fn a_6x6_board_is_beamed_over_its_tables() {
         .unwrap();
     assert_eq!(again.moves, solution.moves);
 }
+
+/// An answer as short as the proven lower bound is optimal, whatever
+/// method found it: the reduction on a 16x16 or 127x127 board one move
+/// from solved, and the beam's note never says "no bound" beside one.
+#[test]
+fn an_answer_as_short_as_the_bound_is_optimal_whatever_found_it() {
+    let solver = Solver::builder().threads(1).build().unwrap();
+    for size in [16, 127] {
+        let mut tiles: Vec<u16> = (1..(size * size) as u16).collect();
+        tiles.push(0);
+        tiles.swap(size * size - 1, size * size - 2);
+        let board = Board::new(size, tiles).unwrap();
+        let solution = solver.solve(&board).unwrap();
+        assert_eq!(solution.algorithm, "reduction", "{size}x{size}");
+        assert_eq!(solution.length(), 1, "{size}x{size}");
+        assert!(solution.optimal, "{size}x{size}: {solution:?}");
+        assert_eq!(solution.lower_bound, None);
+        assert_eq!(solution.note, None);
+    }
+    let board =
+        npuzzle_board::random_board(6, Goal::BlankLast, &mut npuzzle_board::SplitMix64::new(1));
+    let beam = Solver::builder()
+        .threads(1)
+        .max_nodes(Some(2_000_000))
+        .build()
+        .unwrap()
+        .solve(&board)
+        .unwrap();
+    assert!(!beam.optimal && beam.lower_bound.is_some(), "{beam:?}");
+    assert!(
+        !beam.note.as_deref().unwrap_or("").contains("no bound"),
+        "{beam:?}"
+    );
+}
