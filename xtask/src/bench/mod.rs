@@ -31,6 +31,7 @@ mod soak;
 mod standard;
 mod tables;
 mod thread_rate;
+mod web;
 mod within;
 
 pub use common::Ctx;
@@ -165,6 +166,16 @@ pub const SECTIONS: &[Section] = &[
         default: true,
         needs_default_tables: false,
         run: near_optimal::run,
+    },
+    Section {
+        name: "web",
+        measures: "the engine in WebAssembly in headless Chromium: size, page ready, \
+                   node rate against native, 4x4 tables and hints, 5x5 to 8x8 beside the \
+                   command line",
+        cost: "15 min (--quick: 2 min), more the first time (compiles the engine)",
+        default: true,
+        needs_default_tables: false,
+        run: web::run,
     },
     Section {
         name: "docs",

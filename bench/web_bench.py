@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""The figures of the engine in WebAssembly, in headless Chromium: the bench
+section "web" (`cargo xtask bench --only web`) runs this with the site that
+`cargo xtask web` built, the release npuzzle and Chromium, and prints the
+section's Markdown.
+
+Everything the engine answers here is replayed to the goal, and compared
+with the command line's answer on the same board (lengths, and nodes where
+the search is the same). Times are wall-clock in one run: compare ratios.
+"""
+
+import gzip
+import http.server
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from functools import partial
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = Path(os.environ["NPUZZLE_WEB_DIR"])
+NPUZZLE = os.environ["NPUZZLE_BIN"]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+QUICK = os.environ.get("NPUZZLE_BENCH_QUICK") == "1"
+# Chromium as this machine allows it: no sandbox as root, no background
+# connections (the network is closed).
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".js": "text/javascript",
+                      ".webmanifest": "application/manifest+json"}
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def cli_records(boards, *args):
+    out = subprocess.run([NPUZZLE, "solve", "--json", "--jobs", "1", *args],
+                         input="\n".join(" ".join(map(str, b)) for b in boards) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    return [r for r in map(json.loads, out.splitlines()) if r["type"] != "summary"]
+
+
+def replay(tiles, moves):
+    n = int(round(len(tiles) ** 0.5))
+    board = list(tiles)
+    blank = board.index(0)
+    for move in moves:
+        r, c = divmod(blank, n)
+        r, c = {"U": (r + 1, c), "D": (r - 1, c), "L": (r, c + 1), "R": (r, c - 1)}[move]
+        assert 0 <= r < n and 0 <= c < n, f"illegal move {move}"
+        board[blank], board[r * n + c] = board[r * n + c], 0
+        blank = r * n + c
+    assert board == list(range(1, n * n)) + [0], "the moves do not reach the goal"
+
+
+def manhattan(tiles):
+    n = int(round(len(tiles) ** 0.5))
+    return sum(abs(i // n - (t - 1) // n) + abs(i % n - (t - 1) % n)
+               for i, t in enumerate(tiles) if t)
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main():
+    lines = []
+    wasm = (SITE / "npuzzle.wasm").read_bytes()
+    lines.append(f"Engine: npuzzle.wasm {len(wasm) / 1e6:.2f} MB raw, "
+                 f"{len(gzip.compress(wasm, 9)) / 1e6:.2f} MB gzip (target: at most 1 MB gzip).\n")
+    server, base = serve(SITE)
+    korf = [list(map(int, l.split()[2:]))
+            for l in (ROOT / "bench/korf100_goal_blank_last.txt").read_text().splitlines() if l.strip()]
+    eights = []
+    for line in (ROOT / "bench/princeton_8puzzle.txt").read_text().splitlines():
+        f = line.split()
+        if len(f) > 4 and f[1] == "3" and f[2] != "-1":
+            eights.append(list(map(int, f[4:])))
+    eights += [list(map(int, l.split()[2:]))
+               for l in (ROOT / "bench/puzzle8_hardest.txt").read_text().splitlines() if l.strip()]
+    if QUICK:
+        korf = korf[:10]
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        lines += page_ready(browser, base)
+        context = browser.new_context()
+        page = context.new_page()
+        # A blank page of the site's origin, to import the module into.
+        page.route(base + "bench.html", lambda route: route.fulfill(
+            body="<!doctype html><title>bench</title>", content_type="text/html"))
+        page.goto(base + "bench.html")
+        page.evaluate("""async () => {
+            const m = await import('./npuzzle.js');
+            window.engine = await m.load();
+        }""")
+
+        def engine(call, *args):
+            return page.evaluate(f"(args) => engine.{call}(...args)", list(args))
+
+        # The node rate, one thread each, on the same boards and nodes.
+        rows = []
+        native = cli_records(eights)
+        ours = [engine("solve", b) for b in eights]
+        rows.append(rate_row("8-puzzle set, linear conflict", eights, ours, native))
+        started = time.perf_counter()
+        images = page.evaluate("""() => {
+            window.images = engine.buildTables('6-6-3');
+            return images.map((i) => i.length);
+        }""")
+        built = time.perf_counter() - started
+        started = time.perf_counter()
+        page.evaluate("() => engine.useTables(images, '6-6-3')")
+        checked = time.perf_counter() - started
+        subprocess.run([NPUZZLE, "pdb", "build", "--partition", "6-6-3", "--out", tmp],
+                       check=True, capture_output=True)
+        native = cli_records(korf, "--pdb-dir", tmp, "--partition", "6-6-3")
+        ours = [engine("solve", b) for b in korf]
+        rows.append(rate_row(f"Korf's {len(korf)}, 6-6-3", korf, ours, native))
+        lines.append("### Node rate against the native engine (one thread, same boards)\n")
+        lines.append("| boards | nodes (both) | native s | WebAssembly s | ratio (native / wasm time) |")
+        lines.append("| --- | ---: | ---: | ---: | ---: |")
+        lines += rows
+        lines.append("")
+        lines.append(f"4x4 tables (6-6-3, {sum(images) / 1e6:.1f} MB) made ready in the page: built in "
+                     f"{built:.2f} s, checked and taken in {checked:.2f} s (target: at most 5 s).\n")
+
+        hints = []
+        for seed in range(1, 101):
+            board = engine("random", 4, seed)
+            started = time.perf_counter()
+            hint = engine("hint", board)
+            hints.append(time.perf_counter() - started)
+            assert hint["optimal"], hint
+            replay(board, hint["moves"])
+        lines.append(f"4x4 first hint over 100 random boards (seeds 1 to 100), tables ready: "
+                     f"p50 {percentile(hints, 0.5) * 1000:.0f} ms, p99 {percentile(hints, 0.99) * 1000:.0f} ms, "
+                     f"worst {max(hints) * 1000:.0f} ms (targets: 100 ms and 1 s).\n")
+
+        lines.append("### 5x5 to 8x8: what the page answers, beside the command line (no tables)\n")
+        lines.append("| size | boards | wasm length / Manhattan | CLI length / Manhattan | same answers "
+                     "| wasm mean s | wasm worst s | CLI mean s | CLI worst s |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        count = 4 if QUICK else 20
+        empty = Path(tmp) / "none"
+        empty.mkdir()
+        for size in (5, 6, 7, 8):
+            boards = [engine("random", size, seed) for seed in range(1, count + 1)]
+            native = cli_records(boards, "--pdb-dir", str(empty))
+            ours, seconds = [], []
+            for board in boards:
+                started = time.perf_counter()
+                ours.append(engine("solve", board))
+                seconds.append(time.perf_counter() - started)
+                replay(board, ours[-1]["moves"])
+            same = sum(a["length"] == b["length"] and a["expanded"] == b["expanded"]
+                       for a, b in zip(ours, native))
+            ratio = lambda records: statistics.mean(r["length"] / manhattan(b) for r, b in zip(records, boards))
+            cli_seconds = [r["seconds"] for r in native]
+            lines.append(f"| {size}x{size} | {count} | {ratio(ours):.3f} | {ratio(native):.3f} | {same} of {count} "
+                         f"| {statistics.mean(seconds):.2f} | {max(seconds):.2f} "
+                         f"| {statistics.mean(cli_seconds):.2f} | {max(cli_seconds):.2f} |")
+        lines.append("")
+        browser.close()
+    server.shutdown()
+    print("\n".join(lines))
+
+
+def rate_row(what, boards, ours, native):
+    for board, a, b in zip(boards, ours, native):
+        replay(board, a["moves"])
+        assert a["length"] == b["length"], (board, a["length"], b["length"])
+        assert a["expanded"] == b["expanded"], (board, a["expanded"], b["expanded"])
+    nodes = sum(a["expanded"] for a in ours)
+    wasm = sum(a["seconds"] for a in ours)
+    cli = sum(b["seconds"] for b in native)
+    return f"| {what} | {nodes:,} | {cli:.2f} | {wasm:.2f} | {cli / wasm:.2f} |"
+
+
+def page_ready(browser, base):
+    """The page drawn and its engine loaded: cold (nothing cached), then
+    again from the service worker's cache."""
+    context = browser.new_context()
+    page = context.new_page()
+    ready = "() => window.npuzzleReady === true"
+    started = time.perf_counter()
+    page.goto(base)
+    page.wait_for_function(ready, timeout=30_000)
+    cold = time.perf_counter() - started
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+    warm = []
+    for _ in range(5):
+        started = time.perf_counter()
+        page.reload()
+        page.wait_for_function(ready, timeout=30_000)
+        warm.append(time.perf_counter() - started)
+    context.close()
+    return [f"Page ready (board drawn, engine loaded), from a local static server: cold "
+            f"{cold * 1000:.0f} ms (target: 1 s); from the service worker's cache, median of 5 "
+            f"{statistics.median(warm) * 1000:.0f} ms (target: 300 ms).\n"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
