@@ -116,9 +116,24 @@ int main(int argc, char **argv) {
     status = npuzzle_solve(solver, swapped, 16, NPUZZLE_NO_LIMIT, moves, sizeof moves, &length, NULL);
     check(status == NPUZZLE_UNSOLVABLE, "unsolvable board");
 
-    /* A 3x3 board on 4x4 tables. */
+    /* A 3x3 board on 4x4 tables: no tables of its side to look up, but
+       solved with the defaults ("Boards of other sizes get the defaults"),
+       by npuzzle_solve as by npuzzle_solve_with. */
     uint8_t small[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
     check(npuzzle_lookup(solver, small, 9, &h) == NPUZZLE_WRONG_SIZE, "wrong size");
+    uint8_t eight_bytes[9] = {8, 1, 3, 4, 0, 2, 7, 6, 5};
+    status = npuzzle_solve(solver, eight_bytes, 9, NPUZZLE_NO_LIMIT, moves, sizeof moves, &length, NULL);
+    check(status == NPUZZLE_OK && length == 14, "a 3x3 board on a 4x4 handle: solved, 14 moves");
+    uint16_t eight_wide[9] = {8, 1, 3, 4, 0, 2, 7, 6, 5};
+    npuzzle_info eight_info;
+    status = npuzzle_solve_with(solver, eight_wide, 9, moves, sizeof moves, &eight_info);
+    check(status == NPUZZLE_OK && eight_info.length == 14, "the same through npuzzle_solve_with");
+    uint8_t five[25];
+    for (int i = 0; i < 23; i++) five[i] = (uint8_t)(i + 1);
+    five[23] = 0; /* one move from solved: 24 slides left */
+    five[24] = 24;
+    status = npuzzle_solve(solver, five, 25, NPUZZLE_NO_LIMIT, moves, sizeof moves, &length, NULL);
+    check(status == NPUZZLE_OK && length == 1, "a 5x5 board on a 4x4 handle: solved");
 
     /* Null pointers are refused, not dereferenced. */
     check(npuzzle_lookup(solver, NULL, 16, &h) == NPUZZLE_INVALID_ARGUMENT, "null tiles");
@@ -143,7 +158,8 @@ int main(int argc, char **argv) {
     check(status == NPUZZLE_OK && info.optimal == 1, "3x3 without tables");
     check(info.length == 14 && strlen(moves) == 14, "3x3: 14 moves");
     check(info.note == NULL, "an optimal answer has no note");
-    /* A 20x20 board: answered by the reduction, with the reason. */
+    /* A 20x20 board one move from solved: answered by the reduction, and
+       optimal, since its length meets the lower bound. */
     uint16_t big[400];
     for (int i = 0; i < 399; i++) {
         big[i] = (uint16_t)(i + 1);
@@ -151,6 +167,30 @@ int main(int argc, char **argv) {
     big[399] = 399;
     big[398] = 0;
     static char long_moves[1 << 16];
+    status = npuzzle_solve_with(engine, big, 400, long_moves, sizeof long_moves, &info);
+    check(status == NPUZZLE_OK && info.optimal == 1 && info.length == 1,
+          "20x20 one move from solved: optimal");
+    check(info.note == NULL, "20x20 one move from solved: no note");
+    /* A 20x20 board far from solved (a blank walk of 4,000 moves): not
+       optimal, with the reason and a lower bound. */
+    for (int i = 0; i < 399; i++) {
+        big[i] = (uint16_t)(i + 1);
+    }
+    big[399] = 0;
+    uint32_t walk = 12345, blank = 399;
+    for (int step = 0; step < 4000; step++) {
+        walk = walk * 1103515245u + 12345u;
+        uint32_t row = blank / 20, col = blank % 20, to = blank;
+        switch ((walk >> 16) & 3) {
+        case 0: if (row > 0) to = blank - 20; break;
+        case 1: if (row < 19) to = blank + 20; break;
+        case 2: if (col > 0) to = blank - 1; break;
+        default: if (col < 19) to = blank + 1; break;
+        }
+        big[blank] = big[to];
+        big[to] = 0;
+        blank = to;
+    }
     status = npuzzle_solve_with(engine, big, 400, long_moves, sizeof long_moves, &info);
     check(status == NPUZZLE_OK && info.optimal == 0, "20x20: not optimal");
     check(info.note != NULL && strstr(info.note, "15x15") != NULL, "20x20: the reason");

@@ -615,12 +615,8 @@ pub unsafe extern "C" fn npuzzle_solve(
         }
         // SAFETY: `len` readable bytes, as the caller promises.
         let board = unsafe { board_arg(tiles, len) }?;
-        if let Some(size) = handle.size.filter(|&s| s != board.size()) {
-            return Err(from_error(Error::WrongSize {
-                board: board.size(),
-                tables: size,
-            }));
-        }
+        // Boards of other sizes than the tables opened get the defaults,
+        // as the header says and npuzzle_solve_with does.
         let limit = if max_nodes == NPUZZLE_NO_LIMIT {
             handle.solver.max_nodes()
         } else {
