@@ -95,6 +95,37 @@ fn verify_accepts_good_tables_and_refuses_damaged_ones() {
     assert!(bad.stderr.contains("rebuild"), "{}", bad.stderr);
 }
 
+/// A sound table under another table's name is refused by `pdb verify`,
+/// as `solve` refuses it: name, header and contents must agree.
+#[test]
+fn verify_refuses_a_table_under_another_tables_name() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let first = blank_last_pattern_file(&data, "5-5-5", 0);
+    let third = blank_last_pattern_file(&data, "5-5-5", 2);
+    let relabelled = dir.path().join(first.file_name().unwrap());
+    std::fs::copy(&third, &relabelled).unwrap();
+    let run = npuzzle_in(
+        dir.path(),
+        &["pdb", "verify", relabelled.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("its name is not the one its contents have"),
+        "{}",
+        run.stderr
+    );
+    let name = third.file_name().unwrap().to_string_lossy().to_string();
+    assert!(run.stderr.contains(&name), "{}", run.stderr);
+    // Under its own name the same bytes pass.
+    let own = dir.path().join(&name);
+    std::fs::copy(&third, &own).unwrap();
+    let run = npuzzle_in(dir.path(), &["pdb", "verify", own.to_str().unwrap()], "");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+}
+
 #[test]
 fn pdb_info_wants_a_file_and_prints_the_header_at_once() {
     let run = npuzzle_in(tables(), &["pdb", "info", "."], "");

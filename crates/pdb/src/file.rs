@@ -34,6 +34,7 @@ use crate::format::{Header, PdbError, HEADER_LEN};
 pub use crate::mapped::open_unpacked;
 use crate::mapped::open_unpacked_file;
 pub use crate::naming::file_name;
+use crate::naming::unpacked_file_name;
 use crate::pattern::Partition;
 use crate::table::Pdb;
 use crate::temporary::{make_read_only, remove_stale_temporaries, temporary_for};
@@ -554,6 +555,7 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
         let pdb = open_unpacked(path)?;
         pdb.verify().map_err(|e| fail(path, Problem::Pdb(e)))?;
         check_values_exact(&pdb).map_err(|e| fail(path, Problem::Pdb(e)))?;
+        check_name(path, pdb.header(), unpacked_file_name(pdb.pattern()))?;
         return Ok(pdb.header().clone());
     }
     let (header, header_bytes) = read_packed_header(path)?;
@@ -583,7 +585,27 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
             ));
         }
     }
+    check_name(path, &header, file_name(header.pattern()))?;
     Ok(header)
+}
+
+/// A table whose name is not the one its header's pattern has: solvers
+/// look tables up by name, and refuse this one as not the table wanted.
+fn check_name(path: &Path, header: &Header, wanted: String) -> Result<(), OpenError> {
+    let name = path.file_name().map(|n| n.to_string_lossy());
+    if name.as_deref() == Some(wanted.as_str()) {
+        return Ok(());
+    }
+    Err(fail(
+        path,
+        Problem::Pdb(PdbError::Malformed {
+            what: format!(
+                "its name is not the one its contents have: it holds the table of tiles {} \
+                 ({wanted}), and a solver looking for the table its name says refuses it",
+                header.pattern()
+            ),
+        }),
+    ))
 }
 
 /// The values checked in full and proven exact: a named partition's table
