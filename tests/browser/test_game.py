@@ -1,5 +1,6 @@
 """The game as a player meets it: `npuzzle serve` driven in Debian's headless
-Chromium through Playwright. Every distance the coach shows on a 3x3 board is
+Chromium through Playwright (the browser: conftest.py). The same page is the
+static site's, with the engine in a Web Worker: test_static.py. Every distance the coach shows on a 3x3 board is
 checked against a breadth-first search written here; 4x4 boards against known
 optimal lengths. Screenshots of each step go to $SCREENSHOT_DIR (default
 target/browser-screenshots) for a person to look at."""
@@ -13,7 +14,7 @@ import subprocess
 import zlib
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 # The coach on a board too big for exact distances: "At least M moves
 # from solved", or "About N moves from solved (at least M)".
@@ -21,7 +22,6 @@ AT_LEAST = re.compile("at least", re.IGNORECASE)
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 NPUZZLE = os.environ.get("NPUZZLE_BIN", str(REPO / "target" / "release" / "npuzzle"))
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SHOTS = pathlib.Path(os.environ.get("SCREENSHOT_DIR", REPO / "target" / "browser-screenshots"))
 # Korf's instance 55 with the blank-last goal: 41 moves, the shortest of the 100.
 KORF_55 = [5, 10, 14, 4, 6, 12, 11, 1, 9, 0, 15, 7, 13, 2, 8, 3]
@@ -84,16 +84,6 @@ def server(tmp_path_factory):
     process.terminate()
     _, stderr = process.communicate(timeout=10)
     assert "panicked" not in stderr, stderr
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
-        )
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -306,6 +306,40 @@ fn the_api_answers_optimally_and_replays() {
 }
 
 #[test]
+fn the_page_is_served_with_the_server_as_its_engine() {
+    // The static site's page picks its engine by a meta tag: "wasm" in
+    // crates/cli/assets/index.html, "server" as this server serves it.
+    let server = Server::start(&[]);
+    let (status, page) =
+        server.raw(b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains(r#"<meta name="npuzzle-engine" content="server">"#),
+        "{page}"
+    );
+    assert!(!page.contains(r#"content="wasm""#), "{page}");
+    // What the page links to is served too: the manifest and its icons.
+    for (path, kind) in [
+        ("/manifest.webmanifest", "application/manifest+json"),
+        ("/icon-192.png", "image/png"),
+        ("/icon-512.png", "image/png"),
+    ] {
+        let response = server.exchange(
+            format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
+        assert!(
+            response.starts_with("HTTP/1.1 200"),
+            "{path}: {response:.200}"
+        );
+        assert!(
+            response.contains(&format!("content-type: {kind}")),
+            "{path}: {response:.200}"
+        );
+    }
+}
+
+#[test]
 fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     let mut server = Server::start(&[]);
     let cases: [(&str, &str, &str, u16, &str); 14] = [

@@ -311,8 +311,10 @@ fn pip_install(python: &Path, args: &[&str]) -> Result<(), String> {
     )
 }
 
-/// Plays the game of `npuzzle serve` in Debian's headless Chromium, driven
-/// by Playwright for Python (which cannot download its own browsers here).
+/// Plays the game in Debian's headless Chromium, driven by Playwright for
+/// Python (which cannot download its own browsers here): the page of
+/// `npuzzle serve`, and the static site (`cargo xtask web`, built here)
+/// served by a plain static file server.
 fn browser_tests() -> Result<(), String> {
     let host = stages::Host::current();
     if let Some(missing) = stages::python_missing(&host).or_else(|| stages::browser_missing(&host))
@@ -322,12 +324,16 @@ fn browser_tests() -> Result<(), String> {
     let chromium = host.chromium;
     let python = python_venv(&["pytest", "playwright>=1.40,<2"])?;
     let npuzzle = release_npuzzle()?;
+    // The static site, built afresh: its tests fail on a missing or stale one.
+    web::run_web(&[])?;
+    let site = target_dir().join("web");
     let root = root();
     run(
         Command::new(&python)
             .args(["-m", "pytest", "-q"])
             .arg(root.join("tests/browser"))
             .env("NPUZZLE_BIN", &npuzzle)
+            .env("NPUZZLE_WEB_DIR", &site)
             .env("CHROMIUM", &chromium)
             .env("SCREENSHOT_DIR", target_dir().join("browser-screenshots"))
             .current_dir(&root),

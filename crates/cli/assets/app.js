@@ -1,5 +1,7 @@
 // npuzzle in the browser: the board, the player's moves, and the coach,
-// which asks the server (docs/serve-api.md) for optimal solutions.
+// which asks the engine for optimal solutions: in a Web Worker (worker.js,
+// the static site of `cargo xtask web`) or over HTTP (`npuzzle serve`,
+// docs/serve-api.md). See "The engine" below.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -18,7 +20,7 @@ const game = {
   distance: null,  // { exact, value }
   startDistance: null, // the optimal length from the position dealt, once known
   playing: null,   // { moves, index, timer } while a solution is shown
-  picture: "/picture.svg",
+  picture: "picture.svg", // relative: the site works from a subfolder
   request: 0,      // newest coach request: older answers are dropped
 };
 
@@ -271,47 +273,438 @@ boardEl.addEventListener("touchend", (event) => {
   if (apply(letter, true)) afterPlayerMoves();
 });
 
-// --- Server ----------------------------------------------------------------
+// --- The engine --------------------------------------------------------------
 
-async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  let record;
-  try { record = await response.json(); } catch { record = null; }
-  if (!record) throw new Error(`the server answered ${response.status}`);
-  if (record.type === "error") throw new Error(record.error);
-  return record;
+// Who answers the coach's questions (index.html says): "wasm", the engine
+// in a Web Worker (worker.js: the static site of `cargo xtask web`), or
+// "server", the HTTP API of `npuzzle serve` (docs/serve-api.md), which
+// serves this page with its meta tag rewritten. Both give the same calls
+// and the same records (in JavaScript's names: lowerBound, upperBound):
+//
+//   engine.random(size, goal)  -> { board, size, goal }
+//   engine.check(board, goal)  -> { solvable, solved, board, size, distance, lowerBound, upperBound }
+//   engine.hint(board, goal), engine.solve(board, goal)
+//                              -> { type: "solution", moves, length, optimal, lowerBound, ... },
+//                                 { type: "unsolvable" } or { type: "refused", reason }
+//   engine.cancel(force)       questions still unanswered are dropped (they reject
+//                              with a Cancelled error); a search running is stopped:
+//                              always with `force` (a new board), else only a long one
+const MODE = (document.querySelector('meta[name="npuzzle-engine"]')?.content || "server").trim();
+
+class Cancelled extends Error {
+  constructor() { super("the question was dropped for a newer one"); this.name = "Cancelled"; }
+}
+
+/** A record in JavaScript's names (the server's are snake_case). */
+function camel(record) {
+  if (!record || typeof record !== "object") return record;
+  const out = {};
+  for (const [key, value] of Object.entries(record)) {
+    out[key.replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = value;
+  }
+  return out;
+}
+
+function serverEngine() {
+  const running = new Set();
+  async function api(path, body) {
+    const controller = new AbortController();
+    running.add(controller);
+    try {
+      const response = await fetch(path, {
+        signal: controller.signal,
+        ...(body === undefined ? {} : {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      });
+      let record;
+      try { record = await response.json(); } catch { record = null; }
+      if (!record) throw new Error(`the server answered ${response.status}`);
+      if (record.type === "error") throw new Error(record.error);
+      return camel(record);
+    } catch (error) {
+      if (error.name === "AbortError") throw new Cancelled();
+      throw error;
+    } finally {
+      running.delete(controller);
+    }
+  }
+  // Paths without a leading "/": the page works from a subfolder too.
+  return {
+    mode: "server",
+    random: (size, goal) => api(`api/random?size=${size}&goal=${goal}`),
+    check: (board, goal) => api("api/check", { board, goal }),
+    hint: (board, goal) => api("api/hint", { board, goal }),
+    solve: (board, goal) => api("api/solve", { board, goal }),
+    // A request aborted is a search the server stops (the client hung up).
+    cancel() {
+      for (const controller of running) controller.abort();
+      running.clear();
+    },
+  };
+}
+
+// Solutions known, as the server keeps them: every position along a
+// solution found is answered from it (the rest of its moves), with no
+// search, so a player who follows the hints keeps to one plan.
+const KNOWN_MAX = 100000;
+
+function knownKey(tiles, goal) {
+  return `${goal}:${tiles.join(",")}`;
+}
+
+/** The tiles after `letter` (tile notation) on a board of side `n`. */
+function slid(tiles, n, letter) {
+  const b = tiles.indexOf(0), r = Math.floor(b / n), c = b % n;
+  const from = { L: c + 1 < n ? b + 1 : -1, R: c > 0 ? b - 1 : -1,
+    U: r + 1 < n ? b + n : -1, D: r > 0 ? b - n : -1 }[letter];
+  if (from === undefined || from < 0) return null;
+  const after = tiles.slice();
+  after[b] = after[from];
+  after[from] = 0;
+  return after;
+}
+
+/** Manhattan distance plus linear conflicts: the engine's lower bound for
+ * boards without tables (what its check answers past 4x4). */
+function lowerBound(tiles, goal) {
+  const cells = tiles.length, n = Math.round(Math.sqrt(cells));
+  const home = (t) => (goal === "blank-first" ? t : t - 1);
+  const longest = (seq) => {
+    const tails = [];
+    for (const x of seq) {
+      let lo = 0, hi = tails.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (tails[mid] < x) lo = mid + 1; else hi = mid; }
+      tails[lo] = x;
+    }
+    return tails.length;
+  };
+  let bound = 0;
+  for (let i = 0; i < cells; i++) {
+    const t = tiles[i];
+    if (t === 0) continue;
+    const h = home(t);
+    bound += Math.abs(Math.floor(h / n) - Math.floor(i / n)) + Math.abs((h % n) - (i % n));
+  }
+  for (let line = 0; line < n; line++) {
+    const row = [], col = [];
+    for (let k = 0; k < n; k++) {
+      const a = tiles[line * n + k], b = tiles[k * n + line];
+      if (a !== 0 && Math.floor(home(a) / n) === line) row.push(home(a) % n);
+      if (b !== 0 && home(b) % n === line) col.push(Math.floor(home(b) / n));
+    }
+    bound += 2 * (row.length - longest(row)) + 2 * (col.length - longest(col));
+  }
+  return bound;
+}
+
+function wasmEngine(hooks) {
+  let worker = null;
+  let module = null;     // the compiled engine, handed to each new worker
+  let fatal = null;      // why the engine cannot start, once known
+  let ready = false;
+  let preparing = false; // tables being built: kept as they come, worth finishing
+  let nextId = 0;
+  const pending = new Map(); // id -> { resolve, reject, long }
+  const known = new Map();   // position -> { record, index }: solutions found
+  const checked = new Map(); // position -> check record (past 4x4, seconds each)
+
+  function start() {
+    ready = false;
+    preparing = false;
+    try {
+      worker = new Worker("worker.js", { type: "module" });
+      root.dataset.workers = String(Number(root.dataset.workers || 0) + 1);
+    } catch (error) {
+      fail(error.message);
+      return;
+    }
+    worker.addEventListener("message", (event) => receive(event.data));
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      if (ready) {
+        // A worker that ran and stopped: the questions asked are lost, a
+        // new worker takes the next ones.
+        const lost = [...pending.values()];
+        pending.clear();
+        worker.terminate();
+        worker = null;
+        for (const p of lost) p.reject(new Error(`the coach stopped (${event.message || "worker error"})`));
+      } else {
+        fail(event.message || "its Web Worker (worker.js) did not load");
+      }
+    });
+    worker.postMessage({ op: "init", module });
+  }
+
+  function fail(message) {
+    fatal = message;
+    if (worker) worker.terminate();
+    worker = null;
+    const lost = [...pending.values()];
+    pending.clear();
+    for (const p of lost) p.reject(new Error(message));
+    hooks.onFatal(message);
+  }
+
+  function receive(message) {
+    if (message.type === "ready") {
+      ready = true;
+      if (message.module) module = message.module;
+      hooks.onReady();
+    } else if (message.type === "fatal") {
+      fail(message.message);
+    } else if (message.type === "progress") {
+      preparing = true;
+      hooks.onProgress(message);
+    } else if (message.type === "tables") {
+      preparing = false;
+      hooks.onTables(message);
+    } else {
+      const p = pending.get(message.id);
+      if (!p) return;
+      pending.delete(message.id);
+      if (message.ok) {
+        p.resolve(message.record);
+      } else {
+        const error = new Error(message.error.message);
+        error.name = message.error.name;
+        p.reject(error);
+      }
+    }
+  }
+
+  function ask(op, fields, long) {
+    if (fatal) return Promise.reject(new Error(fatal));
+    if (!worker) start();
+    if (fatal) return Promise.reject(new Error(fatal));
+    return new Promise((resolve, reject) => {
+      const id = ++nextId;
+      pending.set(id, { resolve, reject, long });
+      worker.postMessage({ id, op, ...fields });
+    });
+  }
+
+  function remember(record, goal) {
+    if (!record || record.type !== "solution" || !Array.isArray(record.board)) return;
+    const n = record.size;
+    let tiles = record.board.slice();
+    for (let i = 0; i <= record.moves.length && tiles; i++) {
+      const key = knownKey(tiles, goal);
+      const old = known.get(key);
+      const left = record.moves.length - i;
+      if (!old || (record.optimal && !old.record.optimal) ||
+          old.record.moves.length - old.index > left) {
+        known.delete(key);
+        known.set(key, { record, index: i });
+      }
+      if (i < record.moves.length) tiles = slid(tiles, n, record.moves[i]);
+    }
+    while (known.size > KNOWN_MAX) known.delete(known.keys().next().value);
+  }
+
+  function recall(tiles, goal) {
+    const entry = known.get(knownKey(tiles, goal));
+    if (!entry) return null;
+    const { record, index } = entry;
+    const moves = record.moves.slice(index);
+    const bound = record.optimal ? null
+      : Math.max(index === 0 ? record.lowerBound || 0 : 0, lowerBound(tiles, goal));
+    return {
+      ...record, board: tiles.slice(), length: moves.length, moves, move: moves[0] || null,
+      lowerBound: bound, initialEstimate: index === 0 ? record.initialEstimate : null,
+      expanded: 0, generated: 0, seconds: 0, note: "the best solution known",
+    };
+  }
+
+  const isLong = (board) => !Array.isArray(board) || board.length > 16;
+
+  async function solution(op, board, goal) {
+    const found = recall(board, goal);
+    if (found) return found;
+    const record = await ask(op, { board: board.slice(), goal }, isLong(board));
+    remember(record, goal);
+    return record;
+  }
+
+  return {
+    mode: "wasm",
+    get ready() { return ready; },
+    start() { if (!worker && !fatal) start(); },
+    random: (size, goal) => ask("random", { size, goal }, false),
+    async check(board, goal) {
+      const found = Array.isArray(board) ? recall(board, goal) : null;
+      if (found) {
+        return {
+          type: "check", board: board.slice(), size: found.size, goal, solvable: true,
+          solved: found.length === 0, distance: found.optimal ? found.length : null,
+          lowerBound: found.optimal ? found.length : found.lowerBound, upperBound: found.length,
+        };
+      }
+      const key = Array.isArray(board) ? knownKey(board, goal) : null;
+      if (key && checked.has(key)) return checked.get(key);
+      const record = await ask("check", { board: Array.isArray(board) ? board.slice() : board, goal },
+        isLong(board));
+      if (key && isLong(board)) {
+        checked.set(key, record);
+        if (checked.size > 1000) checked.delete(checked.keys().next().value);
+      }
+      return record;
+    },
+    hint: (board, goal) => solution("hint", board, goal),
+    solve: (board, goal) => solution("solve", board, goal),
+    cancel(force) {
+      if (!worker || pending.size === 0) return;
+      const long = [...pending.values()].some((p) => p.long);
+      if (!force && (preparing || !long)) return;
+      // The engine's calls are synchronous: the one way to stop a search
+      // is to end its worker. The next one starts with the compiled
+      // engine, and takes the tables kept in IndexedDB.
+      worker.terminate();
+      worker = null;
+      const dropped = [...pending.values()];
+      pending.clear();
+      for (const p of dropped) p.reject(new Cancelled());
+      start();
+    },
+  };
+}
+
+// The engine when it cannot start: boards are dealt here, and the coach
+// is silent.
+function localRandom(size, goal) {
+  const cells = size * size;
+  const tiles = Array.from({ length: cells }, (_, i) => i);
+  for (let i = cells - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
+  }
+  // Solvable when the permutation's parity matches the blank's distance
+  // from its place: else swap two tiles (not the blank).
+  const home = (t) => (goal === "blank-first" ? t : (t === 0 ? cells - 1 : t - 1));
+  const place = tiles.map(home);
+  let parity = 0;
+  const seen = new Array(cells).fill(false);
+  for (let i = 0; i < cells; i++) {
+    if (seen[i]) continue;
+    let length = 0;
+    for (let j = i; !seen[j]; j = place[j]) { seen[j] = true; length++; }
+    parity ^= (length - 1) & 1;
+  }
+  const b = tiles.indexOf(0), h = home(0);
+  const blankParity = (Math.abs(Math.floor(b / size) - Math.floor(h / size)) +
+    Math.abs((b % size) - (h % size))) & 1;
+  if (parity !== blankParity) {
+    const [i, j] = [0, 1, 2].filter((k) => tiles[k] !== 0).slice(0, 2);
+    [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
+  }
+  return { board: tiles, size, goal };
+}
+
+const root = document.documentElement;
+root.dataset.engine = MODE;
+root.dataset.engineState = "starting";
+
+const engine = MODE === "wasm" ? wasmEngine({
+  onReady() {
+    root.dataset.engineState = "ready";
+  },
+  onFatal(message) {
+    root.dataset.engineState = "failed";
+    const status = $("engine-status");
+    status.textContent = location.protocol === "file:"
+      ? "This page was opened from a file, and the browser does not let such a page start " +
+        "the coach (a Web Worker running WebAssembly). Serve the folder instead: run " +
+        "`python3 -m http.server` in it and open http://localhost:8000/ " +
+        `(the browser said: ${message})`
+      : `The coach could not start: ${message}. Reload the page; if it stays, serve the ` +
+        "folder with a static file server (for example `python3 -m http.server` in it).";
+    status.hidden = false;
+    noCoach();
+  },
+  onProgress(message) {
+    root.dataset.tablesProgress = `${message.step}/${message.count}`;
+    game.distance = null;
+    showCoach(message.text, "busy",
+      "The first 4x4 game builds the coach's tables (a few seconds, once): they are kept " +
+      "in this browser, so the next games, and games offline, start at once.");
+  },
+  onTables(message) {
+    root.dataset.tablesProgress = "";
+    root.dataset.tables = message.source;
+    if (message.source === "built") {
+      root.dataset.tablesBuilt = String(Number(root.dataset.tablesBuilt || 0) + 1);
+      // A kept copy the engine refused (damaged, partial): built again.
+      if (message.rebuilt) root.dataset.tablesRebuilt = "true";
+    }
+  },
+}) : serverEngine();
+
+if (MODE !== "wasm") root.dataset.engineState = "ready";
+
+function cancelled(error) {
+  return error instanceof Cancelled;
+}
+
+/** Whether the coach cannot start (the notice at the top says why): the
+ * game is then played without it. */
+function noCoach() {
+  if (root.dataset.engineState !== "failed") return false;
+  game.distance = null;
+  showCoach("No coach: see the note at the top", "bound");
+  return true;
+}
+
+/** A new question about the position: older answers are dropped, and a
+ * long search for them is stopped. */
+function newRequest() {
+  engine.cancel(false);
+  return ++game.request;
+}
+
+/** A new board: whatever the engine is doing is dropped. */
+function newBoard() {
+  engine.cancel(true);
+  return ++game.request;
+}
+
+/** What the coach says while it searches: boards past 4x4 take seconds in
+ * the browser. */
+function thinking() {
+  return MODE === "wasm" && game.size > 4 ? "Searching (seconds on a big board)\u2026"
+    : "Thinking\u2026";
 }
 
 // Asks how far the position is from solved, and keeps the plan for hints.
 async function coach() {
-  const id = ++game.request;
+  const id = newRequest();
   const tiles = game.tiles.slice();
   if (game.plan && game.planOptimal) {
     showDistance(game.plan.length);
     return;
   }
   game.plan = null;
-  showCoach("Thinking\u2026");
+  game.distance = null;
+  if (noCoach()) return;
+  showCoach(thinking());
   try {
     if (game.size <= 4) {
-      const record = await api("/api/hint", { board: tiles, goal: game.goal });
+      const record = await engine.hint(tiles, game.goal);
       if (id !== game.request) return;
       takeSolution(record);
     } else {
-      const record = await api("/api/check", { board: tiles, goal: game.goal });
+      const record = await engine.check(tiles, game.goal);
       if (id !== game.request) return;
       if (record.distance !== null) {
         showDistance(record.distance);
       } else {
-        showBound(record.lower_bound, record.upper_bound);
+        showBound(record.lowerBound, record.upperBound);
       }
     }
   } catch (error) {
-    if (id !== game.request) return;
+    if (id !== game.request || cancelled(error)) return;
     showCoach("");
     say(error.message, true);
   }
@@ -354,7 +747,7 @@ function takeSolution(record) {
     if (record.optimal) {
       showDistance(record.length);
     } else {
-      showBound(record.lower_bound, record.length);
+      showBound(record.lowerBound, record.length);
     }
     return true;
   }
@@ -373,13 +766,22 @@ const UNSOLVABLE = "No series of slides turns this board into the picture: it is
   "stay in step; here they are out of step.)";
 
 async function hint() {
-  if (isSolved()) return;
+  if (isSolved() || game.tiles.length === 0) return;
   if (!game.plan) {
-    showCoach("Thinking\u2026");
+    if (noCoach()) return;
+    const id = newRequest();
+    // What the coach knows of this position stays on its line meanwhile.
+    if (game.distance) say(thinking()); else showCoach(thinking());
     try {
-      const record = await api("/api/hint", { board: game.tiles, goal: game.goal });
+      const record = await engine.hint(game.tiles.slice(), game.goal);
+      // An answer for a position the player has left is dropped.
+      if (id !== game.request) return;
       if (!takeSolution(record)) return;
-    } catch (error) { say(error.message, true); return; }
+    } catch (error) {
+      if (id !== game.request || cancelled(error)) return;
+      say(error.message, true);
+      return;
+    }
   }
   if (!game.plan || game.plan.length === 0) return;
   const letter = game.plan[0];
@@ -398,11 +800,18 @@ async function hint() {
 async function solve() {
   if (isSolved()) return;
   stopPlaying(true);
-  say("Solving\u2026");
+  if (noCoach()) return;
+  const id = newRequest();
+  say(MODE === "wasm" && game.size > 4 ? "Solving\u2026 (seconds on a big board)" : "Solving\u2026");
   let record;
   try {
-    record = await api("/api/solve", { board: game.tiles, goal: game.goal });
-  } catch (error) { say(error.message, true); return; }
+    record = await engine.solve(game.tiles.slice(), game.goal);
+  } catch (error) {
+    if (id !== game.request || cancelled(error)) return;
+    say(error.message, true);
+    return;
+  }
+  if (id !== game.request) return;
   if (!takeSolution(record)) return;
   const moves = record.moves.split("");
   say(record.optimal
@@ -486,6 +895,7 @@ function stopPlaying(hide) {
 // --- Positions ---------------------------------------------------------------
 
 function setPosition(tiles, size, goal) {
+  newBoard();
   stopPlaying(true);
   if (size !== game.size) {
     for (const el of tileEls.values()) el.remove();
@@ -512,19 +922,31 @@ function setPosition(tiles, size, goal) {
 }
 
 async function shuffle() {
+  const id = newBoard();
+  stopPlaying(true);
   const size = Number($("size").value);
+  let record;
   try {
-    const record = await api(`/api/random?size=${size}&goal=${game.goal}`);
-    setPosition(record.board, record.size, record.goal);
-  } catch (error) { say(error.message, true); }
+    record = await engine.random(size, game.goal);
+  } catch (error) {
+    if (id !== game.request || cancelled(error)) return;
+    if (root.dataset.engineState !== "failed") { say(error.message, true); return; }
+    // No engine: a board dealt here, to play without the coach.
+    record = localRandom(size, game.goal);
+  }
+  if (id !== game.request) return;
+  setPosition(record.board, record.size, record.goal);
 }
 
 // Sets the board `text` names; on a problem, says it (where `tell` says)
-// and keeps the current board.
+// and keeps the current board. True when set, false on a problem, null
+// when a newer board came first.
 async function setBoardFromText(text, goal, tell) {
   const report = tell || ((message) => say(message, true));
+  const id = newBoard();
   try {
-    const record = await api("/api/check", { board: text, goal: goal || game.goal });
+    const record = await engine.check(text, goal || game.goal);
+    if (id !== game.request) return null;
     if (!record.solvable) {
       report("That board cannot be solved: no series of slides turns it into the picture " +
         "(it is the picture with two tiles swapped, in effect).");
@@ -533,6 +955,7 @@ async function setBoardFromText(text, goal, tell) {
     setPosition(record.board, record.size, record.goal);
     return true;
   } catch (error) {
+    if (id !== game.request || cancelled(error)) return null;
     report(error.message);
     return false;
   }
@@ -567,7 +990,7 @@ async function loadFromHash(first) {
     let problem = null;
     const ok = await setBoardFromText(params.get("board"), goal,
       (message) => { problem = message; });
-    if (ok) return;
+    if (ok !== false) return;
     if (first) await shuffle();
     say(`The link's board was not loaded: ${problem}`, true);
     return;
@@ -647,7 +1070,19 @@ $("picture").parentElement.addEventListener("keydown", (event) => {
 window.addEventListener("resize", render);
 window.addEventListener("hashchange", () => loadFromHash(false));
 
-// A test or a curious user can read the state here.
-window.npuzzle = { game, apply, render, sourceOf };
+// The static site keeps its files for offline play (sw.js); `npuzzle
+// serve`'s page needs its server anyway. A page opened from a file has no
+// service worker.
+function keepOffline() {
+  if (MODE !== "wasm" || !("serviceWorker" in navigator) ||
+      !/^https?:$/.test(window.location.protocol)) return;
+  navigator.serviceWorker.register("sw.js").catch((error) =>
+    console.warn(`npuzzle: the game will not be kept for offline play: ${error.message}`));
+}
+window.addEventListener("load", keepOffline);
 
+// A test or a curious user can read the state here.
+window.npuzzle = { game, apply, render, sourceOf, engine };
+
+if (engine.start) engine.start();
 loadFromHash(true);

@@ -4,7 +4,7 @@
 //! refusals into replies.
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -30,11 +30,31 @@ const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 /// What a 503's Retry-After asks a client to wait, in seconds.
 const RETRY_AFTER_SECONDS: u32 = 1;
 
-/// The embedded page.
+/// The embedded page: the static site's (`cargo xtask web`), whose coach
+/// asks this server instead of the engine in a Web Worker.
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
 const STYLE_CSS: &str = include_str!("../../assets/style.css");
 const PICTURE_SVG: &str = include_str!("../../assets/picture.svg");
+const MANIFEST: &str = include_str!("../../assets/manifest.webmanifest");
+const ICON_192: &[u8] = include_bytes!("../../assets/icon-192.png");
+const ICON_512: &[u8] = include_bytes!("../../assets/icon-512.png");
+
+/// The tag by which the page picks its engine: the static site's says
+/// "wasm"; this server's page says "server".
+const ENGINE_WASM: &str = r#"<meta name="npuzzle-engine" content="wasm">"#;
+const ENGINE_SERVER: &str = r#"<meta name="npuzzle-engine" content="server">"#;
+
+/// The page as this server serves it: its coach asks the HTTP API.
+static SERVED_INDEX_HTML: LazyLock<String> =
+    LazyLock::new(|| served_index(INDEX_HTML).expect("index.html names its engine"));
+
+/// `page` with its engine tag turned to this server's, or None when the
+/// page has no such tag (the page would then look for the wasm engine).
+fn served_index(page: &str) -> Option<String> {
+    page.contains(ENGINE_WASM)
+        .then(|| page.replacen(ENGINE_WASM, ENGINE_SERVER, 1))
+}
 
 /// What every handler shares.
 struct Server {
@@ -420,7 +440,7 @@ async fn random(
     ok_reply(serde_json::to_string(&record).unwrap_or_default())
 }
 
-fn asset(content_type: &'static str, body: &'static str) -> Response {
+fn asset(content_type: &'static str, body: impl IntoResponse) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),
@@ -600,7 +620,7 @@ pub fn router(pools: Arc<Pools>, hosts: Vec<String>, seed: u64) -> Router {
     Router::new()
         .route(
             "/",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+            get(|| async { asset("text/html; charset=utf-8", SERVED_INDEX_HTML.as_str()) }),
         )
         .route(
             "/app.js",
@@ -613,6 +633,18 @@ pub fn router(pools: Arc<Pools>, hosts: Vec<String>, seed: u64) -> Router {
         .route(
             "/picture.svg",
             get(|| async { asset("image/svg+xml", PICTURE_SVG) }),
+        )
+        .route(
+            "/manifest.webmanifest",
+            get(|| async { asset("application/manifest+json", MANIFEST) }),
+        )
+        .route(
+            "/icon-192.png",
+            get(|| async { asset("image/png", ICON_192) }),
+        )
+        .route(
+            "/icon-512.png",
+            get(|| async { asset("image/png", ICON_512) }),
         )
         .route("/api/solve", post(solve))
         .route("/api/hint", post(hint))
@@ -637,4 +669,36 @@ pub fn router(pools: Arc<Pools>, hosts: Vec<String>, seed: u64) -> Router {
             },
         ))
         .with_state(server)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_served_page_asks_the_server() {
+        let page = SERVED_INDEX_HTML.as_str();
+        assert!(page.contains(ENGINE_SERVER), "{page}");
+        assert!(!page.contains("content=\"wasm\""), "{page}");
+        // Nothing else changed.
+        assert_eq!(page.replacen(ENGINE_SERVER, ENGINE_WASM, 1), INDEX_HTML);
+        assert_eq!(served_index("<html></html>"), None);
+    }
+
+    #[test]
+    fn the_page_names_its_files_relatively() {
+        // The static site works from a subfolder (/npuzzle/): no path of
+        // the page starts at the root.
+        for (name, text) in [
+            ("index.html", INDEX_HTML),
+            ("app.js", APP_JS),
+            ("manifest.webmanifest", MANIFEST),
+            ("worker.js", include_str!("../../assets/worker.js")),
+            ("sw.js", include_str!("../../assets/sw.js")),
+        ] {
+            for needle in ["href=\"/", "src=\"/", "\"/api/", "url(\"/", "\"src\": \"/"] {
+                assert!(!text.contains(needle), "{name} has {needle}");
+            }
+        }
+    }
 }

@@ -1,0 +1,267 @@
+// The coach of the static site (`cargo xtask web`): the npuzzle engine
+// (npuzzle.js, WebAssembly) in a Web Worker, so that a search of seconds
+// never freezes the page. app.js starts it and asks it questions:
+//
+//   page -> worker  {op: "init", module}             a compiled engine, or null
+//                   {id, op: "random", size, goal}
+//                   {id, op: "check"|"hint"|"solve", board, goal}
+//   worker -> page  {type: "ready", module}          the compiled engine, for the next worker
+//                   {type: "fatal", message}         the engine cannot start
+//                   {type: "progress", text, step, count}   tables being built
+//                   {type: "tables", goal, source}   "stored" or "built" (`rebuilt`: a
+//                                                    stored copy was refused)
+//                   {id, ok: true, record} / {id, ok: false, error: {name, message}}
+//
+// Questions are answered one at a time, in order. To cancel a search, the
+// page ends this worker and starts another (the calls are synchronous).
+//
+// 4x4 boards are solved optimally over the 6-6-3 tables: the first 4x4
+// question loads them from IndexedDB, where an earlier visit kept them;
+// the engine checks them (header, CRCs, sampled values) and refuses a
+// damaged or partial set, which is then built again (about a second a
+// table), kept, and used.
+
+import {
+  load,
+  BROWSER_PARTITION,
+  NodeLimitError,
+  TablesError,
+  UnsolvableError,
+} from "./npuzzle.js";
+
+const PARTITION = BROWSER_PARTITION;
+/** The game's sides, as `npuzzle serve` takes them. */
+const SIDES = [2, 8];
+
+let engine = null;
+/** goal -> a promise of the tables in use for 4x4 boards. */
+const tables = new Map();
+
+// --- Messages ---------------------------------------------------------------
+
+let queue = Promise.resolve();
+self.addEventListener("message", (event) => {
+  const message = event.data;
+  queue = queue.then(() => handle(message));
+});
+
+async function handle(message) {
+  if (message.op === "init") {
+    await start(message.module);
+    return;
+  }
+  try {
+    if (!engine) throw new Error("the engine did not start");
+    const record = await answer(message);
+    self.postMessage({ id: message.id, ok: true, record });
+  } catch (error) {
+    self.postMessage({
+      id: message.id,
+      ok: false,
+      error: { name: error.name || "Error", kind: error.kind, message: error.message || String(error) },
+    });
+  }
+}
+
+/** Loads the engine: from the module an earlier worker compiled, else from
+ * npuzzle.wasm beside this file (compiled here, and handed to the page so
+ * that a restarted worker starts at once, with code already optimized). */
+async function start(module) {
+  try {
+    let compiled = module instanceof WebAssembly.Module ? module : null;
+    if (!compiled) compiled = await compileEngine();
+    // Without a module, npuzzle.js loads the file itself, and says clearly
+    // why it cannot (a page opened from a file, a missing file).
+    engine = await load(compiled ? { wasm: compiled } : {});
+    self.postMessage({ type: "ready", module: compiled });
+  } catch (error) {
+    self.postMessage({ type: "fatal", message: error.message || String(error) });
+  }
+}
+
+async function compileEngine() {
+  const url = new URL("./npuzzle.wasm", import.meta.url);
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return null;
+    if (WebAssembly.compileStreaming &&
+        (response.headers.get("content-type") || "").startsWith("application/wasm")) {
+      return await WebAssembly.compileStreaming(response);
+    }
+    return await WebAssembly.compile(await response.arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+// --- Answers ----------------------------------------------------------------
+
+/** The side of a board as the page sends it (tiles, or text in one of the
+ * command line's formats), or null when the text does not say plainly. */
+function sideOf(board) {
+  const count = Array.isArray(board) ? board.length : (String(board).match(/\d+/g) || []).length;
+  const side = Math.round(Math.sqrt(count));
+  if (side * side === count) return side;
+  // The algs4 form: the side, then the tiles.
+  const rest = Math.round(Math.sqrt(count - 1));
+  if (!Array.isArray(board) && rest * rest === count - 1) return rest;
+  return null;
+}
+
+function checkSide(side) {
+  if (side !== null && (side < SIDES[0] || side > SIDES[1])) {
+    throw new Error(`board: ${side}x${side} is too big for the game, which takes ` +
+      `${SIDES[0]}x${SIDES[0]} to ${SIDES[1]}x${SIDES[1]} (the command line takes more: npuzzle solve)`);
+  }
+}
+
+async function answer(message) {
+  const goal = message.goal || "blank-last";
+  switch (message.op) {
+    case "random": {
+      checkSide(message.size);
+      const board = engine.random(message.size, undefined, { goal });
+      return { type: "random", board, size: message.size, goal };
+    }
+    case "check": {
+      const side = sideOf(message.board);
+      checkSide(side);
+      if (side === 4) await useTables(goal);
+      let record = engine.check(message.board, { goal });
+      checkSide(record.size);
+      if (record.size === 4 && side !== 4 && record.solvable) {
+        await useTables(goal);
+        record = engine.check(message.board, { goal });
+      }
+      return record;
+    }
+    case "hint":
+    case "solve": {
+      const side = sideOf(message.board);
+      checkSide(side);
+      if (side === 4) await useTables(goal);
+      try {
+        return message.op === "hint"
+          ? engine.hint(message.board, { goal })
+          : engine.solve(message.board, { goal });
+      } catch (error) {
+        // The records `npuzzle serve` answers for these.
+        if (error instanceof UnsolvableError) return { type: "unsolvable", board: message.board, goal };
+        if (error instanceof NodeLimitError) return { type: "refused", reason: error.message };
+        throw error;
+      }
+    }
+    default:
+      throw new Error(`unknown question ${JSON.stringify(message.op)}`);
+  }
+}
+
+// --- Tables -----------------------------------------------------------------
+
+function useTables(goal) {
+  if (!tables.has(goal)) {
+    const ready = prepareTables(goal);
+    tables.set(goal, ready);
+    ready.catch(() => tables.delete(goal));
+  }
+  return tables.get(goal);
+}
+
+/** Gives the engine the 4x4 tables: those kept if the engine takes them,
+ * else built (the missing ones, or all when a kept one was refused). */
+async function prepareTables(goal) {
+  const files = engine.tableFiles(PARTITION, { goal });
+  const store = await openStore();
+  const keys = files.map((file) => `${PARTITION}/${file}`);
+  const kept = store ? await store.getAll(keys) : files.map(() => null);
+  if (kept.every(Boolean)) {
+    try {
+      engine.useTables(kept, PARTITION, { goal });
+      self.postMessage({ type: "tables", goal, source: "stored" });
+      return;
+    } catch (error) {
+      if (!(error instanceof TablesError)) throw error;
+      // Damaged: never used; every table is built again.
+      return build(goal, files, keys, store, files.map(() => null), true);
+    }
+  }
+  // Missing or partial: a table kept is used only if the whole set,
+  // completed, passes the engine's checks.
+  try {
+    return await build(goal, files, keys, store, kept, false);
+  } catch (error) {
+    if (!(error instanceof TablesError) || !kept.some(Boolean)) throw error;
+    return build(goal, files, keys, store, files.map(() => null), true);
+  }
+}
+
+async function build(goal, files, keys, store, kept, rebuilt) {
+  const images = [];
+  for (let index = 0; index < files.length; index++) {
+    if (kept[index]) {
+      images.push(kept[index]);
+      continue;
+    }
+    self.postMessage({
+      type: "progress",
+      step: index + 1,
+      count: files.length,
+      text: `Preparing the 4x4 coach: table ${index + 1} of ${files.length}\u2026`,
+    });
+    const image = engine.buildTable(PARTITION, index, { goal });
+    images.push(image);
+    // Kept as soon as built: a worker ended meanwhile (a new board) leaves
+    // the tables already built for the next one.
+    if (store) await store.put(keys[index], image).catch(() => {});
+  }
+  engine.useTables(images, PARTITION, { goal });
+  self.postMessage({ type: "tables", goal, source: "built", rebuilt });
+}
+
+// --- IndexedDB ----------------------------------------------------------------
+
+const DB_NAME = "npuzzle";
+const DB_STORE = "tables";
+
+/** The table store (IndexedDB), or null where there is none (a page opened
+ * from a file, storage refused): the tables are then built each visit. */
+async function openStore() {
+  let db;
+  try {
+    db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open(DB_NAME, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(DB_STORE);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error("IndexedDB is blocked"));
+    });
+  } catch {
+    return null;
+  }
+  const done = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return {
+    async getAll(keys) {
+      try {
+        const store = db.transaction(DB_STORE, "readonly").objectStore(DB_STORE);
+        const values = await Promise.all(keys.map((key) => done(store.get(key))));
+        return values.map((value) => value instanceof Uint8Array ? value
+          : value instanceof ArrayBuffer ? new Uint8Array(value) : null);
+      } catch {
+        return keys.map(() => null);
+      }
+    },
+    /** Resolves once the write is committed. */
+    put(key, image) {
+      return new Promise((resolve, reject) => {
+        const transaction = db.transaction(DB_STORE, "readwrite");
+        transaction.objectStore(DB_STORE).put(image, key);
+        transaction.oncomplete = () => resolve();
+        transaction.onerror = () => reject(transaction.error);
+        transaction.onabort = () => reject(transaction.error);
+      });
+    },
+  };
+}

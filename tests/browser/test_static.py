@@ -1,0 +1,518 @@
+"""The static site (`cargo xtask web`: the page, its Web Worker and the engine
+as WebAssembly) served by a plain static file server from a subfolder, with
+no npuzzle process: played in Debian's headless Chromium, online then
+offline (the service worker), on a phone, installed, with damaged tables and
+cancelled searches. 3x3 distances are checked against a breadth-first search
+written here, 4x4 ones against `npuzzle solve` over tables it builds.
+Screenshots go to $SCREENSHOT_DIR (default target/browser-screenshots)."""
+
+import collections
+import json
+import os
+import pathlib
+import re
+import struct
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, REPO
+
+SHOTS = pathlib.Path(os.environ.get("SCREENSHOT_DIR", REPO / "target" / "browser-screenshots"))
+GOAL_3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+GOAL_4 = tuple(range(1, 16)) + (0,)
+# Korf's instance 55 with the blank-last goal: 41 moves.
+KORF_55 = (5, 10, 14, 4, 6, 12, 11, 1, 9, 0, 15, 7, 13, 2, 8, 3)
+AT_LEAST = re.compile("at least", re.IGNORECASE)
+DIGITS = re.compile(r"^\d+$")
+TABLES = ["4x4-blank-last-4.7.8.11.12.15.pdb.zst", "4x4-blank-last-5.6.9.10.13.14.pdb.zst",
+          "4x4-blank-last-1.2.3.pdb.zst"]
+
+# Every text the coach's line shows, in order (the page's own line, read by
+# the tests: "Preparing the 4x4 coach: table 2 of 3..." passes quickly).
+RECORD_COACH = """
+window.__coachTexts = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const coach = document.getElementById("coach");
+  new MutationObserver(() => window.__coachTexts.push(coach.textContent))
+    .observe(coach, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def neighbour(tiles, letter):
+    """The board after `letter` (the direction the tile slides), or None."""
+    n = int(round(len(tiles) ** 0.5))
+    blank = tiles.index(0)
+    row, col = divmod(blank, n)
+    source = {
+        "L": blank + 1 if col + 1 < n else None,
+        "R": blank - 1 if col > 0 else None,
+        "U": blank + n if row + 1 < n else None,
+        "D": blank - n if row > 0 else None,
+    }[letter]
+    if source is None:
+        return None
+    after = list(tiles)
+    after[blank], after[source] = after[source], 0
+    return tuple(after)
+
+
+@pytest.fixture(scope="module")
+def distances():
+    """Every solvable 3x3 board's distance to 1 2 3 4 5 6 7 8 0, by BFS."""
+    seen = {GOAL_3: 0}
+    queue = collections.deque([GOAL_3])
+    while queue:
+        board = queue.popleft()
+        for letter in "UDLR":
+            after = neighbour(board, letter)
+            if after is not None and after not in seen:
+                seen[after] = seen[board] + 1
+                queue.append(after)
+    assert len(seen) == 181440
+    return seen
+
+
+class Session:
+    """A browser context and its page, with the page's errors kept."""
+
+    def __init__(self, context):
+        self.context = context
+        self.errors = []
+        context.add_init_script(RECORD_COACH)
+        self.page = context.new_page()
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def close(self):
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def session(browser):
+    session = Session(browser.new_context(viewport={"width": 760, "height": 1000}))
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def phone(browser):
+    session = Session(browser.new_context(viewport={"width": 390, "height": 844},
+                                          device_scale_factor=2, is_mobile=True, has_touch=True))
+    yield session
+    session.close()
+
+
+def shot(page, name, full_page=True):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def tiles(page):
+    return tuple(int(t) for t in page.locator("#board").get_attribute("data-tiles").split(","))
+
+
+def dataset(page, name):
+    return page.evaluate(f"document.documentElement.dataset.{name} ?? null")
+
+
+def wait_distance(page, expected=None, timeout=30000):
+    """Waits for the coach's exact distance and returns it."""
+    coach = page.locator("#coach")
+    expect(coach).to_have_attribute("data-distance", DIGITS if expected is None else str(expected),
+                                    timeout=timeout)
+    return int(coach.get_attribute("data-distance"))
+
+
+def wait_offline_ready(page):
+    """Waits until the service worker controls the page (all files kept)."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30000)
+
+
+def follow_hint(page, board, distance):
+    """Asks a hint, checks the tile is marked, plays it; returns the board."""
+    page.click("#hint")
+    expect(page.locator("#message")).to_contain_text("Hint: slide")
+    expect(page.locator("#board .tile.hint")).to_have_count(1)
+    letter = page.locator("#board").get_attribute("data-hint")
+    after = neighbour(board, letter)
+    assert after is not None, (board, letter)
+    hinted = page.locator("#board .tile.hint").get_attribute("data-tile")
+    page.locator(f'#board .tile[data-tile="{hinted}"]').click()
+    assert tiles(page) == after
+    return after
+
+
+def solve_to_the_end(page, distance, goal):
+    """Solve: the animation ends on the goal, in `distance` moves."""
+    page.locator("#speed").fill("10")
+    page.click("#solve")
+    expect(page.locator("#board")).to_have_attribute("data-state", "solved", timeout=60000)
+    expect(page.locator("#progress")).to_have_text(f"move {distance} of {distance}")
+    assert tiles(page) == goal
+    expect(page.locator("#coach")).to_have_text("Solved!")
+
+
+def play_3x3(page, distances, name):
+    expect(page.locator("#board .tile")).to_have_count(8)
+    board = tiles(page)
+    distance = wait_distance(page, distances[board])
+    if distance >= 2:
+        board = follow_hint(page, board, distance)
+        distance = wait_distance(page, distance - 1)
+        assert distances[board] == distance
+    shot(page, f"static-{name}-3x3")
+    if distance > 0:
+        solve_to_the_end(page, distance, GOAL_3)
+
+
+def play_4x4(page, optimal_4x4, name, timeout=30000):
+    expect(page.locator("#board .tile")).to_have_count(15)
+    board = tiles(page)
+    distance = wait_distance(page, timeout=timeout)
+    assert distance == optimal_4x4(board), board
+    after = follow_hint(page, board, distance)
+    assert optimal_4x4(after) == distance - 1, (board, after)
+    wait_distance(page, distance - 1)
+    shot(page, f"static-{name}-4x4")
+    solve_to_the_end(page, distance - 1, GOAL_4)
+    return board
+
+
+def test_3x3_and_4x4_are_coached_optimally_online_then_offline(session, static_site, distances,
+                                                             optimal_4x4):
+    page = session.page
+    started = time.monotonic()
+    page.goto(static_site.url + "#size=3")
+    wait_distance(page)
+    timings = {"page and first 3x3 distance, cold (s)": time.monotonic() - started}
+    assert dataset(page, "engine") == "wasm"
+    play_3x3(page, distances, "online")
+
+    # The first 4x4 board: the tables are built here, with progress shown.
+    started = time.monotonic()
+    page.select_option("#size", "4")
+    wait_distance(page, timeout=60000)
+    timings["first 4x4 distance, tables built (s)"] = time.monotonic() - started
+    texts = page.evaluate("window.__coachTexts")
+    for step in (1, 2, 3):
+        assert f"Preparing the 4x4 coach: table {step} of 3\u2026" in texts, texts
+    assert dataset(page, "tables") == "built"
+    play_4x4(page, optimal_4x4, "online")
+
+    # A search cancelled by a size change: the new worker takes the tables
+    # kept in IndexedDB.
+    page.select_option("#size", "6")
+    expect(page.locator("#coach")).to_contain_text(AT_LEAST, timeout=30000)
+    workers = int(dataset(page, "workers"))
+    page.click("#solve")
+    expect(page.locator("#message")).to_contain_text("Solving")
+    page.select_option("#size", "4")
+    expect(page.locator("#board .tile")).to_have_count(15)
+    assert wait_distance(page, timeout=5000) == optimal_4x4(tiles(page))
+    assert int(dataset(page, "workers")) == workers + 1
+    assert dataset(page, "tables") == "stored"
+
+    # Offline: the page, its worker and the engine come from the service
+    # worker; the tables from IndexedDB, not built again.
+    wait_offline_ready(page)
+    asked = len(static_site.requests())
+    session.context.set_offline(True)
+    started = time.monotonic()
+    page.reload()
+    wait_distance(page)
+    timings["page and first 3x3 distance, offline (s)"] = time.monotonic() - started
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    play_3x3(page, distances, "offline")
+    started = time.monotonic()
+    page.select_option("#size", "4")
+    play_4x4(page, optimal_4x4, "offline")
+    timings["first 4x4 game offline: distance, hint, solve (s)"] = time.monotonic() - started
+    assert dataset(page, "tables") == "stored"
+    assert dataset(page, "tablesBuilt") is None
+    # Nothing but the browser's update check of sw.js reached the server.
+    later = [path for path in static_site.requests()[asked:] if not path.endswith("/sw.js")]
+    assert later == [], later
+    session.context.set_offline(False)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "static-timings.json").write_text(json.dumps(timings, indent=2) + "\n")
+
+
+def swipe(page, letter):
+    """A swipe on the board, as touch events, in the direction `letter`."""
+    dx, dy = {"L": (-60, 0), "R": (60, 0), "U": (0, -60), "D": (0, 60)}[letter]
+    page.evaluate(
+        """([dx, dy]) => {
+          const board = document.getElementById("board");
+          const r = board.getBoundingClientRect();
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const touch = (cx, cy) => new Touch({identifier: 1, target: board, clientX: cx, clientY: cy});
+          board.dispatchEvent(new TouchEvent("touchstart", {bubbles: true, cancelable: true,
+            touches: [touch(x, y)], changedTouches: [touch(x, y)]}));
+          board.dispatchEvent(new TouchEvent("touchend", {bubbles: true, cancelable: true,
+            touches: [], changedTouches: [touch(x + dx, y + dy)]}));
+        }""",
+        [dx, dy],
+    )
+
+
+def test_a_phone_offline_swipes_and_is_coached(phone, static_site, optimal_4x4):
+    page = phone.page
+    page.goto(static_site.url + "#size=4")
+    wait_distance(page, timeout=60000)
+    wait_offline_ready(page)
+    phone.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#board .tile")).to_have_count(15)
+    board = tiles(page)
+    assert wait_distance(page) == optimal_4x4(board)
+    box = page.locator("#board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+    letter = next(l for l in "LRUD" if neighbour(board, l) is not None)
+    swipe(page, letter)
+    after = neighbour(board, letter)
+    assert tiles(page) == after
+    assert int(page.locator("#moves").inner_text()) == 1
+    assert wait_distance(page) == optimal_4x4(after)
+
+    page.click("#hint")
+    expect(page.locator("#message")).to_contain_text("Hint: slide")
+    expect(page.locator("#board .tile.hint")).to_have_count(1)
+    # The coach's line is read whole: not cut by the phone's width.
+    assert page.evaluate("""(() => { const c = document.getElementById("coach");
+                                      return c.scrollWidth <= c.clientWidth; })()""")
+    style = page.locator("#board .tile").first.get_attribute("style")
+    assert 'url("picture.svg")' in style
+    shot(page, "static-phone-offline", full_page=False)
+    phone.context.set_offline(False)
+
+
+def png_size(data):
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_site_is_installable(playwright, static_site, web_dir, tmp_path):
+    # A profile of its own: Chromium installs no app from an incognito
+    # context (a new_context() is one).
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(static_site.url)
+        wait_offline_ready(page)
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"] == static_site.url + "manifest.webmanifest"
+        assert manifest["errors"] == [], manifest["errors"]
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert errors == [], errors
+
+        data = json.loads(manifest["data"])
+        assert data["start_url"] == "./" and data["scope"] == "./"
+        assert data["display"] == "standalone"
+        assert data["short_name"] and data["name"]
+        assert data["theme_color"] and data["background_color"]
+        sizes = {}
+        for icon in data["icons"]:
+            assert not icon["src"].startswith("/"), icon
+            if icon["type"] == "image/png":
+                size = png_size((web_dir / icon["src"]).read_bytes())
+                assert icon["sizes"] == f"{size[0]}x{size[1]}", icon
+                sizes[size] = icon["src"]
+        assert (192, 192) in sizes and (512, 512) in sizes, sizes
+        assert any(icon["type"] == "image/svg+xml" for icon in data["icons"])
+        head = page.evaluate("""[...document.querySelectorAll("link, meta[name=theme-color]")]
+                                .map(e => e.outerHTML).join("\\n")""")
+        assert 'rel="manifest"' in head and 'rel="apple-touch-icon"' in head
+        assert 'name="theme-color"' in head
+
+        # The service worker keeps the page and every file of the site.
+        kept = page.evaluate("""(async () => {
+          const names = [];
+          for (const key of await caches.keys()) {
+            const cache = await caches.open(key);
+            for (const request of await cache.keys()) names.push(new URL(request.url).pathname);
+          }
+          return names;
+        })()""")
+        files = sorted(p.name for p in web_dir.iterdir() if p.is_file() and p.name != "sw.js")
+        for name in ["", *files]:
+            assert "/npuzzle/" + name in kept, (name, kept)
+    finally:
+        context.close()
+
+
+IDB = """
+const db = () => new Promise((resolve, reject) => {
+  const request = indexedDB.open("npuzzle");
+  request.onsuccess = () => resolve(request.result);
+  request.onerror = () => reject(request.error);
+});
+const get = async (key) => {
+  const base = await db();
+  const value = await new Promise((resolve, reject) => {
+    const request = base.transaction("tables").objectStore("tables").get(key);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  base.close();
+  return value;
+};
+const put = async (key, value) => {
+  const base = await db();
+  await new Promise((resolve, reject) => {
+    const transaction = base.transaction("tables", "readwrite");
+    const store = transaction.objectStore("tables");
+    if (value === undefined) store.delete(key); else store.put(value, key);
+    transaction.oncomplete = resolve;
+    transaction.onerror = () => reject(transaction.error);
+  });
+  base.close();
+};
+const digest = async (value) => value ? Array.from(new Uint8Array(
+  await crypto.subtle.digest("SHA-256", value))).map((b) => b.toString(16).padStart(2, "0")).join("")
+  : null;
+"""
+
+
+def stored_digest(page, file):
+    return page.evaluate(f"""(async () => {{ {IDB}
+      return digest(await get("6-6-3/{file}")); }})()""")
+
+
+def tamper(page, file, how):
+    """Damages a stored table: "flip" a byte, "truncate" it, or "delete" it."""
+    page.evaluate(f"""(async () => {{ {IDB}
+      const key = "6-6-3/{file}";
+      const value = await get(key);
+      if ("{how}" === "delete") return put(key, undefined);
+      const copy = "{how}" === "truncate" ? value.slice(0, value.length >> 1) : value.slice();
+      if ("{how}" === "flip") copy[copy.length >> 1] ^= 0x5a;
+      await put(key, copy);
+    }})()""")
+
+
+def test_damaged_tables_are_built_again_never_used(session, static_site, optimal_4x4):
+    page = session.page
+    link = static_site.url + "#board=" + ",".join(map(str, KORF_55))
+    page.goto(link)
+    wait_distance(page, 41, timeout=60000)
+    assert dataset(page, "tables") == "built"
+    page.reload()
+    wait_distance(page, 41)
+    assert dataset(page, "tables") == "stored"
+    digests = {file: stored_digest(page, file) for file in TABLES}
+    assert all(digests.values()), digests
+
+    for file, how in [(TABLES[1], "flip"), (TABLES[0], "truncate")]:
+        tamper(page, file, how)
+        damaged = stored_digest(page, file)
+        assert damaged != digests[file]
+        page.reload()
+        wait_distance(page, 41, timeout=60000)
+        assert dataset(page, "tables") == "built", how
+        assert dataset(page, "tablesRebuilt") == "true", how
+        # Kept again: a new copy (a table's header records its build), which
+        # the engine takes on the next visit.
+        assert stored_digest(page, file) not in (damaged, None), how
+        after = follow_hint(page, KORF_55, 41)
+        assert optimal_4x4(after) == 40
+        wait_distance(page, 40)
+        page.reload()
+        wait_distance(page, 41)
+        assert dataset(page, "tables") == "stored", how
+        digests = {file: stored_digest(page, file) for file in TABLES}
+
+    # A partial set: the missing table is built; the set is then checked.
+    tamper(page, TABLES[2], "delete")
+    assert stored_digest(page, TABLES[2]) is None
+    page.reload()
+    wait_distance(page, 41, timeout=60000)
+    assert dataset(page, "tables") == "built"
+    texts = page.evaluate("window.__coachTexts")
+    assert "Preparing the 4x4 coach: table 3 of 3\u2026" in texts, texts
+    assert "Preparing the 4x4 coach: table 1 of 3\u2026" not in texts, texts
+    assert stored_digest(page, TABLES[2]) is not None
+    for file in TABLES[:2]:
+        assert stored_digest(page, file) == digests[file]
+    after = follow_hint(page, KORF_55, 41)
+    assert optimal_4x4(after) == 40
+    shot(page, "static-tables-rebuilt")
+
+
+def test_a_new_board_cancels_a_search(session, static_site, distances):
+    page = session.page
+    page.goto(static_site.url + "#size=6")
+    coach = page.locator("#coach")
+    expect(coach).to_contain_text(AT_LEAST, timeout=30000)
+    assert dataset(page, "engineState") == "ready"
+
+    # Hint on a 6x6 board: a beam search of seconds, in the worker.
+    workers = int(dataset(page, "workers"))
+    before = tiles(page)
+    bound = coach.get_attribute("data-bound")
+    page.click("#hint")
+    expect(page.locator("#message")).to_contain_text("Searching")
+    # The coach's bound stays while it searches.
+    assert coach.get_attribute("data-bound") == bound
+    expect(coach).to_contain_text(AT_LEAST)
+    # The page does not freeze meanwhile.
+    started = time.monotonic()
+    page.evaluate("1")
+    assert time.monotonic() - started < 0.5
+    shot(page, "static-6x6-searching")
+    # Shuffle: the search is dropped, its worker ended; the new board is
+    # answered at once.
+    started = time.monotonic()
+    page.click("#shuffle")
+    expect(page.locator("#board")).not_to_have_attribute("data-tiles", ",".join(map(str, before)))
+    expect(coach).to_contain_text(AT_LEAST, timeout=5000)
+    assert time.monotonic() - started < 5
+    assert int(dataset(page, "workers")) == workers + 1
+
+    # Solve, then another size.
+    page.click("#solve")
+    expect(page.locator("#message")).to_contain_text("Solving")
+    page.select_option("#size", "3")
+    expect(page.locator("#board .tile")).to_have_count(8)
+    wait_distance(page, distances[tiles(page)], timeout=5000)
+    assert int(dataset(page, "workers")) == workers + 2
+
+    # A board from a link, during a search past 4x4, then Reset during one.
+    page.select_option("#size", "5")
+    expect(coach).to_contain_text(AT_LEAST, timeout=30000)
+    page.click("#hint")
+    expect(page.locator("#message")).to_contain_text("Searching")
+    page.evaluate("window.location.hash = 'board=8,1,3,4,0,2,7,6,5'")
+    wait_distance(page, 14, timeout=5000)
+    page.select_option("#size", "6")
+    expect(coach).to_contain_text(AT_LEAST, timeout=30000)
+    start = tiles(page)
+    page.keyboard.press("ArrowLeft" if neighbour(start, "L") else "ArrowRight")
+    expect(coach).to_contain_text(AT_LEAST, timeout=30000)
+    page.click("#solve")
+    expect(page.locator("#message")).to_contain_text("Solving")
+    page.click("#reset")
+    assert tiles(page) == start
+    expect(coach).to_contain_text(AT_LEAST, timeout=5000)
+    # The dropped searches never answer: no solution is played.
+    page.wait_for_timeout(1000)
+    expect(page.locator("#player")).to_be_hidden()
+    assert tiles(page) == start
+
+
+def test_a_page_opened_from_a_file_says_to_serve_the_folder(session, web_dir):
+    page = session.page
+    page.goto((web_dir / "index.html").as_uri())
+    status = page.locator("#engine-status")
+    expect(status).to_be_visible()
+    expect(status).to_contain_text("python3 -m http.server")
+    expect(status).to_contain_text("opened from a file")
+    # The game is still there, without its coach.
+    expect(page.locator("#board .tile")).to_have_count(15)
+    expect(page.locator("#coach")).to_contain_text("No coach")
+    shot(page, "static-from-a-file")
