@@ -199,7 +199,8 @@ def page_ready(browser, base):
     again from the service worker's cache."""
     context = browser.new_context()
     page = context.new_page()
-    ready = "() => window.npuzzleReady === true"
+    ready = ("() => document.documentElement.dataset.engineState === 'ready' "
+             "&& document.querySelectorAll('#board .tile').length > 0")
     started = time.perf_counter()
     page.goto(base)
     page.wait_for_function(ready, timeout=30_000)

@@ -114,6 +114,8 @@ export class TablesError extends NpuzzleError {}
 export const BROWSER_PARTITION: string;
 
 export class Engine {
+  /** The compiled module, for `load({ wasm: engine.module })` elsewhere. */
+  readonly module: WebAssembly.Module;
   solve(board: Board, options?: SolveOptions): Solution;
   hint(board: Board, options?: HintOptions): Hint;
   check(board: Board, options?: { goal?: Goal }): Check;

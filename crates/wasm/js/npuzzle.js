@@ -158,6 +158,12 @@ export class Engine {
     this.#start();
   }
 
+  /** The compiled module: give it to `load({ wasm })` in another worker
+   * to start an engine there without fetching or compiling again. */
+  get module() {
+    return this.#module;
+  }
+
   #start() {
     this.#instance = new WebAssembly.Instance(this.#module, {
       npuzzle: { now_ms: () => performance.now() },

@@ -19,8 +19,8 @@
 use std::sync::Arc;
 
 use npuzzle::{
-    parse_board, random_board, Board, Error, Goal, Notation, Partition, Run, Solution, Solver,
-    SplitMix64, Tables, MAX_SIZE, MIN_SIZE,
+    parse_board, random_board, Board, Error, Goal, Notation, Note, Partition, Run, Solution,
+    Solver, SplitMix64, Tables, TablesError, TablesProblem, MAX_SIZE, MIN_SIZE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -73,8 +73,59 @@ fn invalid(error: String) -> Failure {
     }
 }
 
+/// How tables are made here: built in memory and given to the engine.
+fn remedy(e: &TablesError) -> String {
+    format!(
+        "engine.useTables(engine.buildTables(\"{p}\", {{ size: {n}, goal: \"{g}\" }}), \"{p}\", \
+         {{ size: {n}, goal: \"{g}\" }})",
+        p = e.partition,
+        n = e.size,
+        g = e.goal
+    )
+}
+
+/// A table problem in the words of a host without files.
+fn tables_message(e: &TablesError) -> String {
+    match &e.problem {
+        TablesProblem::Missing { file, .. } => format!(
+            "no tables given for {n}x{n} (partition {}, goal {}): {} is missing; give them \
+             with: {}",
+            e.partition,
+            e.goal,
+            file.trim_end_matches(".zst"),
+            remedy(e),
+            n = e.size
+        ),
+        _ => e.message_with(&remedy(e)),
+    }
+}
+
+/// A note in the words of a host without files.
+fn note_text(note: &Note) -> String {
+    match note {
+        Note::TablesMissing {
+            error,
+            attempt_nodes,
+            ..
+        } => format!(
+            "no tables given for {n}x{n} boards: they are solved with linear conflict, \
+             optimally within {attempt_nodes} expanded nodes, else not optimally; give tables \
+             with: {}",
+            remedy(error),
+            n = error.size
+        ),
+        other => other.to_string(),
+    }
+}
+
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
+        if let Error::Tables(tables) = &e {
+            return Failure {
+                error: tables_message(tables),
+                kind: "tables",
+            };
+        }
         let kind = match &e {
             Error::Unsolvable { .. } => "unsolvable",
             Error::NodeLimit { .. } => "node_limit",
@@ -409,11 +460,7 @@ impl Engine {
             here: true,
         };
         let solution = solver.solve_with(&board, &run)?;
-        let notes = solver
-            .take_notes()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let notes = solver.take_notes().iter().map(note_text).collect();
         Ok(solution_record(
             &board, goal, notation, &solution, hint, notes,
         ))

@@ -86,11 +86,20 @@ fn bad_requests_get_the_command_lines_words_and_a_kind() {
     // reduction, not refused: the command line's policy.
     let limited = limited.unwrap();
     assert_eq!(limited["optimal"], false);
-    assert!(limited["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|n| n.as_str().unwrap().contains("table")));
+    let notes = limited["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .contains("engine.useTables(engine.buildTables(\"7-8\"")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .all(|n| !n.as_str().unwrap().contains("npuzzle pdb build")),
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -148,12 +157,17 @@ fn built_tables_solve_4x4_boards_optimally_and_damaged_ones_are_refused() {
         .request(r#"{"op":"use_tables","partition":"5-5-5","size":4}"#)
         .unwrap_err();
     assert_eq!(failure.kind, "tables", "{failure:?}");
-    // A partial set is refused too.
+    // A partial set is refused too, saying how to give the set whole.
     engine.stage(images[0].clone());
     let failure = engine
         .request(r#"{"op":"use_tables","partition":"5-5-5","size":4}"#)
         .unwrap_err();
     assert_eq!(failure.kind, "tables", "{failure:?}");
+    assert!(
+        failure.error.contains("engine.buildTables(\"5-5-5\""),
+        "{failure:?}"
+    );
+    assert!(!failure.error.contains("looked for"), "{failure:?}");
 
     for image in images {
         engine.stage(image);
