@@ -869,6 +869,29 @@ fn api_posts_must_be_json_and_name_this_server() {
         assert_eq!(status, 400, "{head}: {reply}");
         assert!(reply.contains("more than one Host header"), "{reply}");
     }
+    // Two Content-Types: refused alike, with the error record.
+    let (status, reply) = server.raw(
+        format!(
+            "POST /api/hint HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 400, "{reply}");
+    assert!(
+        reply.contains("more than one Content-Type header"),
+        "{reply}"
+    );
+    assert!(reply.contains("\"error\""), "{reply}");
+    // A query on an endpoint that takes none is refused, as /api/random
+    // refuses an unknown parameter.
+    for target in ["/api/hint?fast=1", "/api/solve?x", "/api/check?board=1"] {
+        let (status, reply) = exchange(&format!("POST {target} HTTP/1.1\r\nHost: localhost"));
+        assert_eq!(status, 400, "{target}: {reply}");
+        assert!(reply.contains("takes no query"), "{target}: {reply}");
+        assert!(reply.contains("\"error\""), "{target}: {reply}");
+    }
     for head in [
         "POST http://other.example/api/hint HTTP/1.1\r\nHost: localhost",
         "POST http://other.example:80/api/hint HTTP/1.1\r\nHost: localhost",

@@ -198,3 +198,39 @@ test("5x5 to 8x8 get the command line's near-optimal answers", () => {
     check(answer, board, expected);
   }
 });
+
+test("misuse is refused in one line, and the engine keeps its tables", async () => {
+  const tables = engine.buildTables("5-5-5");
+  engine.useTables(tables, "5-5-5");
+  const korf3 = "1 15 10 13 0 11 4 7 12 6 5 3 14 8 9 2";
+  assert.equal(engine.solve(korf3).length, 59);
+  // Options: unknown names, wrong types and ranges.
+  assert.throws(() => engine.solve(korf3, { maxnodes: 5 }), /unknown option 'maxnodes'/);
+  assert.throws(() => engine.hint(korf3, { within: 5 }), /unknown option 'within'/);
+  assert.throws(() => engine.solve(korf3, { within: 1.5 }), RangeError);
+  assert.throws(() => engine.solve(korf3, { within: NaN }), RangeError);
+  assert.throws(() => engine.solve(korf3, { within: "\u000020" }), RangeError);
+  assert.throws(() => engine.solve(korf3, { fast: 1 }), TypeError);
+  assert.throws(() => engine.solve(korf3, { goal: 4 }), TypeError);
+  assert.equal(engine.solve("8 1 3 4 0 2 7 6 5", { maxNodes: 1e16 }).length, 14);
+  assert.equal(engine.solve("8 1 3 4 0 2 7 6 5", null).length, 14);
+  // Boards: NaN tiles get the engine's words, array-likes are boards.
+  assert.throws(() => engine.solve([1, 2, NaN, 0]), (e) => e.kind === "invalid" && /tile number 3/.test(e.message));
+  assert.equal(engine.solve({ length: 4, 0: 1, 1: 2, 2: 0, 3: 3 }).length, 1);
+  assert.throws(() => engine.solve(new DataView(new ArrayBuffer(4))), TypeError);
+  // Tables: one image instead of a list, a typo in the set's name, an
+  // empty list, an image that is not a table: refused, the tables kept.
+  assert.throws(() => engine.useTables(tables[0], "5-5-5"), TypeError);
+  assert.throws(() => engine.useTables(tables, "5-5-6"), (e) => e.kind === "invalid");
+  assert.throws(() => engine.useTables([], "5-5-5"), npuzzle.TablesError);
+  assert.throws(() => engine.useTables([tables[0], tables[1], new Uint8Array(7)], "5-5-5"),
+    (e) => e instanceof npuzzle.TablesError && /image 3 of 3/.test(e.message));
+  const answer = engine.solve(korf3);
+  assert.equal(answer.length, 59);
+  assert.equal(answer.partition, "5-5-5");
+  // Loading something else than the engine says so.
+  await assert.rejects(npuzzle.load({ wasm: "/nonexistent/npuzzle.wasm" }),
+    (e) => e.kind === "load" && /nonexistent/.test(e.message));
+  await assert.rejects(npuzzle.load({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }),
+    (e) => e.kind === "load" && /not npuzzle's engine/.test(e.message));
+});

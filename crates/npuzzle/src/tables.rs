@@ -49,22 +49,26 @@ impl Tables {
     /// as an opened file is: the header, its pattern, the length and CRC a
     /// named partition's build has, the table's CRC and sampled values. For
     /// hosts without files, such as a browser that keeps tables it built.
+    /// A named partition's tables are also held to the BLAKE3 digest of
+    /// npuzzle's build (every byte read: milliseconds for 6-6-3), so values
+    /// changed under recomputed checksums are refused too.
     pub fn from_images(partition: &Partition, images: Vec<Vec<u8>>) -> Result<Tables, Error> {
         let dir = Path::new(IN_MEMORY);
-        let damaged = |pattern: &Pattern, e: PdbError| {
-            let path = dir.join(file_name(pattern));
+        let count = images.len();
+        let damaged = |what: String, e: PdbError| {
+            let path = dir.join(what);
             tables_error(
                 partition,
                 dir,
                 TablesProblem::Damaged(Arc::new(OpenError::new(&path, Problem::Pdb(e)))),
             )
         };
-        let first = &partition.patterns()[0];
-        let mut opened = Vec::with_capacity(images.len());
-        for image in images {
+        let mut opened: Vec<Pdb<TableBytes>> = Vec::with_capacity(count);
+        for (index, image) in images.into_iter().enumerate() {
             let pdb = Pdb::from_bytes(TableBytes::Owned(Arc::new(image)))
-                .map_err(|e| damaged(first, e))?;
+                .map_err(|e| damaged(format!("image {} of {count}", index + 1), e))?;
             let pattern = pdb.pattern().clone();
+            let name = || file_name(&pattern).trim_end_matches(".zst").to_string();
             if !partition.patterns().contains(&pattern) {
                 let e = PdbError::Malformed {
                     what: format!(
@@ -72,12 +76,19 @@ impl Tables {
                         partition.name()
                     ),
                 };
-                return Err(damaged(&pattern, e));
+                return Err(damaged(name(), e));
+            }
+            if opened.iter().any(|other| other.pattern() == &pattern) {
+                let e = PdbError::Malformed {
+                    what: format!("tiles {pattern} are given twice"),
+                };
+                return Err(damaged(name(), e));
             }
             pdb.check_known()
                 .and_then(|()| pdb.verify())
+                .and_then(|()| pdb.check_known_digest().map(|_| ()))
                 .and_then(|()| pdb.check_plausible(npuzzle_pdb::OPEN_SAMPLES))
-                .map_err(|e| damaged(&pattern, e))?;
+                .map_err(|e| damaged(name(), e))?;
             opened.push(pdb);
         }
         let mut tables = Vec::with_capacity(partition.patterns().len());

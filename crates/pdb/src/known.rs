@@ -65,7 +65,7 @@ pub fn scheme_code(pattern: &Pattern) -> u8 {
 }
 
 /// The BLAKE3 digest of a table, as `digests.txt` lists it.
-#[cfg(feature = "store")]
+#[cfg(feature = "digest")]
 pub fn table_digest(table: &[u8]) -> [u8; 32] {
     *blake3::hash(table).as_bytes()
 }
@@ -125,7 +125,7 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     /// For a pattern of a named partition, the whole table's BLAKE3 digest
     /// against the build's (reads every byte). Returns whether the pattern
     /// has a shipped digest: if not, nothing was checked.
-    #[cfg(feature = "store")]
+    #[cfg(feature = "digest")]
     pub fn check_known_digest(&self) -> Result<bool, PdbError> {
         let Some(known) = known_table(self.pattern()) else {
             return Ok(false);

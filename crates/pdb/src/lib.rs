@@ -66,7 +66,7 @@ use std::sync::atomic::AtomicBool;
 pub use bytes::TableBytes;
 pub use error::{normalize, OpenError, Problem};
 pub use format::{BuildInfo, Encoding, Header, PdbError};
-#[cfg(feature = "store")]
+#[cfg(feature = "digest")]
 pub use known::table_digest;
 pub use known::{check_known_header, hex, known_table, scheme_code, KnownTable};
 #[cfg(feature = "mmap")]

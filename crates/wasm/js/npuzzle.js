@@ -56,12 +56,19 @@ const isNode = typeof process !== "undefined" && process.versions != null &&
 async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return WebAssembly.compile(source);
+    return compileBytes(source, "the bytes given");
   }
   const url = source instanceof URL ? source : new URL(String(source), import.meta.url);
   if (url.protocol === "file:" && isNode) {
     const { readFile } = await import("node:fs/promises");
-    return WebAssembly.compile(await readFile(url));
+    let bytes;
+    try {
+      bytes = await readFile(url);
+    } catch (e) {
+      throw new NpuzzleError(`cannot load the engine from ${url.pathname} (${e.message}): ` +
+        "give load({ wasm }) the path of npuzzle.wasm, beside npuzzle.js by default", "load");
+    }
+    return compileBytes(bytes, url.pathname);
   }
   let response;
   try {
@@ -82,8 +89,21 @@ async function compile(source) {
       (response.headers.get("content-type") || "").startsWith("application/wasm")) {
     return WebAssembly.compileStreaming(response);
   }
-  return WebAssembly.compile(await response.arrayBuffer());
+  return compileBytes(await response.arrayBuffer(), url.href);
 }
+
+async function compileBytes(bytes, where) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (e) {
+    throw new NpuzzleError(`${where} is not a WebAssembly module (${e.message}): ` +
+      "give load({ wasm }) the npuzzle.wasm that cargo xtask web built", "load");
+  }
+}
+
+/** The exports the engine has; a module without them is not npuzzle's. */
+const EXPORTS = ["memory", "npuzzle_input", "npuzzle_call", "npuzzle_stage_table",
+  "npuzzle_output_ptr", "npuzzle_output_len"];
 
 /**
  * Loads the engine. `options.wasm`: where `npuzzle.wasm` is (a URL or
@@ -91,8 +111,49 @@ async function compile(source) {
  * beside this module (in Node, read from disk).
  */
 export async function load(options = {}) {
+  options = optionsOf(options, ["wasm"]);
   const module = await compile(options.wasm ?? new URL("./npuzzle.wasm", import.meta.url));
+  const names = WebAssembly.Module.exports(module).map((e) => e.name);
+  const missing = EXPORTS.filter((name) => !names.includes(name));
+  if (missing.length > 0) {
+    throw new NpuzzleError(`the module given is not npuzzle's engine (it lacks ${missing.join(", ")}): ` +
+      "give load({ wasm }) the npuzzle.wasm that cargo xtask web built", "load");
+  }
   return new Engine(module);
+}
+
+/** `options` as an object with only the names `allowed` (null: none). */
+function optionsOf(options, allowed) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object") {
+    throw new TypeError(`options: give an object such as { ${allowed[0]}: ... }, not a ${typeof options}`);
+  }
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name)) {
+      throw new TypeError(`unknown option '${name}': the options here are ${allowed.join(", ")}`);
+    }
+  }
+  return options;
+}
+
+function stringOption(name, value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new TypeError(`${name}: give a string, not a ${typeof value}`);
+  return value;
+}
+
+function withinOf(value) {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isInteger(value) || value < 0 || value > 1000) {
+    throw new RangeError(`within: ${String(value)} is not a whole percent from 0 (optimal) to 1000`);
+  }
+  return value;
+}
+
+function fastOf(value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw new TypeError(`fast: give true or false, not ${String(value)}`);
+  return value;
 }
 
 const encoder = new TextEncoder();
@@ -102,22 +163,27 @@ const decoder = new TextDecoder();
  * formats, or a list of tiles (0 the blank). */
 function boardField(board) {
   if (typeof board === "string") return board;
-  if (Array.isArray(board) || ArrayBuffer.isView(board)) {
-    const tiles = Array.from(board);
-    for (const [i, tile] of tiles.entries()) {
-      if (typeof tile !== "number" && typeof tile !== "bigint") {
-        throw new TypeError(
-          `board: tile number ${i + 1} of the list is a ${typeof tile}, not a number`);
-      }
-    }
-    return tiles.map((tile) => typeof tile === "bigint" ? Number(tile) : tile);
+  const listed = Array.isArray(board) ||
+    (ArrayBuffer.isView(board) && !(board instanceof DataView)) ||
+    (board !== null && typeof board === "object" && Number.isSafeInteger(board.length) &&
+      board.length >= 0);
+  if (!listed) {
+    throw new TypeError(
+      "board: give a string (\"8 1 3 4 0 2 7 6 5\") or an array of tiles, 0 the blank");
   }
-  throw new TypeError(
-    "board: give a string (\"8 1 3 4 0 2 7 6 5\") or an array of tiles, 0 the blank");
+  return Array.from(board, (tile, i) => {
+    if (typeof tile === "bigint" && tile >= 0n) return tile;
+    if (typeof tile === "number" && Number.isInteger(tile) && tile >= 0) {
+      return Number.isSafeInteger(tile) ? tile : BigInt(tile);
+    }
+    const shown = typeof tile === "bigint" ? `${tile}n` : String(tile);
+    throw new NpuzzleError(`tile number ${i + 1} of the list (${shown}) is not a whole number ` +
+      "from 0 up (such as 0, 7, 15)", "invalid");
+  });
 }
 
 function goalOf(options) {
-  return options.goal ?? undefined;
+  return stringOption("goal", options.goal);
 }
 
 /** A whole number from 0 to 2^64 - 1, as a BigInt, or an error naming it. */
@@ -125,16 +191,25 @@ function wholeNumber(name, value) {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "bigint") {
     if (value >= 0n && value < (1n << 64n)) return value;
-  } else if (Number.isSafeInteger(value) && value >= 0) {
+  } else if (Number.isInteger(value) && value >= 0 && value < 2 ** 64) {
     return BigInt(value);
   }
-  throw new RangeError(`${name}: ${String(value)} is not a whole number from 0 to 2^64 - 1`);
+  const shown = typeof value === "bigint" ? `${value}n` : String(value);
+  throw new RangeError(`${name}: ${shown} is not a whole number from 0 to 2^64 - 1`);
 }
 
-/** A request as JSON; BigInts are written as the whole numbers they are. */
+/** A request as JSON: BigInts (in fields or tiles) are written as the whole
+ * numbers they are, which JSON.stringify cannot do. */
 function requestText(request) {
-  return JSON.stringify(request, (_, v) => typeof v === "bigint" ? `\u0000${v}` : v)
-    .replace(/"\\u0000(\d+)"/g, "$1");
+  const big = [];
+  const tag = `__npuzzle_${Math.random().toString(36).slice(2)}_`;
+  const text = JSON.stringify(request, (_, v) => {
+    if (typeof v !== "bigint") return v;
+    big.push(v);
+    return `${tag}${big.length - 1}`;
+  });
+  return big.length === 0 ? text
+    : text.replace(new RegExp(`"${tag}(\\d+)"`, "g"), (_, i) => big[Number(i)].toString());
 }
 
 /** An engine record in JavaScript's names (camelCase). */
@@ -183,10 +258,15 @@ export class Engine {
     return new Uint8Array(exports.memory.buffer, pointer, length).slice();
   }
 
-  /** One request: the JSON answer, the binary answer, or a thrown error. */
-  #call(json) {
+  /** One request, with table images staged first: the JSON answer, the
+   * binary answer, or a thrown error. */
+  #call(json, images = []) {
     let status;
     try {
+      for (const image of images) {
+        this.#put(image);
+        this.#instance.exports.npuzzle_stage_table();
+      }
       this.#put(encoder.encode(json));
       status = this.#instance.exports.npuzzle_call();
     } catch (e) {
@@ -196,8 +276,9 @@ export class Engine {
       this.#start();
       for (const set of this.#tables) this.#give(set);
       throw new NpuzzleError(
-        `the engine stopped on this request (${e.message}); it has been restarted: ` +
-        "please report the request at the project's issue tracker", "internal");
+        `the engine stopped on this request (${e.message}); it has been restarted with ` +
+        "the tables it had: if the request was not too large for memory, please report it",
+        "internal");
     }
     const output = this.#output();
     if (status === 2) return output;
@@ -210,13 +291,9 @@ export class Engine {
   }
 
   #give(set) {
-    for (const image of set.images) {
-      this.#put(image);
-      this.#instance.exports.npuzzle_stage_table();
-    }
-    return this.#call(JSON.stringify({
+    return this.#call(requestText({
       op: "use_tables", partition: set.partition, size: set.size, goal: set.goal,
-    }));
+    }), set.images);
   }
 
   /**
@@ -226,14 +303,15 @@ export class Engine {
    * fast, goal ("blank-last" or "blank-first"), notation ("tile" or "blank").
    */
   solve(board, options = {}) {
+    options = optionsOf(options, ["maxNodes", "within", "fast", "goal", "notation"]);
     return camel(this.#call(requestText({
       op: "solve",
       board: boardField(board),
       goal: goalOf(options),
-      notation: options.notation,
+      notation: stringOption("notation", options.notation),
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
-      within: options.within,
-      fast: options.fast,
+      within: withinOf(options.within),
+      fast: fastOf(options.fast),
     })));
   }
 
@@ -243,11 +321,12 @@ export class Engine {
    * is the distance to the goal or an upper bound (then `lowerBound`).
    */
   hint(board, options = {}) {
+    options = optionsOf(options, ["maxNodes", "goal", "notation"]);
     return camel(this.#call(requestText({
       op: "hint",
       board: boardField(board),
       goal: goalOf(options),
-      notation: options.notation,
+      notation: stringOption("notation", options.notation),
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
     })));
   }
@@ -256,7 +335,8 @@ export class Engine {
    * when a small search finds it (else bounds). Throws for what is not a
    * board, with the command line's message. */
   check(board, options = {}) {
-    return camel(this.#call(JSON.stringify({
+    options = optionsOf(options, ["goal"]);
+    return camel(this.#call(requestText({
       op: "check", board: boardField(board), goal: goalOf(options),
     })));
   }
@@ -265,6 +345,8 @@ export class Engine {
    * same seed gives the board `npuzzle random --seed` and Python's
    * `random_board` give. Without a seed, a random one. */
   random(size = 4, seed = undefined, options = {}) {
+    options = optionsOf(options, ["goal"]);
+    if (size === undefined || size === null) size = 4;
     if (seed === undefined || seed === null) {
       const words = new Uint32Array(2);
       globalThis.crypto.getRandomValues(words);
@@ -280,39 +362,63 @@ export class Engine {
 
   /** The file names of a table set's tables, in build order. */
   tableFiles(partition = BROWSER_PARTITION, options = {}) {
-    return this.#call(JSON.stringify({
-      op: "table_files", partition, size: options.size ?? 4, goal: goalOf(options),
+    options = optionsOf(options, ["size", "goal"]);
+    return this.#call(requestText({
+      op: "table_files",
+      partition: stringOption("partition", partition),
+      size: wholeNumber("size", options.size ?? 4),
+      goal: goalOf(options),
     })).files;
   }
 
   /** Builds one table of a set (`index` into tableFiles): its file image,
    * the bytes `npuzzle pdb build` unpacks (docs/pdb-format.md). */
   buildTable(partition, index, options = {}) {
-    return this.#call(JSON.stringify({
-      op: "build_table", partition, size: options.size ?? 4, goal: goalOf(options), index,
+    options = optionsOf(options, ["size", "goal"]);
+    return this.#call(requestText({
+      op: "build_table",
+      partition: stringOption("partition", partition),
+      size: wholeNumber("size", options.size ?? 4),
+      goal: goalOf(options),
+      index: wholeNumber("index", index),
     }));
   }
 
   /** Builds every table of a set: their file images, in tableFiles order.
    * `options.onTable({ index, count, file })` is called before each. */
   buildTables(partition = BROWSER_PARTITION, options = {}) {
-    const files = this.tableFiles(partition, options);
+    const { onTable, ...rest } = optionsOf(options, ["size", "goal", "onTable"]);
+    const files = this.tableFiles(partition, rest);
     return files.map((file, index) => {
-      options.onTable?.({ index, count: files.length, file });
-      return this.buildTable(partition, index, options);
+      onTable?.({ index, count: files.length, file });
+      return this.buildTable(partition, index, rest);
     });
   }
 
   /** Uses tables (file images, from buildTables or unpacked by `npuzzle
    * pdb build`) for boards of their side: each is checked (header, the
-   * CRC npuzzle's build has, the table's CRC, sampled values) and a
-   * damaged or missing one throws TablesError, leaving the engine as it was. */
+   * CRC and BLAKE3 digest npuzzle's build has, the table's CRC, sampled
+   * values) and a damaged, partial or foreign set throws TablesError,
+   * leaving the engine as it was. The images are copied. */
   useTables(images, partition = BROWSER_PARTITION, options = {}) {
+    options = optionsOf(options, ["size", "goal"]);
+    const listed = images !== null && typeof images === "object" &&
+      typeof images[Symbol.iterator] === "function" && !ArrayBuffer.isView(images);
+    if (!listed) {
+      throw new TypeError("images: give a list of table images (Uint8Arrays), as buildTables returns");
+    }
+    const copies = Array.from(images, (image, i) => {
+      if (image instanceof ArrayBuffer) return new Uint8Array(image.slice(0));
+      if (ArrayBuffer.isView(image) && !(image instanceof DataView)) {
+        return new Uint8Array(image.buffer, image.byteOffset, image.byteLength).slice();
+      }
+      throw new TypeError(`images: item ${i + 1} is not a table image (a Uint8Array or ArrayBuffer)`);
+    });
     const set = {
-      images: Array.from(images, (image) => image instanceof Uint8Array ? image : new Uint8Array(image)),
-      partition,
-      size: options.size ?? 4,
-      goal: options.goal ?? "blank-last",
+      images: copies,
+      partition: stringOption("partition", partition),
+      size: wholeNumber("size", options.size ?? 4),
+      goal: goalOf(options) ?? "blank-last",
     };
     const record = this.#give(set);
     this.#tables = this.#tables.filter((t) => !(t.size === set.size && t.goal === set.goal));

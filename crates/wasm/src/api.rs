@@ -338,6 +338,9 @@ impl Engine {
     }
 
     fn answer(&mut self, request: &[u8]) -> Result<Answer, Failure> {
+        // Staged images are for this request alone: whatever it is, and
+        // whether it succeeds or not, none are kept for the next.
+        let staged = std::mem::take(&mut self.staged);
         let request: Request = serde_json::from_slice(request).map_err(|e| {
             invalid(format!(
                 "the request is not one the engine takes ({e}); send \
@@ -407,8 +410,7 @@ impl Engine {
             }
             Request::UseTables(request) => {
                 let (partition, goal) = partition_of(&request)?;
-                let images = std::mem::take(&mut self.staged);
-                let tables = Tables::from_images(&partition, images)?;
+                let tables = Tables::from_images(&partition, staged)?;
                 self.tables
                     .retain(|t| (t.size(), t.goal()) != (tables.size(), tables.goal()));
                 self.tables.push(Arc::new(tables));

@@ -497,16 +497,25 @@ async fn check_request(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let mut hosts = request.headers().get_all(header::HOST).iter();
-    let host = hosts.next().and_then(|h| h.to_str().ok()).unwrap_or("");
-    // Two Host headers: proxies and this server could each read another.
-    if hosts.next().is_some() {
-        return error_reply(
-            StatusCode::BAD_REQUEST,
-            "the request has more than one Host header; send one",
-        )
-        .into_response();
+    // Two of a header that is one value (Host, Content-Type): proxies and
+    // this server could each read another.
+    for (name, said) in [
+        (header::HOST, "Host"),
+        (header::CONTENT_TYPE, "Content-Type"),
+    ] {
+        if request.headers().get_all(&name).iter().nth(1).is_some() {
+            return error_reply(
+                StatusCode::BAD_REQUEST,
+                format!("the request has more than one {said} header; send one"),
+            )
+            .into_response();
+        }
     }
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
     if !server.allows_host(host) {
         return error_reply(
             StatusCode::MISDIRECTED_REQUEST,
@@ -531,6 +540,23 @@ async fn check_request(
             )
             .into_response();
         }
+    }
+    // One rule for queries: an endpoint that takes none (the POST ones,
+    // which take a JSON body) refuses one, as /api/random refuses a
+    // parameter it does not know.
+    if request.uri().path().starts_with("/api/")
+        && request.uri().path() != "/api/random"
+        && request.uri().query().is_some()
+    {
+        return error_reply(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "{} takes no query ({:?}): send the board and options in the JSON body",
+                request.uri().path(),
+                request.uri().query().unwrap_or("")
+            ),
+        )
+        .into_response();
     }
     if request.method() == axum::http::Method::POST {
         let json = request

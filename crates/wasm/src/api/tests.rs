@@ -188,3 +188,100 @@ fn built_tables_solve_4x4_boards_optimally_and_damaged_ones_are_refused() {
     assert_eq!(record["partition"], "5-5-5");
     assert!(replay(board, record["moves"].as_str().unwrap()).is_goal(Goal::BlankLast));
 }
+
+/// Images staged for a request that is refused are not kept for the next:
+/// a refused set (a typo in its name) leaves nothing behind, and an empty
+/// set is refused.
+#[test]
+fn a_refused_set_leaves_no_images_behind() {
+    let mut engine = Engine::default();
+    let images = built_images(&mut engine, "5-5-5");
+    for image in &images {
+        engine.stage(image.clone());
+    }
+    let failure = engine
+        .request(r#"{"op":"use_tables","partition":"5-5-6","size":4}"#)
+        .unwrap_err();
+    assert_eq!(failure.kind, "invalid", "{failure:?}");
+    let failure = engine
+        .request(r#"{"op":"use_tables","partition":"5-5-5","size":4}"#)
+        .unwrap_err();
+    assert_eq!(failure.kind, "tables", "{failure:?}");
+    // Twice the same table is refused, naming it.
+    for image in [&images[0], &images[0], &images[1], &images[2]] {
+        engine.stage(image.clone());
+    }
+    let failure = engine
+        .request(r#"{"op":"use_tables","partition":"5-5-5","size":4}"#)
+        .unwrap_err();
+    assert!(failure.error.contains("given twice"), "{failure:?}");
+}
+
+/// Flips bits of `bytes[at..at + 4]` so that the CRC-32 of `bytes` is
+/// `crc` again: CRC-32 is affine in the bits, so 32 flips are solved for
+/// over GF(2), as a forger would.
+fn restore_crc(bytes: &mut [u8], at: usize, crc: u32) {
+    let effect: Vec<u32> = (0..32)
+        .map(|bit| {
+            bytes[at + bit / 8] ^= 1 << (bit % 8);
+            let changed = crc32fast::hash(bytes);
+            bytes[at + bit / 8] ^= 1 << (bit % 8);
+            changed ^ crc32fast::hash(bytes)
+        })
+        .collect();
+    let target = crc32fast::hash(bytes) ^ crc;
+    // Gaussian elimination: rows are (effect, the bits flipped for it).
+    let mut rows: Vec<(u32, u32)> = effect
+        .iter()
+        .enumerate()
+        .map(|(i, &e)| (e, 1 << i))
+        .collect();
+    let mut pivots = Vec::new();
+    for bit in (0..32).rev() {
+        let Some(found) = (pivots.len()..32).find(|&r| rows[r].0 >> bit & 1 == 1) else {
+            continue;
+        };
+        rows.swap(pivots.len(), found);
+        let pivot = rows[pivots.len()];
+        for (r, row) in rows.iter_mut().enumerate() {
+            if r != pivots.len() && row.0 >> bit & 1 == 1 {
+                row.0 ^= pivot.0;
+                row.1 ^= pivot.1;
+            }
+        }
+        pivots.push(bit);
+    }
+    let mut flips = 0u32;
+    for (r, &bit) in pivots.iter().enumerate() {
+        if target >> bit & 1 == 1 {
+            flips ^= rows[r].1;
+        }
+    }
+    for bit in 0..32 {
+        if flips >> bit & 1 == 1 {
+            bytes[at + bit / 8] ^= 1 << (bit % 8);
+        }
+    }
+    assert_eq!(crc32fast::hash(bytes), crc, "the forger's CRC fix applies");
+}
+
+/// Values changed under the same checksums: the digest of npuzzle's build
+/// refuses them (the sampled check alone may miss a few changed entries).
+#[test]
+fn forged_values_with_matching_checksums_are_refused() {
+    let mut engine = Engine::default();
+    let mut images = built_images(&mut engine, "5-5-5");
+    let offset = npuzzle_pdb::format::HEADER_LEN;
+    let table = &mut images[0][offset..];
+    let crc = crc32fast::hash(table);
+    table[1000] = table[1000].wrapping_add(0x11);
+    restore_crc(table, 2000, crc);
+    for image in images {
+        engine.stage(image);
+    }
+    let failure = engine
+        .request(r#"{"op":"use_tables","partition":"5-5-5","size":4}"#)
+        .unwrap_err();
+    assert_eq!(failure.kind, "tables", "{failure:?}");
+    assert!(failure.error.contains("BLAKE3"), "{failure:?}");
+}
