@@ -173,7 +173,9 @@ async function prepareTables(goal) {
   const files = engine.tableFiles(PARTITION, { goal });
   const store = await openStore();
   const keys = files.map((file) => `${PARTITION}/${file}`);
-  const kept = store ? await store.getAll(keys) : files.map(() => null);
+  // Anything kept that is not a table image counts as missing.
+  const kept = (store ? await store.getAll(keys) : files.map(() => null))
+    .map((image) => image instanceof Uint8Array ? image : null);
   if (kept.every(Boolean)) {
     try {
       engine.useTables(kept, PARTITION, { goal });
