@@ -37,8 +37,8 @@ fn the_default_run_writes_the_report() {
 }
 
 /// The sections the bench ran before it had a table of them, in that
-/// order, and the beam's after the reduction: the default run must stay
-/// the same report.
+/// order, the beam's after the reduction and the WebAssembly engine's
+/// after it: the default run must stay the same report.
 #[test]
 fn the_default_sections_are_the_old_full_run() {
     assert_eq!(
@@ -57,6 +57,7 @@ fn the_default_sections_are_the_old_full_run() {
             "heuristics",
             "reduction",
             "near-optimal",
+            "web",
             "docs",
         ]
     );
