@@ -109,11 +109,16 @@ def tiles(page):
 def wait_distance(page, expected=None):
     """Waits for the coach's exact distance and returns it."""
     coach = page.locator("#coach")
-    if expected is None:
-        expect(coach).to_have_attribute("data-distance", __import__("re").compile(r"\d+"))
-    else:
+    if expected is not None:
         expect(coach).to_have_attribute("data-distance", str(expected))
-    return int(coach.get_attribute("data-distance"))
+        return expected
+    # Read in the same step as it is seen: a later answer may clear it.
+    distance = page.wait_for_function(
+        "() => { const d = document.getElementById('coach').dataset.distance || '';"
+        " return /^\\d+$/.test(d) ? d : false; }",
+        timeout=30000,
+    )
+    return int(distance.json_value())
 
 
 def moves(page):
