@@ -456,12 +456,7 @@ impl Engine {
             }
         };
         let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
-        let run = Run {
-            max_nodes: request.max_nodes,
-            stop: None,
-            here: true,
-        };
-        let solution = solver.solve_with(&board, &run)?;
+        let solution = solver.solve_with(&board, &on_this_thread(request.max_nodes))?;
         let notes = solver.take_notes().iter().map(note_text).collect();
         Ok(solution_record(
             &board, goal, notation, &solution, hint, notes,
@@ -487,12 +482,7 @@ impl Engine {
             let solver = self.solver(goal, 0, false)?;
             let bound = solver.lower_bound(&board);
             record.lower_bound = Some(bound);
-            let run = Run {
-                max_nodes: Some(CHECK_NODES),
-                stop: None,
-                here: true,
-            };
-            if let Ok(solved) = solver.solve_with(&board, &run) {
+            if let Ok(solved) = solver.solve_with(&board, &on_this_thread(Some(CHECK_NODES))) {
                 record.upper_bound = Some(solved.length());
                 if solved.optimal {
                     record.distance = Some(solved.length());
@@ -503,6 +493,15 @@ impl Engine {
             }
         }
         Ok(record)
+    }
+}
+
+/// A search on the calling thread (the browser's one) within `max_nodes`.
+fn on_this_thread(max_nodes: Option<u64>) -> Run {
+    Run {
+        max_nodes,
+        stop: None,
+        here: true,
     }
 }
 
