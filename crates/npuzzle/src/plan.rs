@@ -233,7 +233,7 @@ impl Solver {
         let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref()),
             Plan::Beam { tables } => {
-                return self.beam(board, tables, max_nodes, started, stop.as_ref())
+                return self.beam(board, tables, max_nodes, !run.here, started, stop.as_ref())
             }
             Plan::Search {
                 algorithm,
@@ -322,7 +322,7 @@ impl Solver {
                 if fallback_after.is_some() && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
             {
                 let tables = self.beam_tables(board.size()) == Ok(true);
-                self.beam(board, tables, None, started, stop.as_ref())
+                self.beam(board, tables, None, !run.here, started, stop.as_ref())
             }
             Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
                 board,
@@ -346,12 +346,14 @@ impl Solver {
     /// 2.5 times the lower bound (past that the reduction is as short:
     /// beam answers run 1.3 to 1.8 times linear conflict's bound); the
     /// reduction answers when the beam finds nothing, or when the budget
-    /// affords a beam narrower than [`MIN_BEAM_WIDTH`].
+    /// affords a beam narrower than [`MIN_BEAM_WIDTH`]. `parallel`: the
+    /// beams may use two threads of the current pool.
     fn beam(
         &self,
         board: &Board,
         tables: bool,
         max_nodes: Option<u64>,
+        parallel: bool,
         started: Instant,
         stop: Option<&Arc<std::sync::atomic::AtomicBool>>,
     ) -> Result<Solution, Error> {
@@ -377,6 +379,7 @@ impl Solver {
         let request = Request {
             goal,
             max_nodes: Some(limit),
+            parallel,
             stop: stop.cloned(),
             strategy: self.config.strategy,
             ..Request::default()

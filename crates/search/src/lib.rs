@@ -250,29 +250,59 @@ fn frame_first_beams<H: Heuristic>(
     } else {
         &WIDTHS_PERCENT[..1]
     };
-    let mut best: Option<Solution> = None;
-    // The moves to the board the last stalled beam came nearest the goal.
-    let mut nearest: Option<Vec<Move>> = None;
-    let mut spent = 0;
-    for (attempt, percent) in widths.iter().enumerate() {
-        let left = request.max_nodes.map(|limit| limit.saturating_sub(spent));
-        if (best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) {
-            break;
-        }
+    let attempt_width = |percent: usize| (width * percent / 100).max(1);
+    let beam_within = |percent: usize, max_nodes: Option<u64>| {
         let rest = Request {
-            max_nodes: left,
+            max_nodes,
             ..request.clone()
         };
-        let attempt_width = (width * percent / 100).max(1);
-        match frame_first_beam(
+        frame_first_beam(
             grid,
             estimate,
             board,
             &rest,
-            attempt_width,
+            attempt_width(percent),
             bound,
             stall_levels,
-        ) {
+        )
+    };
+    // The beams that always run, side by side on two threads of the pool
+    // when the node limit cannot cut either short: then each runs exactly
+    // as it would after the other.
+    let first = &widths[..widths.len().min(ALWAYS_RUN)];
+    let mut ready = Vec::new();
+    let caps: u64 = first
+        .iter()
+        .map(|&percent| nodes_to_depth(&Request::default(), attempt_width(percent), bound, 4))
+        .sum();
+    if let [one, two] = *first {
+        if request.parallel
+            && rayon::current_thread_index().is_some()
+            && rayon::current_num_threads() >= 2
+            && caps < request.max_nodes.unwrap_or(u64::MAX)
+        {
+            let (a, b) = rayon::join(
+                || beam_within(one, request.max_nodes),
+                || beam_within(two, request.max_nodes),
+            );
+            ready = vec![a, b];
+        }
+    }
+    let mut ready = ready.into_iter();
+    let mut best: Option<Solution> = None;
+    // The moves to the board the last stalled beam came nearest the goal.
+    let mut nearest: Option<Vec<Move>> = None;
+    let mut spent = 0;
+    for (attempt, &percent) in widths.iter().enumerate() {
+        let left = request.max_nodes.map(|limit| limit.saturating_sub(spent));
+        if (best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) {
+            break;
+        }
+        let outcome = match ready.next() {
+            Some(outcome) => outcome,
+            None => beam_within(percent, left),
+        };
+        match outcome {
             Ok(found) => {
                 spent += found.stats.expanded;
                 if best

@@ -86,10 +86,13 @@ fn every_heuristic_is_admissible_on_every_3x3_board() {
 #[test]
 fn incremental_updates_match_fresh_evaluation() {
     let mut rng = SplitMix64::new(3);
-    for n in [3, 4, 5] {
-        let grid = Grid::new(n, Goal::BlankLast);
+    for (n, goal) in [3, 4, 5, 6, 7, 8]
+        .into_iter()
+        .flat_map(|n| Goal::ALL.map(|g| (n, g)))
+    {
+        let grid = Grid::new(n, goal);
         let lc = LinearConflict::new(&grid);
-        let mut p = Position::new(&random_board(n, Goal::BlankLast, &mut rng));
+        let mut p = Position::new(&random_board(n, goal, &mut rng));
         let mut state = lc.init(&p);
         for _ in 0..2000 {
             let (tile, from, blank) = random_slide(&grid, &mut p, &mut rng);
@@ -905,6 +908,43 @@ fn the_frame_first_beams_and_their_fallback_answer_with_moves_that_solve() {
         let narrow = beam(&board, &request, FRAME_FIRST_MIN_WIDTH - 1).unwrap();
         assert_eq!(narrow.stats.strategy, "linear-conflict", "{board}");
         assert!(board.solves(&narrow.moves, goal), "{board}");
+    }
+}
+
+/// In a pool of two threads the two frame-weighted beams that always run
+/// go side by side, and the answer and the nodes are those of one thread;
+/// with a node limit that could cut either short they take turns.
+#[test]
+fn the_first_two_beams_side_by_side_answer_as_one_thread_does() {
+    let mut rng = SplitMix64::new(71);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for (size, goal) in [(6, Goal::BlankLast), (8, Goal::BlankFirst)] {
+        let board = random_board(size, goal, &mut rng);
+        for max_nodes in [None, Some(3_000_000)] {
+            let alone = Request {
+                goal,
+                max_nodes,
+                ..Request::default()
+            };
+            let side_by_side = Request {
+                parallel: true,
+                ..alone.clone()
+            };
+            let width = FRAME_FIRST_MIN_WIDTH;
+            let one = beam(&board, &alone, width).unwrap();
+            let two = pool.install(|| beam(&board, &side_by_side, width)).unwrap();
+            assert_eq!(two.stats.strategy, "frame-weighted", "{board}");
+            assert_eq!(
+                (one.moves.len(), one.stats.expanded),
+                (two.moves.len(), two.stats.expanded),
+                "{board} {max_nodes:?}"
+            );
+            assert_eq!(one.moves, two.moves);
+            assert!(board.solves(&two.moves, goal), "{board}");
+        }
     }
 }
 
