@@ -199,6 +199,40 @@ test("5x5 to 8x8 get the command line's near-optimal answers", () => {
   }
 });
 
+test("a 6x6 board's pair of beams on two threads gives the command line's answer", async () => {
+  const { Worker } = await import("node:worker_threads");
+  const board = engine.random(6, 5);
+  const [expected] = cliRecords([board]);
+  // One board on the command line: its search may take two threads.
+  const twoThreads = JSON.parse(execFileSync(bin, ["solve", "--json", "--jobs", "2", board.join(" ")])
+    .toString().trim().split("\n")[0]);
+  const helper = new Worker(`
+    const { parentPort, workerData } = require("node:worker_threads");
+    import(workerData.module).then(async (npuzzle) => {
+      const engine = await npuzzle.load();
+      parentPort.postMessage(engine.beam(workerData.board, 1));
+    });`, { eval: true, workerData: { module: pathToFileURL(join(web, "npuzzle.js")).href, board } });
+  const theirs = new Promise((resolve, reject) => {
+    helper.once("message", resolve);
+    helper.once("error", reject);
+  });
+  const mine = engine.beam(board, 0);
+  const second = await theirs;
+  await helper.terminate();
+  assert.deepEqual([mine.attempt, second.attempt], [0, 1]);
+  const answer = engine.solve(board, { beams: [mine, second] });
+  check(answer, board, expected);
+  assert.equal(answer.moves, engine.solve(board).moves);
+  assert.equal(twoThreads.moves, expected.moves);
+  assert.equal(twoThreads.expanded, expected.expanded);
+  // Boards whose solve runs no pair, and misuse.
+  assert.equal(engine.beam(goal(3), 0), null);
+  assert.throws(() => engine.beam(board, 2), /attempt: 2 is not a beam of the pair; give 0 or 1/);
+  assert.throws(() => engine.solve(board, { beams: "all" }), /beams: give the outcomes engine.beam returned/);
+  assert.throws(() => engine.solve(board, { beams: [{ ...mine, ending: "won" }] }),
+    /beams: ending "won" is not one/);
+});
+
 test("misuse is refused in one line, and the engine keeps its tables", async () => {
   const tables = engine.buildTables("5-5-5");
   engine.useTables(tables, "5-5-5");

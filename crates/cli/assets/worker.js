@@ -5,6 +5,7 @@
 //   page -> worker  {op: "init", module}             a compiled engine, or null
 //                   {id, op: "random", size, goal}
 //                   {id, op: "check"|"hint"|"solve", board, goal}
+//                   {id, op: "beam", board, goal, attempt}  (from a parent worker)
 //   worker -> page  {type: "ready", module}          the compiled engine, for the next worker
 //                   {type: "fatal", message}         the engine cannot start
 //                   {type: "progress", text, step, count}   tables being built
@@ -14,6 +15,10 @@
 //
 // Questions are answered one at a time, in order. To cancel a search, the
 // page ends this worker and starts another (the calls are synchronous).
+//
+// 6x6 to 8x8 boards get two cores: their solve runs a pair of beams, and
+// a helper worker (this file again, ended with this one) runs the second
+// while this one runs the first (engine.beam); the solve then takes both.
 //
 // 4x4 boards are solved optimally over the 6-6-3 tables: the first 4x4
 // question loads them from IndexedDB, where an earlier visit kept them;
@@ -34,6 +39,10 @@ const PARTITION = BROWSER_PARTITION;
 const SIDES = [2, 8];
 
 let engine = null;
+/** The compiled engine, for the helper worker (null: none to share). */
+let engineModule = null;
+/** The helper worker's answers, by question id. */
+let helper = null;
 /** goal -> a promise of the tables in use for 4x4 boards. */
 const tables = new Map();
 
@@ -73,6 +82,7 @@ async function start(module) {
     // Without a module, npuzzle.js loads the file itself, and says clearly
     // why it cannot (a page opened from a file, a missing file).
     engine = await load(compiled ? { wasm: compiled } : {});
+    engineModule = compiled;
     self.postMessage({ type: "ready", module: compiled });
   } catch (error) {
     self.postMessage({ type: "fatal", message: error.message || String(error) });
@@ -141,9 +151,10 @@ async function answer(message) {
       checkSide(side);
       if (side === 4) await useTables(goal);
       try {
+        const beams = side !== null && side >= 6 ? await beamPair(message.board, goal) : undefined;
         return message.op === "hint"
-          ? engine.hint(message.board, { goal })
-          : engine.solve(message.board, { goal });
+          ? engine.hint(message.board, { goal, beams })
+          : engine.solve(message.board, { goal, beams });
       } catch (error) {
         // The records `npuzzle serve` answers for these.
         if (error instanceof UnsolvableError) return { type: "unsolvable", board: message.board, goal };
@@ -151,9 +162,60 @@ async function answer(message) {
         throw error;
       }
     }
+    case "beam":
+      return engine.beam(message.board, message.attempt, { goal });
     default:
       throw new Error(`unknown question ${JSON.stringify(message.op)}`);
   }
+}
+
+// --- Two cores ----------------------------------------------------------------
+
+/** The outcomes of the board's pair of beams: the second from the helper,
+ * the first from here meanwhile. Undefined when the board's solve runs no
+ * pair, or when no helper can run (one core, no shared module): the solve
+ * then runs them itself. */
+async function beamPair(board, goal) {
+  const theirs = askHelper({ op: "beam", board, goal, attempt: 1 });
+  if (!theirs) return undefined;
+  const mine = engine.beam(board, 0, { goal });
+  if (mine === null) return undefined;
+  const second = await theirs.catch(() => null);
+  return second ? [mine, second] : [mine];
+}
+
+/** The helper's answer to `question`, or null when there is no helper. */
+function askHelper(question) {
+  if (!engineModule || (navigator.hardwareConcurrency || 1) < 2 || typeof Worker === "undefined") {
+    return null;
+  }
+  if (!helper) {
+    try {
+      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      helper = { worker, next: 0, waiting: new Map() };
+      worker.postMessage({ op: "init", module: engineModule });
+      worker.addEventListener("message", (event) => {
+        const { id, ok, record, error } = event.data;
+        const waiting = helper.waiting.get(id);
+        if (!waiting) return;
+        helper.waiting.delete(id);
+        if (ok) waiting.resolve(record);
+        else waiting.reject(new Error(error.message));
+      });
+      worker.addEventListener("error", () => {
+        for (const waiting of helper.waiting.values()) waiting.reject(new Error("the helper stopped"));
+        helper.waiting.clear();
+      });
+    } catch {
+      engineModule = null;
+      return null;
+    }
+  }
+  const id = helper.next++;
+  return new Promise((resolve, reject) => {
+    helper.waiting.set(id, { resolve, reject });
+    helper.worker.postMessage({ id, ...question });
+  });
 }
 
 // --- Tables -----------------------------------------------------------------

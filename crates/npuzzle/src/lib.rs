@@ -65,7 +65,9 @@ pub use npuzzle_board::{
     parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, MAX_SIZE, MIN_SIZE,
 };
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
-pub use npuzzle_search::{Algorithm, Effort, HeuristicKind, Stats, Strategy, MAX_SEARCH_SIZE};
+pub use npuzzle_search::{
+    Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, Stats, Strategy, MAX_SEARCH_SIZE,
+};
 pub use plan::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
 pub use solution::Solution;
 pub use solver::{Run, Solver};

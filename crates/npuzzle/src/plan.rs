@@ -10,7 +10,8 @@ use std::sync::Arc;
 use npuzzle_board::Board;
 use npuzzle_search::heuristic::{Heuristic, LinearConflict};
 use npuzzle_search::{
-    Algorithm, Grid, HeuristicKind, Position, Request, SearchError, Stats, MAX_SEARCH_SIZE,
+    Algorithm, BeamOutcome, Grid, HeuristicKind, Position, Request, SearchError, Stats,
+    MAX_SEARCH_SIZE,
 };
 
 use crate::error::{Error, TablesProblem};
@@ -22,6 +23,15 @@ use crate::tables::tables_error;
 /// Expanded nodes an optimal search may take on a board that has no tables
 /// before it gives way to the reduction (a second or two on one core).
 pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
+
+/// A beam search as [`Solver::beam`] runs it.
+struct BeamRequest {
+    width: usize,
+    request: Request,
+    /// The board's lower bound, and the depth the beam goes to at most.
+    lower_bound: u64,
+    depth_cap: u64,
+}
 
 /// How a board is to be solved.
 enum Plan {
@@ -232,9 +242,7 @@ impl Solver {
         let started = Instant::now();
         let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref()),
-            Plan::Beam { tables } => {
-                return self.beam(board, tables, max_nodes, !run.here, started, stop.as_ref())
-            }
+            Plan::Beam { tables } => return self.beam(board, tables, max_nodes, run, started),
             Plan::Search {
                 algorithm,
                 heuristic,
@@ -251,6 +259,7 @@ impl Solver {
             within: self.config.within,
             spare_threads,
             strategy: self.config.strategy,
+            beam_outcomes: Vec::new(),
         };
         let mut solution = Solution {
             heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
@@ -322,7 +331,7 @@ impl Solver {
                 if fallback_after.is_some() && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
             {
                 let tables = self.beam_tables(board.size()) == Ok(true);
-                self.beam(board, tables, None, !run.here, started, stop.as_ref())
+                self.beam(board, tables, None, run, started)
             }
             Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
                 board,
@@ -342,22 +351,14 @@ impl Solver {
         }
     }
 
-    /// Beam search as wide as the effort's node budget affords down to
-    /// 2.5 times the lower bound (past that the reduction is as short:
-    /// beam answers run 1.3 to 1.8 times linear conflict's bound); the
-    /// reduction answers when the beam finds nothing, or when the budget
-    /// affords a beam narrower than [`MIN_BEAM_WIDTH`]. `parallel`: the
-    /// beams may use two threads of the current pool.
-    fn beam(
+    /// The beam's width and request for `board` (see [`Solver::beam`]), or
+    /// why the reduction answers instead.
+    fn beam_request(
         &self,
         board: &Board,
-        tables: bool,
         max_nodes: Option<u64>,
-        parallel: bool,
-        started: Instant,
-        stop: Option<&Arc<std::sync::atomic::AtomicBool>>,
-    ) -> Result<Solution, Error> {
-        let goal = self.config.goal;
+        run: &Run,
+    ) -> Result<BeamRequest, String> {
         let lower_bound = self.lower_bound(board);
         let budget = max_nodes.unwrap_or(self.config.effort.beam_nodes());
         // From 9x9 on, the repairs of a stalled beam may take it to three
@@ -369,20 +370,82 @@ impl Solver {
         };
         let width = (budget / depth_cap.max(1)).min(MAX_BEAM_WIDTH) as usize;
         if width < MIN_BEAM_WIDTH {
-            let why = format!("a beam of width {width} would wander (the budget allows no more)");
-            return self.reduce(board, why, started, stop);
+            return Err(format!(
+                "a beam of width {width} would wander (the budget allows no more)"
+            ));
         }
         // The budget sets the width. Without a limit given, the search may
         // spend it twice: on 6x6 to 8x8 the frame-first beams run at two
         // widths or more, and stalled beams leave the rest to repairs.
         let limit = max_nodes.unwrap_or(2 * budget);
         let request = Request {
-            goal,
+            goal: self.config.goal,
             max_nodes: Some(limit),
-            parallel,
-            stop: stop.cloned(),
+            parallel: !run.here,
+            stop: run.stop.clone(),
             strategy: self.config.strategy,
+            beam_outcomes: run.beams.clone(),
             ..Request::default()
+        };
+        Ok(BeamRequest {
+            width,
+            request,
+            lower_bound,
+            depth_cap,
+        })
+    }
+
+    /// Beam `attempt` (0 or 1) of the pair of beams that `board`'s solve
+    /// runs side by side ([`npuzzle_search::beam_attempt`]), for hosts
+    /// without threads that run the two in separate workers and hand the
+    /// outcome to the solve in [`Run::beams`]. None when the board's solve
+    /// runs no such pair (sides other than 6x6 to 8x8 solved by the beam
+    /// without tables, or a node limit that could cut the pair short).
+    pub fn beam_attempt(
+        &self,
+        board: &Board,
+        attempt: usize,
+        run: &Run,
+    ) -> Result<Option<BeamOutcome>, Error> {
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let max_nodes = run.max_nodes.or(self.config.max_nodes);
+        if !matches!(self.plan(board, max_nodes), Plan::Beam { tables: false }) {
+            return Ok(None);
+        }
+        let Ok(beam) = self.beam_request(board, max_nodes, run) else {
+            return Ok(None);
+        };
+        npuzzle_search::beam_attempt(board, &beam.request, beam.width, attempt)
+            .map_err(|e| Error::from_search(e, goal))
+    }
+
+    /// Beam search as wide as the effort's node budget affords down to
+    /// 2.5 times the lower bound (past that the reduction is as short:
+    /// beam answers run 1.3 to 1.8 times linear conflict's bound); the
+    /// reduction answers when the beam finds nothing, or when the budget
+    /// affords a beam narrower than [`MIN_BEAM_WIDTH`]. Unless `run.here`,
+    /// the beams may use two threads of the current pool.
+    fn beam(
+        &self,
+        board: &Board,
+        tables: bool,
+        max_nodes: Option<u64>,
+        run: &Run,
+        started: Instant,
+    ) -> Result<Solution, Error> {
+        let stop = run.stop.as_ref();
+        let goal = self.config.goal;
+        let BeamRequest {
+            width,
+            request,
+            lower_bound,
+            depth_cap,
+        } = match self.beam_request(board, max_nodes, run) {
+            Ok(beam) => beam,
+            Err(why) => return self.reduce(board, why, started, stop),
         };
         let opened = if tables {
             Some(self.tables(board.size())?)

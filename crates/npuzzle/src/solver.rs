@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use npuzzle_board::{Board, Goal};
 use npuzzle_pdb::{Lookup, Partition};
+use npuzzle_search::BeamOutcome;
 
 use crate::builder::{Config, SolverBuilder, MAX_WITHIN};
 use crate::error::Error;
@@ -46,7 +47,7 @@ pub(crate) struct Shared {
 /// let solver = Solver::builder().build()?;
 /// let board = parse_board("8 1 3 4 0 2 7 6 5")?;
 /// let stop = Arc::new(AtomicBool::new(false)); // set by another thread
-/// let run = Run { max_nodes: Some(1_000_000), stop: Some(stop), here: true };
+/// let run = Run { max_nodes: Some(1_000_000), stop: Some(stop), here: true, ..Run::default() };
 /// let solution = solver.solve_with(&board, &run)?;
 /// # Ok::<(), npuzzle::Error>(())
 /// ```
@@ -63,6 +64,12 @@ pub struct Run {
     /// it (the default), the search is split across the solver's threads;
     /// the moves are the same either way.
     pub here: bool,
+    /// Beam search on 6x6 to 8x8: the outcomes of the pair of beams the
+    /// solve runs side by side, found elsewhere by
+    /// [`Solver::beam_attempt`] for the same board and run (hosts without
+    /// threads run the pair in two workers). One that does not replay is
+    /// run again.
+    pub beams: Vec<BeamOutcome>,
 }
 
 /// Solves boards of every size from 2x2 to 127x127 with the command line's

@@ -18,7 +18,7 @@ mod weighted;
 
 use npuzzle_board::clock::Instant;
 
-use npuzzle_board::{Board, Move};
+use npuzzle_board::{Board, Goal, Move};
 
 pub use additive::{choose, Capacity, Strategy};
 use additive::{TableSet, WithHeuristic};
@@ -29,8 +29,8 @@ pub use reduction::{
     solve_by_reduction, solve_by_reduction_until, solve_by_reduction_with, Effort,
 };
 pub use types::{
-    default_max_nodes, Algorithm, HeuristicKind, Request, SearchError, Solution, Stats,
-    DEFAULT_MEMORY_BYTES,
+    default_max_nodes, Algorithm, BeamEnding, BeamOutcome, HeuristicKind, Request, SearchError,
+    Solution, Stats, DEFAULT_MEMORY_BYTES,
 };
 
 /// Solves `board` optimally as `request` says.
@@ -135,7 +135,7 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
         fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
             let Run(board, request, width) = self;
             if FRAME_OVER_TABLES_SIDES.contains(&grid.n) && width >= FRAME_FIRST_MIN_WIDTH {
-                frame_first_beams(grid, heuristic, board, request, width, STALL_LEVELS)
+                frame_first_beams(grid, heuristic, board, request, width, STALL_LEVELS, &[])
             } else {
                 beam_with(grid, heuristic, board, request, width)
             }
@@ -227,7 +227,15 @@ fn beam_stalling_after(
     if !FRAME_FIRST_SIDES.contains(&n) || width < FRAME_FIRST_MIN_WIDTH {
         return beam_with(&grid, &linear_conflict, board, request, width);
     }
-    frame_first_beams(&grid, &linear_conflict, board, request, width, stall_levels)
+    frame_first_beams(
+        &grid,
+        &linear_conflict,
+        board,
+        request,
+        width,
+        stall_levels,
+        &request.beam_outcomes,
+    )
 }
 
 /// Beams guided by `estimate` with the frame weighted, at the widths of
@@ -241,6 +249,7 @@ fn frame_first_beams<H: Heuristic>(
     request: &Request,
     width: usize,
     stall_levels: usize,
+    given: &[BeamOutcome],
 ) -> Result<Solution, SearchError> {
     let started = Instant::now();
     let n = board.size();
@@ -250,7 +259,6 @@ fn frame_first_beams<H: Heuristic>(
     } else {
         &WIDTHS_PERCENT[..1]
     };
-    let attempt_width = |percent: usize| (width * percent / 100).max(1);
     let beam_within = |percent: usize, max_nodes: Option<u64>| {
         let rest = Request {
             max_nodes,
@@ -261,32 +269,34 @@ fn frame_first_beams<H: Heuristic>(
             estimate,
             board,
             &rest,
-            attempt_width(percent),
+            attempt_width(width, percent),
             bound,
             stall_levels,
         )
     };
-    // The beams that always run, side by side on two threads of the pool
-    // when the node limit cannot cut either short: then each runs exactly
-    // as it would after the other.
-    let first = &widths[..widths.len().min(ALWAYS_RUN)];
+    // The beams that always run, side by side when the node limit cannot
+    // cut either short: then each runs exactly as it would after the
+    // other. On two threads of the pool, or one given (`given`).
     let mut ready = Vec::new();
-    let caps: u64 = first
-        .iter()
-        .map(|&percent| nodes_to_depth(&Request::default(), attempt_width(percent), bound, 4))
-        .sum();
-    if let [one, two] = *first {
-        if request.parallel
+    if let Some(percents) = side_by_side_percents(n, width, bound, request) {
+        let found = |attempt: usize| {
+            given
+                .iter()
+                .find(|outcome| outcome.attempt == attempt)
+                .and_then(|outcome| outcome.replayed(board, request.goal, bound))
+        };
+        let run = |attempt: usize| {
+            found(attempt).unwrap_or_else(|| beam_within(percents[attempt], request.max_nodes))
+        };
+        ready = if request.parallel
             && rayon::current_thread_index().is_some()
             && rayon::current_num_threads() >= 2
-            && caps < request.max_nodes.unwrap_or(u64::MAX)
         {
-            let (a, b) = rayon::join(
-                || beam_within(one, request.max_nodes),
-                || beam_within(two, request.max_nodes),
-            );
-            ready = vec![a, b];
-        }
+            let (a, b) = rayon::join(|| run(0), || run(1));
+            vec![a, b]
+        } else {
+            vec![run(0), run(1)]
+        };
     }
     let mut ready = ready.into_iter();
     let mut best: Option<Solution> = None;
@@ -313,7 +323,7 @@ fn frame_first_beams<H: Heuristic>(
                 }
             }
             Err(unfinished) => {
-                spent += unfinished.expanded;
+                spent += unfinished.stats.expanded;
                 nearest = unfinished.nearest.or(nearest);
             }
         }
@@ -336,9 +346,137 @@ fn frame_first_beams<H: Heuristic>(
     finish_by_reduction(board, request, moves, expanded, bound, started)
 }
 
+/// A frame-weighted beam's width at `percent` of the beams' `width`.
+fn attempt_width(width: usize, percent: usize) -> usize {
+    (width * percent / 100).max(1)
+}
+
+/// The widths (in percent of `width`) of the two frame-weighted beams
+/// that always run on this side, when the node limit cannot cut either
+/// short so that they may run side by side.
+fn side_by_side_percents(
+    n: usize,
+    width: usize,
+    bound: u32,
+    request: &Request,
+) -> Option<[usize; 2]> {
+    const { assert!(ALWAYS_RUN == 2) };
+    if !FRAME_FIRST_SIDES.contains(&n) || n > WIDTHS_MAX_SIDE || width < FRAME_FIRST_MIN_WIDTH {
+        return None;
+    }
+    let percents = [WIDTHS_PERCENT[0], WIDTHS_PERCENT[1]];
+    let caps: u64 = percents
+        .iter()
+        .map(|&percent| {
+            nodes_to_depth(&Request::default(), attempt_width(width, percent), bound, 4)
+        })
+        .sum();
+    (caps < request.max_nodes.unwrap_or(u64::MAX)).then_some(percents)
+}
+
+/// Beam `attempt` (0 or 1) of the two frame-weighted beams that
+/// [`beam`]`(board, request, width)` runs side by side, for a host that
+/// runs them in two processes and hands one's outcome to the other's
+/// [`beam`] in [`Request::beam_outcomes`]. None when this board's beam
+/// runs no such pair (a side other than 6x6 to 8x8, a beam too narrow
+/// for the frame-weighted guide, or a node limit that could cut them
+/// short).
+pub fn beam_attempt(
+    board: &Board,
+    request: &Request,
+    width: usize,
+    attempt: usize,
+) -> Result<Option<BeamOutcome>, SearchError> {
+    let n = board.size();
+    if !board.is_solvable(request.goal) {
+        return Err(SearchError::Unsolvable);
+    }
+    if n > MAX_SEARCH_SIZE {
+        return Err(SearchError::TooLarge { size: n });
+    }
+    let grid = Grid::new(n, request.goal);
+    let linear_conflict = LinearConflict::new(&grid);
+    let bound = linear_conflict.value(&linear_conflict.init(&Position::new(board)));
+    let Some(percent) = side_by_side_percents(n, width, bound, request)
+        .and_then(|percents| percents.get(attempt).copied())
+    else {
+        return Ok(None);
+    };
+    let found = frame_first_beam(
+        &grid,
+        &linear_conflict,
+        board,
+        request,
+        attempt_width(width, percent),
+        bound,
+        STALL_LEVELS,
+    );
+    Ok(Some(BeamOutcome::of(attempt, found)))
+}
+
+impl BeamOutcome {
+    fn of(attempt: usize, found: Result<Solution, Unfinished>) -> BeamOutcome {
+        let (ending, moves, stats) = match found {
+            Ok(solution) => (BeamEnding::Solved, solution.moves, solution.stats),
+            Err(Unfinished {
+                nearest: Some(moves),
+                stats,
+            }) => (BeamEnding::Stalled, moves, stats),
+            Err(Unfinished {
+                nearest: None,
+                stats,
+            }) => (BeamEnding::Ended, Vec::new(), stats),
+        };
+        BeamOutcome {
+            attempt,
+            ending,
+            moves,
+            expanded: stats.expanded,
+            generated: stats.generated,
+        }
+    }
+
+    /// The outcome as the beam's own result, when its moves replay on
+    /// `board` (to the goal when it says solved).
+    fn replayed(
+        &self,
+        board: &Board,
+        goal: Goal,
+        bound: u32,
+    ) -> Option<Result<Solution, Unfinished>> {
+        let mut reached = board.clone();
+        if !self.moves.iter().all(|&mv| reached.apply(mv)) {
+            return None;
+        }
+        let stats = Stats {
+            expanded: self.expanded,
+            generated: self.generated,
+            iterations: 1,
+            strategy: "frame-weighted",
+        };
+        match self.ending {
+            BeamEnding::Solved if reached.is_goal(goal) => Some(Ok(Solution {
+                moves: self.moves.clone(),
+                stats,
+                initial_estimate: bound,
+                elapsed: std::time::Duration::ZERO,
+            })),
+            BeamEnding::Stalled => Some(Err(Unfinished {
+                nearest: Some(self.moves.clone()),
+                stats,
+            })),
+            BeamEnding::Ended if self.moves.is_empty() => Some(Err(Unfinished {
+                nearest: None,
+                stats,
+            })),
+            _ => None,
+        }
+    }
+}
+
 /// A frame-weighted beam that did not reach the goal.
 struct Unfinished {
-    expanded: u64,
+    stats: Stats,
     /// The moves to the board of least estimate (None: stopped, or no
     /// level was kept).
     nearest: Option<Vec<Move>>,
@@ -531,11 +669,11 @@ fn frame_first_beam<H: Heuristic>(
             })
         }
         (beam::Ending::Unfinished(nearest), stats) => Err(Unfinished {
-            expanded: stats.expanded,
+            stats,
             nearest: Some(nearest),
         }),
         (beam::Ending::Ended, stats) => Err(Unfinished {
-            expanded: stats.expanded,
+            stats,
             nearest: None,
         }),
     }

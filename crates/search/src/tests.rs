@@ -923,7 +923,7 @@ fn the_first_two_beams_side_by_side_answer_as_one_thread_does() {
         .unwrap();
     for (size, goal) in [(6, Goal::BlankLast), (8, Goal::BlankFirst)] {
         let board = random_board(size, goal, &mut rng);
-        for max_nodes in [None, Some(3_000_000)] {
+        for max_nodes in [None, Some(1_500_000)] {
             let alone = Request {
                 goal,
                 max_nodes,
@@ -944,8 +944,52 @@ fn the_first_two_beams_side_by_side_answer_as_one_thread_does() {
             );
             assert_eq!(one.moves, two.moves);
             assert!(board.solves(&two.moves, goal), "{board}");
+            // The same pair run apart (as two WebAssembly workers do) and
+            // handed in; a forged outcome is run again, not believed.
+            let outcomes: Option<Vec<BeamOutcome>> = (0..2)
+                .map(|attempt| beam_attempt(&board, &alone, width, attempt).unwrap())
+                .collect();
+            // The 8x8 pair needs more than 1,500,000 nodes: it takes turns.
+            assert_eq!(outcomes.is_none(), max_nodes.is_some() && size == 8);
+            let Some(outcomes) = outcomes else {
+                continue;
+            };
+            assert_eq!(beam_attempt(&board, &alone, width, 2).unwrap(), None);
+            let mut forged = outcomes[1].clone();
+            forged.ending = BeamEnding::Solved;
+            forged.moves.truncate(forged.moves.len() / 2);
+            for given in [outcomes.clone(), vec![outcomes[0].clone(), forged]] {
+                let handed = Request {
+                    beam_outcomes: given,
+                    ..alone.clone()
+                };
+                let apart = beam(&board, &handed, width).unwrap();
+                assert_eq!(
+                    (
+                        apart.moves.clone(),
+                        apart.stats.expanded,
+                        apart.stats.generated
+                    ),
+                    (one.moves.clone(), one.stats.expanded, one.stats.generated),
+                    "{board} {max_nodes:?}"
+                );
+            }
         }
+        // Narrow beams and sides without the pair run none apart.
+        let narrow = Request {
+            goal,
+            ..Request::default()
+        };
+        assert_eq!(
+            beam_attempt(&board, &narrow, FRAME_FIRST_MIN_WIDTH - 1, 0).unwrap(),
+            None
+        );
     }
+    let nine = random_board(9, Goal::BlankLast, &mut rng);
+    assert_eq!(
+        beam_attempt(&nine, &Request::default(), 5_000, 0).unwrap(),
+        None
+    );
 }
 
 /// From 9x9 on, a frame-weighted beam that stalls or runs out of nodes is

@@ -119,6 +119,38 @@ pub struct Request {
     /// the one [`crate::choose`] picks (for tests and comparisons; every
     /// strategy gives the same nodes).
     pub strategy: Option<Strategy>,
+    /// Beam search: outcomes of frame-weighted beams that always run
+    /// ([`crate::beam_attempt`]), found elsewhere for this board, width and
+    /// limit, so that hosts without threads (WebAssembly workers) run them
+    /// side by side. One that does not replay is run again here.
+    pub beam_outcomes: Vec<BeamOutcome>,
+}
+
+/// What one frame-weighted beam found: see [`Request::beam_outcomes`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BeamOutcome {
+    /// Which beam: 0 or 1.
+    pub attempt: usize,
+    /// How it ended.
+    pub ending: BeamEnding,
+    /// To the goal when solved; when stalled, to the board nearest the
+    /// goal the beam reached; else none.
+    pub moves: Vec<Move>,
+    /// Boards expanded.
+    pub expanded: u64,
+    /// Boards generated.
+    pub generated: u64,
+}
+
+/// How a beam of [`BeamOutcome`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BeamEnding {
+    /// It reached the goal.
+    Solved,
+    /// It stopped getting nearer the goal.
+    Stalled,
+    /// It died out, ran out of nodes, or was stopped.
+    Ended,
 }
 
 /// The memory BFS and A* may fill by default.
@@ -164,6 +196,7 @@ impl Default for Request {
             within: 0,
             spare_threads: None,
             strategy: None,
+            beam_outcomes: Vec::new(),
         }
     }
 }

@@ -29,12 +29,25 @@ export interface SolveOptions {
   fast?: boolean;
   goal?: Goal;
   notation?: Notation;
+  /** Outcomes of `beam` for the same board and options, run elsewhere. */
+  beams?: BeamOutcome[];
 }
 
 export interface HintOptions {
   maxNodes?: Whole;
   goal?: Goal;
   notation?: Notation;
+  beams?: BeamOutcome[];
+}
+
+/** One beam of the pair a 6x6 to 8x8 solve runs: pass it back as it came. */
+export interface BeamOutcome {
+  attempt: 0 | 1;
+  ending: "solved" | "stalled" | "ended";
+  /** The blank's moves. */
+  moves: string;
+  expanded: number;
+  generated: number;
 }
 
 export interface TableOptions {
@@ -118,6 +131,9 @@ export class Engine {
   readonly module: WebAssembly.Module;
   solve(board: Board, options?: SolveOptions): Solution;
   hint(board: Board, options?: HintOptions): Hint;
+  /** Beam `attempt` of the pair the board's solve runs, for a second
+   * worker; null when its solve runs no such pair. */
+  beam(board: Board, attempt: 0 | 1, options?: Omit<SolveOptions, "notation" | "beams">): BeamOutcome | null;
   check(board: Board, options?: { goal?: Goal }): Check;
   /** A uniformly random solvable board; the same seed gives the board of
    * `npuzzle random --seed` and Python's `random_board`. */

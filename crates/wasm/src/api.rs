@@ -7,6 +7,7 @@
 //! | --- | --- | --- |
 //! | `solve` | `board`, `goal`, `notation`, `max_nodes`, `within`, `fast` | the solution record |
 //! | `hint` | as `solve` | the solution record, with `move`: its first move (null when solved) |
+//! | `beam` | as `solve`, and `attempt` (0 or 1) | that beam of the pair a 6x6 to 8x8 solve runs side by side, for a second worker; `outcome` null when the board's solve runs none |
 //! | `check` | `board`, `goal` | solvable, solved, and the distance when a small search finds it |
 //! | `random` | `size`, `seed`, `goal` | a uniformly random solvable board (as `npuzzle random --seed`) |
 //! | `table_files` | `partition`, `size`, `goal` | the tables a set needs, in build order |
@@ -14,13 +15,16 @@
 //! | `use_tables` | as `table_files` | the staged images, checked and used for that side |
 //!
 //! Boards are the command line's: text in any of its formats, or a list
-//! of tiles with 0 for the blank.
+//! of tiles with 0 for the blank. `solve` and `hint` take `beams`: the
+//! outcomes `beam` gave for the same board and options, which the search
+//! then does not run again.
 
 use std::sync::Arc;
 
 use npuzzle::{
-    parse_board, random_board, Board, Error, Goal, Notation, Note, Partition, Run, Solution,
-    Solver, SplitMix64, Tables, TablesError, TablesProblem, MAX_SIZE, MIN_SIZE,
+    parse_board, random_board, BeamEnding, BeamOutcome, Board, Error, Goal, Move, Notation, Note,
+    Partition, Run, Solution, Solver, SplitMix64, Tables, TablesError, TablesProblem, MAX_SIZE,
+    MIN_SIZE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -149,6 +153,11 @@ impl From<Error> for Failure {
 enum Request {
     Solve(SolveRequest),
     Hint(SolveRequest),
+    Beam {
+        #[serde(flatten)]
+        solve: SolveRequest,
+        attempt: usize,
+    },
     Check {
         board: BoardField,
         #[serde(default)]
@@ -186,6 +195,66 @@ struct SolveRequest {
     within: Option<u32>,
     #[serde(default)]
     fast: bool,
+    #[serde(default)]
+    beams: Vec<BeamRecord>,
+}
+
+/// A beam's outcome between workers (`npuzzle::BeamOutcome`); moves in
+/// the blank's letters.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct BeamRecord {
+    attempt: usize,
+    ending: String,
+    moves: String,
+    expanded: u64,
+    generated: u64,
+}
+
+impl BeamRecord {
+    fn of(outcome: &BeamOutcome) -> BeamRecord {
+        BeamRecord {
+            attempt: outcome.attempt,
+            ending: match outcome.ending {
+                BeamEnding::Solved => "solved",
+                BeamEnding::Stalled => "stalled",
+                BeamEnding::Ended => "ended",
+            }
+            .to_string(),
+            moves: Move::format_sequence(&outcome.moves, Notation::Blank),
+            expanded: outcome.expanded,
+            generated: outcome.generated,
+        }
+    }
+
+    fn outcome(&self) -> Result<BeamOutcome, Failure> {
+        let ending = match self.ending.as_str() {
+            "solved" => BeamEnding::Solved,
+            "stalled" => BeamEnding::Stalled,
+            "ended" => BeamEnding::Ended,
+            other => {
+                return Err(invalid(format!(
+                    "beams: ending \"{other}\" is not one; use what the engine's `beam` gave"
+                )))
+            }
+        };
+        let moves = Move::parse_sequence(&self.moves, Notation::Blank)
+            .map_err(|e| invalid(format!("beams: moves: {e}")))?;
+        Ok(BeamOutcome {
+            attempt: self.attempt,
+            ending,
+            moves,
+            expanded: self.expanded,
+            generated: self.generated,
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct BeamAnswer {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    outcome: Option<BeamRecord>,
 }
 
 #[derive(Deserialize)]
@@ -350,6 +419,7 @@ impl Engine {
         match request {
             Request::Solve(request) => self.solve(request, false).map(Answer::Json),
             Request::Hint(request) => self.solve(request, true).map(Answer::Json),
+            Request::Beam { solve, attempt } => json(&self.beam(solve, attempt)?),
             Request::Check { board, goal } => json(&self.check(board, goal)?),
             Request::Random { size, seed, goal } => {
                 let goal = goal_of(goal)?;
@@ -456,11 +526,30 @@ impl Engine {
             }
         };
         let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
-        let solution = solver.solve_with(&board, &on_this_thread(request.max_nodes))?;
+        let run = Run {
+            beams: request
+                .beams
+                .iter()
+                .map(BeamRecord::outcome)
+                .collect::<Result<_, _>>()?,
+            ..on_this_thread(request.max_nodes)
+        };
+        let solution = solver.solve_with(&board, &run)?;
         let notes = solver.take_notes().iter().map(note_text).collect();
         Ok(solution_record(
             &board, goal, notation, &solution, hint, notes,
         ))
+    }
+
+    fn beam(&self, request: SolveRequest, attempt: usize) -> Result<BeamAnswer, Failure> {
+        let board = board_of(request.board)?;
+        let goal = goal_of(request.goal)?;
+        let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
+        let outcome = solver.beam_attempt(&board, attempt, &on_this_thread(request.max_nodes))?;
+        Ok(BeamAnswer {
+            kind: "beam",
+            outcome: outcome.as_ref().map(BeamRecord::of),
+        })
     }
 
     fn check(&self, board: BoardField, goal: Option<String>) -> Result<CheckRecord, Failure> {
@@ -500,8 +589,8 @@ impl Engine {
 fn on_this_thread(max_nodes: Option<u64>) -> Run {
     Run {
         max_nodes,
-        stop: None,
         here: true,
+        ..Run::default()
     }
 }
 

@@ -186,6 +186,7 @@ impl Pools {
             max_nodes: Some(budget),
             stop: Some(Arc::clone(stop)),
             here: true,
+            ..Run::default()
         };
         let result = self.solver(goal).solve_with(board, &run);
         crate::solve::answer(result, started.elapsed().as_secs_f64())

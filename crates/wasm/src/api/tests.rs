@@ -285,3 +285,52 @@ fn forged_values_with_matching_checksums_are_refused() {
     assert_eq!(failure.kind, "tables", "{failure:?}");
     assert!(failure.error.contains("BLAKE3"), "{failure:?}");
 }
+
+/// A 6x6 solve's pair of beams run apart (as the page's two workers do)
+/// and handed back gives the answer and nodes of the solve alone; an
+/// outcome that does not replay is run again; a 3x3 board runs no pair.
+#[test]
+fn a_pair_of_beams_run_apart_gives_the_same_answer() {
+    let mut engine = Engine::default();
+    let random = solve(&mut engine, r#"{"op":"random","size":6,"seed":3}"#);
+    let board = random["board"].to_string();
+    let alone = solve(&mut engine, &format!(r#"{{"op":"solve","board":{board}}}"#));
+    let outcomes: Vec<serde_json::Value> = (0..2)
+        .map(|attempt| {
+            let answer = solve(
+                &mut engine,
+                &format!(r#"{{"op":"beam","board":{board},"attempt":{attempt}}}"#),
+            );
+            assert_eq!(answer["outcome"]["attempt"], attempt, "{answer}");
+            answer["outcome"].clone()
+        })
+        .collect();
+    let mut forged = outcomes[1].clone();
+    forged["ending"] = "solved".into();
+    forged["moves"] = "L".into();
+    for beams in [
+        serde_json::json!(outcomes),
+        serde_json::json!([outcomes[0], forged]),
+    ] {
+        let apart = solve(
+            &mut engine,
+            &format!(r#"{{"op":"solve","board":{board},"beams":{beams}}}"#),
+        );
+        for field in ["moves", "length", "expanded", "generated", "strategy"] {
+            assert_eq!(apart[field], alone[field], "{field}");
+        }
+    }
+    let small = solve(
+        &mut engine,
+        r#"{"op":"beam","board":"8 1 3 4 0 2 7 6 5","attempt":0}"#,
+    );
+    assert!(small["outcome"].is_null(), "{small}");
+    for bad in [
+        r#"{"op":"beam","board":"8 1 3 4 0 2 7 6 5"}"#,
+        r#"{"op":"solve","board":"8 1 3 4 0 2 7 6 5","beams":[{"attempt":0,"ending":"won","moves":"","expanded":0,"generated":0}]}"#,
+        r#"{"op":"beam","board":"8 1 3 4 0 2 7 6 5","attempt":0,"color":1}"#,
+    ] {
+        let refused = engine.request(bad).unwrap_err();
+        assert_eq!(refused.kind, "invalid", "{bad}: {refused:?}");
+    }
+}
