@@ -106,7 +106,7 @@ struct SearchArgs {
     /// sooner: weighted IDA* (over the tables where built), whose answer is
     /// guaranteed at most 1 + PCT/100 times the optimal length [default: 0,
     /// optimal].
-    #[arg(long, value_name = "PCT", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, value_name = "PCT", value_parser = whole_percent)]
     within: Option<u32>,
     /// The heuristic guiding A* and IDA* [default: pdb for 4x4 and 5x5 when
     /// their tables are built, linear-conflict otherwise].
@@ -549,4 +549,13 @@ fn random(args: &RandomArgs, out: &mut impl Write) -> io::Result<u8> {
         writeln!(out, "{}", line.join(" "))?;
     }
     Ok(EXIT_OK)
+}
+
+/// `--within`: a whole percent, said so for "nan", "2.5" or "-1" too.
+fn whole_percent(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|percent| *percent <= 1000)
+        .ok_or_else(|| "give a whole percent from 0 (optimal) to 1000, such as 5".to_string())
 }

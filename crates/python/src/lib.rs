@@ -116,9 +116,6 @@ fn board_arg(board: &Bound<'_, PyAny>) -> PyResult<Board> {
             type_name(board)
         ))
     };
-    if board.is_instance_of::<PyBytes>() {
-        return Err(not_a_board(""));
-    }
     if !board.is_instance_of::<PyList>()
         && !board.is_instance_of::<PyTuple>()
         && is_unordered(board)?
@@ -183,9 +180,47 @@ fn is_unordered(value: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(value.is_instance(&abc.getattr("Set")?)? || value.is_instance(&abc.getattr("Mapping")?)?)
 }
 
+/// An integer argument: a Python `int`, not a `bool` (`size=True` is a
+/// mistake, not 1), of any magnitude so that the range check names it.
+#[derive(Clone, Copy)]
+struct Int(i128);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        if value.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(format!(
+                "give a whole number, not {}",
+                value.repr()?
+            )));
+        }
+        value.extract::<i128>().map(Int)
+    }
+}
+
+/// `value` of argument `name` as a count from 0 to 2^64 - 1: a
+/// `ValueError` naming both otherwise (negative included).
+fn count(name: &str, value: Int) -> PyResult<u64> {
+    u64::try_from(value.0).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name}: {} is out of range: give a whole number from 0 to 2^64 - 1",
+            value.0
+        ))
+    })
+}
+
+/// A thread count: as [`count`], and one the machine can index.
+fn jobs_arg(jobs: Int) -> PyResult<usize> {
+    let jobs = count("jobs", jobs)?;
+    usize::try_from(jobs)
+        .map_err(|_| PyValueError::new_err(format!("jobs: {jobs} is out of range")))
+}
+
 /// A board side checked against what the engine takes (taken as i128 so
 /// that a negative or huge side gets this message too).
-fn size_arg(size: i128) -> PyResult<usize> {
+fn size_arg(size: Int) -> PyResult<usize> {
+    let size = size.0;
     let side = usize::try_from(size).unwrap_or(0);
     if !(npuzzle::MIN_SIZE..=npuzzle::MAX_SIZE).contains(&side) {
         return Err(PyValueError::new_err(format!(
@@ -220,7 +255,7 @@ fn open_tables(
     py: Python<'_>,
     pdb_dir: PathBuf,
     partition: Option<&str>,
-    size: i128,
+    size: Int,
     goal: &str,
 ) -> PyResult<npuzzle::Tables> {
     let pdb_dir = dir_arg(py, "pdb_dir", pdb_dir)?;
@@ -328,7 +363,27 @@ impl Solution {
         let restore = py
             .import("npuzzle._npuzzle")?
             .getattr("_restore_solution")?;
-        let state = (
+        Ok((restore, (self.state(), self.seconds)))
+    }
+
+    /// Equal when every field but the time is.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Solution>()
+            .is_ok_and(|other| self.state() == other.get().state())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.state().hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+impl Solution {
+    fn state(&self) -> SolutionState {
+        (
             self.length,
             self.moves.clone(),
             self.optimal,
@@ -342,8 +397,7 @@ impl Solution {
                 self.strategy.clone(),
             ),
             (self.lower_bound, self.within, self.note.clone()),
-        );
-        Ok((restore, (state, self.seconds)))
+        )
     }
 }
 
@@ -383,6 +437,9 @@ fn _restore_solution(state: SolutionState, seconds: f64) -> Solution {
     }
 }
 
+/// `Tables(pdb_dir, partition, size, goal)`'s arguments.
+type TablesArgs = (PathBuf, String, usize, &'static str);
+
 /// The tables of one partition, for lookups.
 #[pyclass(frozen, module = "npuzzle")]
 struct Tables {
@@ -392,17 +449,33 @@ struct Tables {
 #[pymethods]
 impl Tables {
     #[new]
-    #[pyo3(signature = (pdb_dir, partition=None, size=4, goal="blank-last"))]
+    #[pyo3(signature = (pdb_dir, partition=None, size=Int(4), goal="blank-last"))]
     fn new(
         py: Python<'_>,
         pdb_dir: PathBuf,
         partition: Option<&str>,
-        size: i128,
+        size: Int,
         goal: &str,
     ) -> PyResult<Tables> {
         Ok(Tables {
             inner: open_tables(py, pdb_dir, partition, size, goal)?,
         })
+    }
+
+    /// Pickled as where they are and which: the copy opens them again.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, TablesArgs)> {
+        Ok((
+            py.get_type::<Tables>().into_any(),
+            (
+                self.inner.dir().to_path_buf(),
+                self.inner.partition().name().to_string(),
+                self.inner.size(),
+                self.inner.goal().name(),
+            ),
+        ))
     }
 
     /// The heuristic value: what `npuzzle pdb lookup` prints last.
@@ -524,23 +597,26 @@ impl StopFlag {
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (pdb_dir=None, partition=None, size=4, goal="blank-last", max_nodes=None,
-        reflection=true, jobs=0, algorithm=None, heuristic=None, fast=false, within=0))]
+    #[pyo3(signature = (pdb_dir=None, partition=None, size=Int(4), goal="blank-last", max_nodes=None,
+        reflection=true, jobs=Int(0), algorithm=None, heuristic=None, fast=false, within=Int(0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         pdb_dir: Option<PathBuf>,
         partition: Option<&str>,
-        size: i128,
+        size: Int,
         goal: &str,
-        max_nodes: Option<u64>,
+        max_nodes: Option<Int>,
         reflection: bool,
-        jobs: usize,
+        jobs: Int,
         algorithm: Option<&str>,
         heuristic: Option<&str>,
         fast: bool,
-        within: u32,
+        within: Int,
     ) -> PyResult<Solver> {
+        let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
+        let jobs = jobs_arg(jobs)?;
+        let within = u32::try_from(count("within", within)?).unwrap_or(u32::MAX);
         let pdb_dir = pdb_dir.map(|dir| dir_arg(py, "pdb_dir", dir)).transpose()?;
         let size = size_arg(size)?;
         let goal = goal_arg(goal)?;
@@ -596,13 +672,14 @@ impl Solver {
 
     /// Solves many boards, `jobs` at a time (0: the solver's threads), GIL
     /// released; Ctrl-C stops between boards. Unsolvable boards give None.
-    #[pyo3(signature = (boards, jobs=0))]
+    #[pyo3(signature = (boards, jobs=Int(0)))]
     fn solve_many(
         &self,
         py: Python<'_>,
         boards: &Bound<'_, PyAny>,
-        jobs: usize,
+        jobs: Int,
     ) -> PyResult<Vec<Option<Solution>>> {
+        let jobs = jobs_arg(jobs)?;
         let mut parsed = Vec::new();
         for (index, board) in boards.try_iter()?.enumerate() {
             parsed.push(
@@ -631,14 +708,15 @@ impl Solver {
     /// Optimal lengths of `rows` boards of `width` tiles packed in `tiles`
     /// (one byte per tile), as little-endian int32 (-1: unsolvable). The
     /// NumPy-facing `Solver.distances` calls this.
-    #[pyo3(signature = (tiles, width, jobs=0))]
+    #[pyo3(signature = (tiles, width, jobs=Int(0)))]
     fn _distances<'py>(
         &self,
         py: Python<'py>,
         tiles: &[u8],
         width: usize,
-        jobs: usize,
+        jobs: Int,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let jobs = jobs_arg(jobs)?;
         if width == 0 || !tiles.len().is_multiple_of(width) {
             return Err(PyValueError::new_err(
                 "rows of equal, non-zero width are needed",
@@ -730,9 +808,10 @@ impl Solver {
         board: &Bound<'_, PyAny>,
         prefix: &str,
         bound: u32,
-        max_nodes: Option<u64>,
+        max_nodes: Option<Int>,
         stop: Option<PyRef<'_, StopFlag>>,
     ) -> PyResult<(Option<String>, u32, u64, bool, u32)> {
+        let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
         let board = board_arg(board)?;
         let prefix = npuzzle::Move::parse_sequence(prefix, npuzzle::Notation::Tile)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -795,15 +874,16 @@ impl Solver {
 /// after checking that memory and disk suffice. Ctrl-C stops it within a
 /// fraction of a second (`KeyboardInterrupt`); tables finished stay.
 #[pyfunction]
-#[pyo3(signature = (pdb_dir, partition=None, size=4, goal="blank-last", threads=0))]
+#[pyo3(signature = (pdb_dir, partition=None, size=Int(4), goal="blank-last", threads=Int(0)))]
 fn build_tables(
     py: Python<'_>,
     pdb_dir: PathBuf,
     partition: Option<&str>,
-    size: i128,
+    size: Int,
     goal: &str,
-    threads: usize,
+    threads: Int,
 ) -> PyResult<()> {
+    let threads = usize::try_from(count("threads", threads)?).unwrap_or(usize::MAX);
     let pdb_dir = dir_arg(py, "pdb_dir", pdb_dir)?;
     let size = size_arg(size)?;
     let goal = goal_arg(goal)?;
@@ -863,10 +943,11 @@ fn wait_stoppably<T: Send>(
 /// A uniformly random board of side `size` that can reach `goal`, as a
 /// list of tiles (0 the blank); the same `seed` gives the same board.
 #[pyfunction]
-#[pyo3(signature = (size=4, seed=None, goal="blank-last"))]
-fn random_board(size: i128, seed: Option<u64>, goal: &str) -> PyResult<Vec<u16>> {
+#[pyo3(signature = (size=Int(4), seed=None, goal="blank-last"))]
+fn random_board(size: Int, seed: Option<Int>, goal: &str) -> PyResult<Vec<u16>> {
     let goal = goal_arg(goal)?;
     let size = size_arg(size)?;
+    let seed = seed.map(|seed| count("seed", seed)).transpose()?;
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -349,9 +349,12 @@ def test_types_repr_help_and_helpers(pdb_dir, solver):
     """Python's conventions: TypeError for what is not a board, a repr that
     shows the tables and options, a help() with the real signature, and the
     helpers a Python user expects."""
-    for not_a_board in (None, 42, 4.5, b"1 2 3 0", {"a": 1}):
+    for not_a_board in (None, 42, 4.5, {"a": 1}):
         with pytest.raises(TypeError, match="a board is a string or a sequence of integers"):
             solver.solve(not_a_board)
+    # Bytes are tiles, as bytearray's are: these are character codes.
+    with pytest.raises(ValueError, match=r"tile 49 \(index 0\) is out of range"):
+        solver.solve(b"1 2 3 0")
     with pytest.raises(TypeError, match="tiles are integers"):
         solver.solve([1.0, 2, 3, 0])
     with pytest.raises(TypeError):
@@ -619,3 +622,48 @@ def test_refusals_name_the_value(pdb_dir, solver):
                  lambda d: npuzzle.build_tables(d, "8", size=3)):
         with pytest.raises(ValueError, match=re.escape(r"pdb_dir 'da\x00ta' contains a NUL")):
             call("da\x00ta")
+
+
+def test_out_of_range_counts_raise_value_error_and_bools_are_not_numbers():
+    solver = npuzzle.Solver(size=3)
+    for name, call in (
+        ("jobs", lambda: npuzzle.Solver(jobs=-1)),
+        ("max_nodes", lambda: npuzzle.Solver(max_nodes=-5)),
+        ("within", lambda: npuzzle.Solver(within=-1)),
+        ("seed", lambda: npuzzle.random_board(3, seed=-1)),
+        ("seed", lambda: npuzzle.random_board(3, seed=2**64)),
+        ("jobs", lambda: solver.solve_many(["8 1 3 4 0 2 7 6 5"], jobs=-2)),
+    ):
+        with pytest.raises(ValueError, match=rf"^{name}: -?\d+ is out of range"):
+            call()
+    for call in (
+        lambda: npuzzle.random_board(True, seed=1),
+        lambda: npuzzle.Solver(size=True),
+        lambda: npuzzle.Solver(jobs=False),
+        lambda: npuzzle.build_tables("unused", "5-5-5", size=True),
+    ):
+        with pytest.raises(TypeError, match="give a whole number, not (True|False)"):
+            call()
+
+
+def test_bytes_and_bytearray_are_boards_alike_and_solutions_equal_by_value():
+    solver = npuzzle.Solver(size=3)
+    tiles = [8, 1, 3, 4, 0, 2, 7, 6, 5]
+    from_bytes = solver.solve(bytes(tiles))
+    from_bytearray = solver.solve(bytearray(tiles))
+    assert from_bytes.length == 14
+    assert from_bytes == from_bytearray == solver.solve(tiles)
+    assert hash(from_bytes) == hash(from_bytearray)
+    assert from_bytes != solver.solve("1 2 3 4 5 6 7 0 8")
+    assert from_bytes != "not a solution"
+    assert len({from_bytes, from_bytearray}) == 1
+
+
+def test_tables_pickle_as_where_they_are(pdb_dir):
+    import pickle
+
+    tables = npuzzle.Tables(pdb_dir, partition="5-5-5")
+    copy = pickle.loads(pickle.dumps(tables))
+    board = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
+    assert copy.values(board) == tables.values(board)
+    assert copy.lookup(board) == tables.lookup(board)
