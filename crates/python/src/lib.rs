@@ -463,10 +463,7 @@ impl Tables {
     }
 
     /// Pickled as where they are and which: the copy opens them again.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, TablesArgs)> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, TablesArgs)> {
         Ok((
             py.get_type::<Tables>().into_any(),
             (

@@ -33,16 +33,22 @@ pub use types::{
     Solution, Stats, DEFAULT_MEMORY_BYTES,
 };
 
-/// Solves `board` optimally as `request` says.
-pub fn solve(board: &Board, request: &Request) -> Result<Solution, SearchError> {
+/// The geometry of `board` for `goal`, when a search can take it:
+/// solvable, and no larger than [`MAX_SEARCH_SIZE`].
+fn search_grid(board: &Board, goal: Goal) -> Result<Grid, SearchError> {
     let n = board.size();
-    if !board.is_solvable(request.goal) {
+    if !board.is_solvable(goal) {
         return Err(SearchError::Unsolvable);
     }
     if n > MAX_SEARCH_SIZE {
         return Err(SearchError::TooLarge { size: n });
     }
-    let grid = Grid::new(n, request.goal);
+    Ok(Grid::new(n, goal))
+}
+
+/// Solves `board` optimally as `request` says.
+pub fn solve(board: &Board, request: &Request) -> Result<Solution, SearchError> {
+    let grid = search_grid(board, request.goal)?;
     if request.algorithm == Algorithm::Bfs {
         // Breadth-first search needs no estimate.
         return solve_with(&grid, &Manhattan::new(&grid), board, request);
@@ -203,13 +209,7 @@ const STALL_LEVELS: usize = 30;
 /// finish from the board nearest the goal the last beam reached, within
 /// the nodes of `request.max_nodes`.
 pub fn beam(board: &Board, request: &Request, width: usize) -> Result<Solution, SearchError> {
-    let n = board.size();
-    if !board.is_solvable(request.goal) {
-        return Err(SearchError::Unsolvable);
-    }
-    if n > MAX_SEARCH_SIZE {
-        return Err(SearchError::TooLarge { size: n });
-    }
+    search_grid(board, request.goal)?;
     beam_stalling_after(board, request, width, STALL_LEVELS)
 }
 
@@ -387,14 +387,8 @@ pub fn beam_attempt(
     width: usize,
     attempt: usize,
 ) -> Result<Option<BeamOutcome>, SearchError> {
+    let grid = search_grid(board, request.goal)?;
     let n = board.size();
-    if !board.is_solvable(request.goal) {
-        return Err(SearchError::Unsolvable);
-    }
-    if n > MAX_SEARCH_SIZE {
-        return Err(SearchError::TooLarge { size: n });
-    }
-    let grid = Grid::new(n, request.goal);
     let linear_conflict = LinearConflict::new(&grid);
     let bound = linear_conflict.value(&linear_conflict.init(&Position::new(board)));
     let Some(percent) = side_by_side_percents(n, width, bound, request)
