@@ -156,7 +156,7 @@ fn damaged_tables_are_refused_with_a_rebuild_command() {
 fn assert_solved_replacing_the_cache(run: &Run, length: u32) {
     assert_eq!(run.json_records()[0]["length"], length, "{}", run.stderr);
     assert!(
-        run.stderr.contains("replacing the unpacked table"),
+        run.stderr.contains("replaced the unpacked table"),
         "{}",
         run.stderr
     );
@@ -185,6 +185,54 @@ fn a_damaged_cache_is_never_used() {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o444);
+}
+
+/// An unusable copy left in place (a good one elsewhere is used) is named
+/// beside the copy used; nothing says it was replaced.
+#[test]
+fn an_unusable_copy_left_in_place_is_named_beside_the_copy_used() {
+    let dir = scratch();
+    let data = copy_of_tables(dir.path());
+    let user_cache = dir.path().join("user-cache");
+    let data_arg = dir_arg(&data);
+    let solve = || {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+        command.env("NPUZZLE_CACHE_DIR", &user_cache);
+        let args = [
+            "solve",
+            "--json",
+            "--partition",
+            "6-6-3",
+            "--pdb-dir",
+            &data_arg,
+            NEAR,
+        ];
+        run_command(command, dir.path(), &args, "")
+    };
+    assert_eq!(solve().json_records()[0]["length"], 3);
+    let packed = blank_last_pattern_file(&data, "6-6-3", 0);
+    let beside = file::cache_path(&packed);
+    let name = beside.file_name().unwrap();
+    std::fs::create_dir_all(&user_cache).unwrap();
+    std::fs::copy(&beside, user_cache.join(name)).unwrap();
+    let mut bytes = std::fs::read(&beside).unwrap();
+    let at = 4096 + (bytes.len() - 4096) / 2;
+    bytes[at] = bytes[at].wrapping_add(0x0c);
+    overwrite(&beside, &bytes);
+    for _ in 0..2 {
+        let run = solve();
+        assert_eq!(run.json_records()[0]["length"], 3, "{}", run.stderr);
+        assert!(!run.stderr.contains("replac"), "{}", run.stderr);
+        let said = run
+            .stderr
+            .lines()
+            .find(|line| line.contains("the unpacked table there is not used"))
+            .unwrap_or_else(|| panic!("{}", run.stderr));
+        let name = name.to_string_lossy();
+        assert!(said.contains(&format!("user-cache/{name}")), "{said}");
+        assert!(said.contains(&format!("cache/{name}")), "{said}");
+    }
+    assert_eq!(std::fs::read(&beside).unwrap(), bytes, "left as it was");
 }
 
 /// A copy stamped as checked and then changed in place (the same inode

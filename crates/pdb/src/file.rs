@@ -489,14 +489,23 @@ fn open_checked_crc(
     crate::check_known_header(&header).map_err(|e| fail(packed, Problem::Pdb(e)))?;
     let mut places = cache_paths(packed);
     let mut blocked = Vec::new();
+    // Unusable copies, said once it is known what takes their place.
+    let mut unusable: Vec<(PathBuf, String)> = Vec::new();
     for place in &places {
         match check_cache(place, &header_bytes) {
-            CacheState::Good(pdb, trust) => return Ok((pdb.map_bytes(TableBytes::mapped), trust)),
+            CacheState::Good(pdb, trust) => {
+                for (bad, why) in &unusable {
+                    note(format!(
+                        "{}: the unpacked table there is not used ({why}); using the copy {} \
+                         (remove the unusable one to have it written again)",
+                        normalize(bad).display(),
+                        normalize(place).display()
+                    ));
+                }
+                return Ok((pdb.map_bytes(TableBytes::mapped), trust));
+            }
             CacheState::Absent => {}
-            CacheState::Bad(why) => note(format!(
-                "{}: replacing the unpacked table ({why})",
-                normalize(place).display()
-            )),
+            CacheState::Bad(why) => unusable.push((place.clone(), why)),
             CacheState::Blocked => {
                 note(format!(
                     "{} is not a file, so the unpacked table cannot go there; remove it to \
@@ -509,13 +518,32 @@ fn open_checked_crc(
     }
     places.retain(|place| !blocked.contains(place));
     for place in &places {
+        let why_unusable = unusable
+            .iter()
+            .find(|(bad, _)| bad == place)
+            .map(|(_, why)| why);
         match unpack_to(packed, place, &header, &header_bytes) {
-            Ok((pdb, trust)) => return Ok((pdb.map_bytes(TableBytes::mapped), trust)),
+            Ok((pdb, trust)) => {
+                if let Some(why) = why_unusable {
+                    note(format!(
+                        "{}: replaced the unpacked table ({why})",
+                        normalize(place).display()
+                    ));
+                }
+                return Ok((pdb.map_bytes(TableBytes::mapped), trust));
+            }
             Err(UnpackError::Source(e)) => return Err(e),
-            Err(UnpackError::Target(e)) => note(format!(
-                "cannot write the unpacked table {}: {e}; trying elsewhere",
-                normalize(place).display()
-            )),
+            Err(UnpackError::Target(e)) => note(match why_unusable {
+                Some(why) => format!(
+                    "{}: the unpacked table there is not used ({why}) and cannot be replaced: \
+                     {e}; unpacking elsewhere",
+                    normalize(place).display()
+                ),
+                None => format!(
+                    "cannot write the unpacked table {}: {e}; trying elsewhere",
+                    normalize(place).display()
+                ),
+            }),
         }
     }
     note(format!(
