@@ -233,6 +233,60 @@ fn blank_first_tables_solve_korf_boards_as_published() {
     }
 }
 
+/// With no partition named, a complete set of tiles given by hand is a
+/// set like any other: the only one built is used, and the note names it;
+/// beside a named set with more table entries, that one is used.
+#[test]
+fn a_set_given_by_hand_is_found_with_no_partition_named() {
+    const BY_HAND: &str = "1,2,5,6,9;3,4,7,8,11;10,12,13,14,15";
+    let dir = scratch();
+    let build = |partition: &str| {
+        let run = npuzzle_in(
+            dir.path(),
+            &["pdb", "build", "--partition", partition, "--out", "."],
+            "",
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+    };
+    build(BY_HAND);
+    let solve_with = |how: &[&str]| {
+        let mut args = vec!["solve", "--json"];
+        args.extend(how);
+        args.push("5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12");
+        npuzzle_in(dir.path(), &args, "")
+    };
+    let solve = || solve_with(&["--pdb-dir", "."]);
+    let optimal = &solve_with(&["--heuristic", "linear-conflict"]).json_records()[0]["length"];
+    let run = solve();
+    let record = &run.json_records()[0];
+    assert_eq!(&record["length"], optimal, "{}", run.stderr);
+    assert_eq!(record["optimal"], true);
+    assert_eq!(record["partition"], BY_HAND, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("using the {BY_HAND} tables")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("no pattern databases"),
+        "{}",
+        run.stderr
+    );
+    build("6-6-3");
+    let run = solve();
+    assert_eq!(
+        run.json_records()[0]["partition"],
+        "6-6-3",
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("using the 6-6-3 tables") && run.stderr.contains("strongest"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// 5x5 boards go through the same tables and search: a partial partition
 /// (four 3-tile patterns, the other tiles counted by nothing) stays
 /// admissible, and solutions match linear-conflict IDA*.

@@ -36,24 +36,12 @@ pub enum Note {
         /// The bytes to unpack.
         bytes: u64,
     },
-    /// None was asked for and a set stronger than the side's default is
-    /// built: the strongest ([`npuzzle_pdb::Partition::strongest_first`])
-    /// is used.
+    /// None was asked for and a set other than the side's default is the
+    /// strongest complete one built (named or given by hand; the order is
+    /// `npuzzle::strongest_built`'s): it is used.
     StrongestChosen {
         /// The partition used.
         partition: String,
-        /// The board side.
-        size: usize,
-        /// Where the tables are.
-        dir: std::path::PathBuf,
-    },
-    /// The side's default tables are not built but one other complete set
-    /// is, and none was asked for: that set is used.
-    TablesChosen {
-        /// The partition used.
-        partition: String,
-        /// The default partition, missing.
-        default: String,
         /// The board side.
         size: usize,
         /// Where the tables are.
@@ -110,18 +98,8 @@ impl Note {
                 size,
                 dir,
             } => format!(
-                "using the {partition} tables in {}: the strongest set built there for \
-                 {size}x{size} (naming a partition picks another)",
-                npuzzle_pdb::normalize(dir).display()
-            ),
-            Note::TablesChosen {
-                partition,
-                default,
-                size,
-                dir,
-            } => format!(
-                "using the {partition} tables in {}: the only set built there for \
-                 {size}x{size} (the default, {default}, is not built)",
+                "using the {partition} tables in {}: the strongest complete set built there \
+                 for {size}x{size} (--partition picks another)",
                 npuzzle_pdb::normalize(dir).display()
             ),
         }

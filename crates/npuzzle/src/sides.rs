@@ -1,7 +1,7 @@
 //! The tables of each board side, opened the first time a board of that
 //! side needs them and shared by a solver's clones and threads: those of
-//! the partition asked for, else the side's default, else the one other
-//! set built for the side.
+//! the partition asked for, else the strongest complete set built for
+//! the side (`table_files::strongest_built`), else the side's default.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -12,8 +12,6 @@ use npuzzle_pdb::Partition;
 use npuzzle_search::Capacity;
 
 use crate::builder::Config;
-#[cfg(feature = "native")]
-use crate::error::TablesError;
 use crate::error::{Error, TablesProblem};
 use crate::note::Note;
 #[cfg(feature = "native")]
@@ -131,10 +129,7 @@ fn open_side(config: &Config, size: usize, tell: &dyn Fn(Note)) -> Side {
                 })
             };
             let dir = config.pdb_dir.as_deref();
-            match Tables::find_telling(dir, &partition, &mut note, &mut unpacking) {
-                Err(Error::Tables(e)) if !asked_for => only_other_set(e, &mut note, tell),
-                found => found,
-            }
+            Tables::find_telling(dir, &partition, &mut note, &mut unpacking)
         })
         .map(Arc::new);
     Side { tables, asked_for }
@@ -160,43 +155,4 @@ fn open_side(config: &Config, size: usize, _tell: &dyn Fn(Note)) -> Side {
             ))
         });
     Side { tables, asked_for }
-}
-
-/// With the default tables missing, the one other complete set built
-/// for the side (with a note saying so); else the error as it was.
-#[cfg(feature = "native")]
-fn only_other_set(
-    error: TablesError,
-    note: &mut dyn FnMut(String),
-    tell: &dyn Fn(Note),
-) -> Result<Tables, Error> {
-    let TablesProblem::Missing { built, .. } = &error.problem else {
-        return Err(Error::Tables(error));
-    };
-    let mut names: Vec<&str> = built.iter().map(|(name, _)| name.as_str()).collect();
-    names.sort_unstable();
-    names.dedup();
-    let ([name], Some((_, dir))) = (&names[..], built.first()) else {
-        return Err(Error::Tables(error));
-    };
-    let partition = Partition::parse(name, error.size, error.goal)?;
-    let bytes = Tables::bytes_to_unpack(dir, &partition);
-    if bytes > 0 {
-        tell(Note::Unpacking {
-            partition: partition.name().to_string(),
-            dir: dir.clone(),
-            bytes,
-        });
-    }
-    let tables = Tables::open_partition(dir, &partition)?;
-    for text in tables.notes() {
-        note(text.clone());
-    }
-    tell(Note::TablesChosen {
-        partition: name.to_string(),
-        default: error.partition.clone(),
-        size: error.size,
-        dir: dir.clone(),
-    });
-    Ok(tables)
 }

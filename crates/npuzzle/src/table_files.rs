@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use npuzzle_board::Goal;
 use npuzzle_pdb::file;
-use npuzzle_pdb::{OpenError, Partition};
+use npuzzle_pdb::{OpenError, Partition, Pattern};
 
 use crate::error::{Error, TablesProblem};
 use crate::tables::{puzzle_of, tables_error, Tables};
@@ -40,7 +40,8 @@ pub fn find_dir(dirs: &[PathBuf], partition: &Partition) -> Option<PathBuf> {
 
 /// The complete sets of tables for boards of side `size` and `goal` in
 /// `dir`, by partition name: the named partitions, each also with any of
-/// its parts zero-aware (`7z-8`), and the named catalogues.
+/// its parts zero-aware (`7z-8`), the named catalogues, and the sets of
+/// tiles given by hand (`1,2,5,6;3,4,7,8`) that the files there cover.
 pub fn sets_in(dir: &Path, size: usize, goal: Goal) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -92,20 +93,124 @@ pub fn sets_in(dir: &Path, size: usize, goal: Goal) -> Vec<String> {
         })
     };
     let taken_alone = Partition::strongest_first(size);
-    sets.iter()
+    let mut listed: Vec<String> = sets
+        .iter()
         .filter(|(name, partition)| {
             partition.groups().len() > 1
                 || taken_alone.contains(&name.as_str())
                 || !in_catalogue(partition)
         })
         .map(|(name, _)| name.clone())
+        .collect();
+    let named = |partition: &Partition| {
+        sets.iter().any(|(_, other)| {
+            other.groups().len() == 1 && same_tables(other.patterns(), partition.patterns())
+        })
+    };
+    listed.extend(
+        hand_given_sets(&present, size, goal)
+            .into_iter()
+            .filter(|partition| !named(partition))
+            .map(|partition| partition.name().to_string()),
+    );
+    listed
+}
+
+/// Whether two lists of patterns name the same table files.
+fn same_tables(a: &[Pattern], b: &[Pattern]) -> bool {
+    a.len() == b.len() && a.iter().all(|pattern| b.contains(pattern))
+}
+
+/// At most this many sets given by hand are listed from one directory.
+const MAX_HAND_GIVEN_SETS: usize = 32;
+
+/// The additive partitions whose every table is one of the files
+/// `present`: tile sets that cover the tiles once each.
+fn hand_given_sets(
+    present: &std::collections::HashSet<String>,
+    size: usize,
+    goal: Goal,
+) -> Vec<Partition> {
+    if size > npuzzle_pdb::MAX_PDB_SIZE {
+        return Vec::new();
+    }
+    let prefix = format!("{size}x{size}-{goal}-");
+    // Each table file as its tile set's bits and its part of a name.
+    let mut parts: Vec<(u64, String)> = present
+        .iter()
+        .filter_map(|name| {
+            let label = name.strip_prefix(&prefix)?.strip_suffix(".pdb.zst")?;
+            let (zero_aware, tiles) = match label.strip_prefix("zero-aware-") {
+                Some(tiles) => ("z", tiles),
+                None => ("", label),
+            };
+            let tiles: Vec<u8> = tiles
+                .split('.')
+                .map(|tile| tile.parse().ok())
+                .collect::<Option<_>>()?;
+            let mut bits = 0u64;
+            for &tile in &tiles {
+                if tile == 0 || usize::from(tile) >= size * size || bits >> tile & 1 == 1 {
+                    return None;
+                }
+                bits |= 1 << tile;
+            }
+            let text: Vec<String> = tiles.iter().map(u8::to_string).collect();
+            Some((bits, format!("{zero_aware}{}", text.join(","))))
+        })
+        .collect();
+    parts.sort();
+    let all = (u64::MAX >> (64 - size * size)) & !1;
+    let mut covers = Vec::new();
+    cover(&parts, all, 0, &mut Vec::new(), &mut covers);
+    covers
+        .into_iter()
+        .filter_map(|chosen| {
+            let partition = Partition::parse(&chosen.join(";"), size, goal).ok()?;
+            let wanted = partition.patterns().iter().map(file::file_name);
+            wanted
+                .into_iter()
+                .all(|name| present.contains(&name))
+                .then_some(partition)
+        })
         .collect()
 }
 
-/// The first of [`Partition::strongest_first`] complete in one of `dirs`,
-/// with that directory.
+/// Every way (up to [`MAX_HAND_GIVEN_SETS`]) to cover the tiles of `all`
+/// not yet in `covered` with disjoint `parts`, the lowest tile first.
+fn cover(
+    parts: &[(u64, String)],
+    all: u64,
+    covered: u64,
+    chosen: &mut Vec<String>,
+    covers: &mut Vec<Vec<String>>,
+) {
+    if covers.len() >= MAX_HAND_GIVEN_SETS {
+        return;
+    }
+    let left = all & !covered;
+    if left == 0 {
+        if chosen.len() > 1 {
+            covers.push(chosen.clone());
+        }
+        return;
+    }
+    let lowest = left & left.wrapping_neg();
+    for (bits, text) in parts {
+        if bits & lowest != 0 && bits & covered == 0 {
+            chosen.push(text.clone());
+            cover(parts, all, covered | bits, chosen, covers);
+            chosen.pop();
+        }
+    }
+}
+
+/// The strongest complete set in `dirs` (see [`sets_in`]), with its
+/// directory: the first of [`Partition::strongest_first`] built, else the
+/// one with the most table entries (more entries, a stronger estimate),
+/// the earlier directory and then the earlier listed breaking ties.
 pub fn strongest_built(dirs: &[PathBuf], size: usize, goal: Goal) -> Option<(Partition, PathBuf)> {
-    Partition::strongest_first(size).iter().find_map(|name| {
+    let listed = Partition::strongest_first(size).iter().find_map(|name| {
         let partition = Partition::parse(name, size, goal).ok()?;
         let dir = dirs.iter().find(|dir| {
             partition
@@ -114,6 +219,25 @@ pub fn strongest_built(dirs: &[PathBuf], size: usize, goal: Goal) -> Option<(Par
                 .all(|pattern| dir.join(file::file_name(pattern)).is_file())
         })?;
         Some((partition, dir.clone()))
+    });
+    listed.or_else(|| {
+        dirs.iter()
+            .flat_map(|dir| {
+                sets_in(dir, size, goal)
+                    .into_iter()
+                    .filter_map(move |name| {
+                        let partition = Partition::parse(&name, size, goal).ok()?;
+                        let entries: u64 = partition
+                            .distinct_patterns()
+                            .iter()
+                            .map(|p| p.entries())
+                            .sum();
+                        Some((entries, partition, dir))
+                    })
+            })
+            .enumerate()
+            .min_by_key(|(order, (entries, _, _))| (std::cmp::Reverse(*entries), *order))
+            .map(|(_, (_, partition, dir))| (partition, dir.clone()))
     })
 }
 

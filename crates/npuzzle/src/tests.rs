@@ -275,10 +275,10 @@ fn missing_tables_give_way_unless_asked_for() {
     assert!(matches!(&e, Error::Tables(t) if t.is_missing()), "{e}");
 }
 
-/// A directory holding one set other than the default: it is used, with a
-/// note; asked for another, the error names the set that is there.
+/// A directory holding sets other than the default: the strongest is
+/// used, with a note; asked for another, the error names the sets there.
 #[test]
-fn the_only_set_built_is_used_and_others_are_named() {
+fn a_set_other_than_the_default_is_used_and_others_are_named() {
     let board = parse_board("5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12").unwrap();
     let solver = Solver::builder().pdb_dir(tables_555()).build().unwrap();
     let solution = solver.solve(&board).unwrap();
@@ -288,7 +288,7 @@ fn the_only_set_built_is_used_and_others_are_named() {
     assert!(
         notes
             .iter()
-            .any(|n| matches!(n, Note::TablesChosen { partition, .. } if partition == "5-5-5")),
+            .any(|n| matches!(n, Note::StrongestChosen { partition, .. } if partition == "5-5-5")),
         "{notes:?}"
     );
     assert_eq!(
@@ -306,7 +306,7 @@ fn the_only_set_built_is_used_and_others_are_named() {
             .contains("Built for 4x4, goal blank-last: 5-5-5"),
         "{e}"
     );
-    // Two sets and no default: neither is picked, both are named.
+    // Two sets and no default: the one with more table entries is taken.
     let two = tempfile::tempdir().unwrap();
     for entry in std::fs::read_dir(tables_555()).unwrap() {
         let path = entry.unwrap().path();
@@ -321,10 +321,14 @@ fn the_only_set_built_is_used_and_others_are_named() {
     .unwrap();
     let solver = Solver::builder().pdb_dir(two.path()).build().unwrap();
     let solution = solver.solve(&board).unwrap();
-    assert_eq!(solution.heuristic, Some("linear-conflict"));
+    assert_eq!(solution.partition.as_deref(), Some("6-6-3"));
     let notes = solver.take_notes();
-    assert!(notes[0].to_string().contains("6-6-3"), "{}", notes[0]);
-    assert!(notes[0].to_string().contains("5-5-5"), "{}", notes[0]);
+    assert!(
+        notes
+            .iter()
+            .any(|n| matches!(n, Note::StrongestChosen { partition, .. } if partition == "6-6-3")),
+        "{notes:?}"
+    );
 }
 
 /// A catalogue of 15 distinct tables in 5 partitions takes the large
@@ -594,6 +598,30 @@ fn the_strongest_set_built_is_taken_and_catalogue_parts_are_not_listed() {
         crate::table_files::strongest_built(&dirs, size, goal).map(|(p, _)| p.name().to_string())
     };
     assert_eq!(chosen(4, Goal::BlankLast), None);
+    // Sets of tiles given by hand count as any other; a part missing
+    // leaves none, and among sets not in the listed order the one with
+    // more table entries is taken.
+    let by_hand = "1,2,5,6,9,10;3,4,7,8,11,12;13,14,15";
+    touch("1,2,5,6,9,10;3,4,7,8,11,12", 4, Goal::BlankLast);
+    assert_eq!(chosen(4, Goal::BlankLast), None, "13,14,15 missing");
+    touch(by_hand, 4, Goal::BlankLast);
+    assert_eq!(chosen(4, Goal::BlankLast).as_deref(), Some(by_hand));
+    touch("5-5-5", 4, Goal::BlankLast);
+    assert_eq!(chosen(4, Goal::BlankLast).as_deref(), Some(by_hand));
+    touch("z1,2,5,6,9,10;3,4,7,8,11,12;13,14,15", 4, Goal::BlankLast);
+    assert_eq!(
+        chosen(4, Goal::BlankLast).as_deref(),
+        Some("z1,2,5,6,9,10;3,4,7,8,11,12;13,14,15"),
+        "zero-aware: more entries"
+    );
+    let listed = crate::table_files::sets_in(dir.path(), 4, Goal::BlankLast);
+    assert!(listed.iter().any(|s| s == "5-5-5"), "{listed:?}");
+    assert!(
+        !listed
+            .iter()
+            .any(|s| s == "1,2,3,4,5;6,7,8,9,10;11,12,13,14,15"),
+        "a named set listed again by its tiles: {listed:?}"
+    );
     touch("7-8", 4, Goal::BlankLast);
     assert_eq!(chosen(4, Goal::BlankLast).as_deref(), Some("7-8"));
     touch("trio", 4, Goal::BlankLast);
