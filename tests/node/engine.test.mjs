@@ -227,7 +227,8 @@ test("a 6x6 board's pair of beams on two threads gives the command line's answer
   assert.equal(twoThreads.expanded, expected.expanded);
   // Boards whose solve runs no pair, and misuse.
   assert.equal(engine.beam(goal(3), 0), null);
-  assert.throws(() => engine.beam(board, 2), /attempt: 2 is not a beam of the pair; give 0 or 1/);
+  assert.throws(() => engine.beam(board, 4), /attempt: 4 is not one of the beams; give 0, 1, 2 or 3/);
+  assert.throws(() => engine.beam(board, 1.5), /attempt: 1.5 is not one of the beams/);
   assert.throws(() => engine.solve(board, { beams: "all" }), /beams: give the outcomes engine.beam returned/);
   assert.throws(() => engine.solve(board, { beams: [{ ...mine, ending: "won" }] }),
     /beams: ending "won" is not one/);

@@ -5,7 +5,11 @@
 //   page -> worker  {op: "init", module}             a compiled engine, or null
 //                   {id, op: "random", size, goal}
 //                   {id, op: "check"|"hint"|"solve", board, goal}
-//                   {id, op: "beam", board, goal, attempt}  (from a parent worker)
+//                   {id, op: "beam", board, goal, attempt, ifStalled}
+//                                                    (from a parent worker; with
+//                                                    ifStalled, only when this worker's
+//                                                    beam of that attempt on the board
+//                                                    stalled, else null)
 //   worker -> page  {type: "ready", module}          the compiled engine, for the next worker
 //                   {type: "fatal", message}         the engine cannot start
 //                   {type: "progress", text, step, count}   tables being built
@@ -16,9 +20,13 @@
 // Questions are answered one at a time, in order. To cancel a search, the
 // page ends this worker and starts another (the calls are synchronous).
 //
-// 6x6 to 8x8 boards get two cores: their solve runs a pair of beams, and
-// a helper worker (this file again, ended with this one) runs the second
-// while this one runs the first (engine.beam); the solve then takes both.
+// 6x6 to 8x8 boards get two cores: their solve runs frame-weighted beams
+// (0 and 1 always, 2 when both stalled, 3 when 2 did too). A helper worker
+// (this file again, ended with this one) runs beam 1 while this one runs
+// beam 0 (engine.beam), and goes on to beam 2 as soon as its beam 1
+// stalled; when beam 0 stalled too, this one runs beam 3 meanwhile. The
+// solve then takes the outcomes; a helper busy with a beam the answer
+// does not need is ended.
 //
 // 4x4 boards are solved optimally over the 6-6-3 tables: the first 4x4
 // question loads them from IndexedDB, where an earlier visit kept them;
@@ -43,6 +51,8 @@ let engine = null;
 let engineModule = null;
 /** The helper worker's answers, by question id. */
 let helper = null;
+/** In a helper: the outcomes of the beams it ran on the last board. */
+let beamsRun = { key: null, outcomes: new Map() };
 /** goal -> a promise of the tables in use for 4x4 boards. */
 const tables = new Map();
 
@@ -151,7 +161,7 @@ async function answer(message) {
       checkSide(side);
       if (side === 4) await useTables(goal);
       try {
-        const beams = side !== null && side >= 6 ? await beamPair(message.board, goal) : undefined;
+        const beams = side !== null && side >= 6 ? await beamOutcomes(message.board, goal) : undefined;
         return message.op === "hint"
           ? engine.hint(message.board, { goal, beams })
           : engine.solve(message.board, { goal, beams });
@@ -162,8 +172,17 @@ async function answer(message) {
         throw error;
       }
     }
-    case "beam":
-      return engine.beam(message.board, message.attempt, { goal });
+    case "beam": {
+      const key = JSON.stringify([message.board, goal]);
+      const mine = beamsRun.key === key ? beamsRun.outcomes : new Map();
+      if (message.ifStalled !== undefined && mine.get(message.ifStalled)?.ending !== "stalled") {
+        return null;
+      }
+      const outcome = engine.beam(message.board, message.attempt, { goal });
+      mine.set(message.attempt, outcome);
+      beamsRun = { key, outcomes: mine };
+      return outcome;
+    }
     default:
       throw new Error(`unknown question ${JSON.stringify(message.op)}`);
   }
@@ -171,51 +190,104 @@ async function answer(message) {
 
 // --- Two cores ----------------------------------------------------------------
 
-/** The outcomes of the board's pair of beams: the second from the helper,
- * the first from here meanwhile. Undefined when the board's solve runs no
- * pair, or when no helper can run (one core, no shared module): the solve
- * then runs them itself. */
-async function beamPair(board, goal) {
-  const theirs = askHelper({ op: "beam", board, goal, attempt: 1 });
-  if (!theirs) return undefined;
-  const mine = engine.beam(board, 0, { goal });
-  if (mine === null) return undefined;
-  const second = await theirs.catch(() => null);
-  return second ? [mine, second] : [mine];
+/** The outcomes of the board's frame-weighted beams that the helper and
+ * this worker ran side by side (see the top of this file). Undefined when
+ * the board's solve runs none, or when no helper can run (one core, no
+ * shared module): the solve then runs them itself. */
+async function beamOutcomes(board, goal) {
+  // Ready before this worker turns to a beam: a new worker's script loads
+  // through its parent, which a running beam would hold up.
+  const started = await startHelper();
+  if (!started) return undefined;
+  const second = ask(started, { op: "beam", board, goal, attempt: 1 });
+  const third = ask(started, { op: "beam", board, goal, attempt: 2, ifStalled: 1 });
+  let thirdSettled = false;
+  third.then(() => { thirdSettled = true; }, () => { thirdSettled = true; });
+  // A helper still busy with beam 2 when it is not needed is ended (and
+  // another started for the next board).
+  const done = (outcomes) => {
+    if (!thirdSettled) {
+      stopHelper();
+      startHelper();
+    }
+    return outcomes;
+  };
+  const first = engine.beam(board, 0, { goal });
+  if (first === null) return done(undefined);
+  const theirs = await second.catch(() => null);
+  if (!theirs) return done([first]);
+  const outcomes = [first, theirs];
+  if (first.ending !== "stalled" || theirs.ending !== "stalled") return done(outcomes);
+  // Both stalled: beam 2 is under way in the helper, beam 3 here meanwhile.
+  const fourth = engine.beam(board, 3, { goal });
+  const later = await third.catch(() => null);
+  if (later) outcomes.push(later);
+  if (fourth) outcomes.push(fourth);
+  return outcomes;
 }
 
-/** The helper's answer to `question`, or null when there is no helper. */
-function askHelper(question) {
+/** The helper, started once and ready (its engine loaded), or null where
+ * none can run (one core, no shared module, or it failed to start). */
+function startHelper() {
+  if (helper) return helper.ready;
   if (!engineModule || (navigator.hardwareConcurrency || 1) < 2 || typeof Worker === "undefined") {
-    return null;
+    return Promise.resolve(null);
   }
-  if (!helper) {
-    try {
-      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-      helper = { worker, next: 0, waiting: new Map() };
-      worker.postMessage({ op: "init", module: engineModule });
-      worker.addEventListener("message", (event) => {
-        const { id, ok, record, error } = event.data;
-        const waiting = helper.waiting.get(id);
-        if (!waiting) return;
-        helper.waiting.delete(id);
-        if (ok) waiting.resolve(record);
-        else waiting.reject(new Error(error.message));
-      });
-      worker.addEventListener("error", () => {
-        for (const waiting of helper.waiting.values()) waiting.reject(new Error("the helper stopped"));
-        helper.waiting.clear();
-      });
-    } catch {
-      engineModule = null;
-      return null;
-    }
+  let worker;
+  try {
+    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  } catch {
+    engineModule = null;
+    return Promise.resolve(null);
   }
-  const id = helper.next++;
-  return new Promise((resolve, reject) => {
-    helper.waiting.set(id, { resolve, reject });
-    helper.worker.postMessage({ id, ...question });
+  const started = { worker, next: 0, waiting: new Map() };
+  const failed = () => {
+    for (const waiting of started.waiting.values()) waiting.reject(new Error("the helper stopped"));
+    started.waiting.clear();
+    if (helper === started) helper = null;
+  };
+  started.ready = new Promise((resolve) => {
+    worker.addEventListener("message", (event) => {
+      const { type, id, ok, record, error } = event.data;
+      if (type === "ready") return resolve(started);
+      if (type === "fatal") {
+        // Not tried again: this worker answers alone.
+        engineModule = null;
+        failed();
+        return resolve(null);
+      }
+      const waiting = started.waiting.get(id);
+      if (!waiting) return;
+      started.waiting.delete(id);
+      if (ok) waiting.resolve(record);
+      else waiting.reject(new Error(error.message));
+    });
+    worker.addEventListener("error", () => {
+      failed();
+      resolve(null);
+    });
   });
+  helper = started;
+  worker.postMessage({ op: "init", module: engineModule });
+  return started.ready;
+}
+
+/** The helper's answer to `question`. */
+function ask(started, question) {
+  const id = started.next++;
+  return new Promise((resolve, reject) => {
+    started.waiting.set(id, { resolve, reject });
+    started.worker.postMessage({ id, ...question });
+  });
+}
+
+/** Ends the helper, and with it any beam it was running. */
+function stopHelper() {
+  if (!helper) return;
+  helper.worker.terminate();
+  for (const waiting of helper.waiting.values()) waiting.reject(new Error("the helper stopped"));
+  helper.waiting.clear();
+  helper = null;
 }
 
 // --- Tables -----------------------------------------------------------------

@@ -395,12 +395,12 @@ impl Solver {
         })
     }
 
-    /// Beam `attempt` (0 or 1) of the pair of beams that `board`'s solve
-    /// runs side by side ([`npuzzle_search::beam_attempt`]), for hosts
-    /// without threads that run the two in separate workers and hand the
-    /// outcome to the solve in [`Run::beams`]. None when the board's solve
-    /// runs no such pair (sides other than 6x6 to 8x8 solved by the beam
-    /// without tables, or a node limit that could cut the pair short).
+    /// Frame-weighted beam `attempt` (0 to 3) of those `board`'s solve runs
+    /// ([`npuzzle_search::beam_attempt`]), for hosts without threads that
+    /// run them in separate workers and hand the outcomes to the solve in
+    /// [`Run::beams`]. None when the board's solve cannot take that beam
+    /// from elsewhere (sides other than 6x6 to 8x8 solved by the beam
+    /// without tables, or a node limit that could cut it short).
     pub fn beam_attempt(
         &self,
         board: &Board,

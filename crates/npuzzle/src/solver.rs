@@ -64,11 +64,10 @@ pub struct Run {
     /// it (the default), the search is split across the solver's threads;
     /// the moves are the same either way.
     pub here: bool,
-    /// Beam search on 6x6 to 8x8: the outcomes of the pair of beams the
-    /// solve runs side by side, found elsewhere by
-    /// [`Solver::beam_attempt`] for the same board and run (hosts without
-    /// threads run the pair in two workers). One that does not replay is
-    /// run again.
+    /// Beam search on 6x6 to 8x8: outcomes of the frame-weighted beams
+    /// the solve runs, found elsewhere by [`Solver::beam_attempt`] for the
+    /// same board and run (hosts without threads run them in other
+    /// workers). One that does not replay is run again.
     pub beams: Vec<BeamOutcome>,
 }
 

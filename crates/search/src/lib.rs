@@ -274,43 +274,61 @@ fn frame_first_beams<H: Heuristic>(
             stall_levels,
         )
     };
-    // The beams that always run, side by side when the node limit cannot
-    // cut either short: then each runs exactly as it would after the
-    // other. On two threads of the pool, or one given (`given`).
-    let mut ready = Vec::new();
-    if let Some(percents) = side_by_side_percents(n, width, bound, request) {
-        let found = |attempt: usize| {
-            given
-                .iter()
-                .find(|outcome| outcome.attempt == attempt)
-                .and_then(|outcome| outcome.replayed(board, request.goal, bound))
-        };
-        let run = |attempt: usize| {
-            found(attempt).unwrap_or_else(|| beam_within(percents[attempt], request.max_nodes))
-        };
-        ready = if request.parallel
-            && rayon::current_thread_index().is_some()
-            && rayon::current_num_threads() >= 2
-        {
-            let (a, b) = rayon::join(|| run(0), || run(1));
-            vec![a, b]
-        } else {
-            vec![run(0), run(1)]
-        };
-    }
-    let mut ready = ready.into_iter();
+    // A beam's outcome is the same wherever it ran when the node limit
+    // left for it cannot cut it short (`left` at least its cap): then it
+    // may come from elsewhere (`given`), or run beside the one before it
+    // on two threads of the pool (the pair that always runs, and, when
+    // both stalled, the next two).
+    let apart = runs_apart(n, width);
+    let fits = |attempt: usize, left: Option<u64>| {
+        apart && left.is_none_or(|left| left >= beam_cap(width, bound, widths[attempt]))
+    };
+    let found = |attempt: usize, left: Option<u64>| {
+        if !fits(attempt, left) {
+            return None;
+        }
+        given
+            .iter()
+            .find(|outcome| outcome.attempt == attempt)
+            .and_then(|outcome| outcome.replayed(board, request.goal, bound))
+    };
+    let run = |attempt: usize, left: Option<u64>| {
+        found(attempt, left).unwrap_or_else(|| beam_within(widths[attempt], left))
+    };
+    let two_threads = request.parallel
+        && rayon::current_thread_index().is_some()
+        && rayon::current_num_threads() >= 2;
+    // Beams `first` and `first + 1` side by side, when the second has room
+    // whatever the first spends (a beam expands at most one node past its
+    // cap).
+    let side_by_side = |first: usize, left: Option<u64>| {
+        let second = first + 1;
+        if !two_threads || second >= widths.len() || !fits(first, left) {
+            return None;
+        }
+        let after = left.map(|left| left.saturating_sub(beam_cap(width, bound, widths[first]) + 1));
+        if !fits(second, after) {
+            return None;
+        }
+        let (a, b) = rayon::join(|| run(first, left), || run(second, after));
+        Some([a, b])
+    };
+    let mut ready = std::collections::VecDeque::new();
     let mut best: Option<Solution> = None;
     // The moves to the board the last stalled beam came nearest the goal.
     let mut nearest: Option<Vec<Move>> = None;
     let mut spent = 0;
-    for (attempt, &percent) in widths.iter().enumerate() {
+    for attempt in 0..widths.len() {
         let left = request.max_nodes.map(|limit| limit.saturating_sub(spent));
         if (best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) {
             break;
         }
-        let outcome = match ready.next() {
+        if ready.is_empty() && (attempt == 0 || attempt == ALWAYS_RUN) {
+            ready.extend(side_by_side(attempt, left).into_iter().flatten());
+        }
+        let outcome = match ready.pop_front() {
             Some(outcome) => outcome,
-            None => beam_within(percent, left),
+            None => run(attempt, left),
         };
         match outcome {
             Ok(found) => {
@@ -351,36 +369,28 @@ fn attempt_width(width: usize, percent: usize) -> usize {
     (width * percent / 100).max(1)
 }
 
-/// The widths (in percent of `width`) of the two frame-weighted beams
-/// that always run on this side, when the node limit cannot cut either
-/// short so that they may run side by side.
-fn side_by_side_percents(
-    n: usize,
-    width: usize,
-    bound: u32,
-    request: &Request,
-) -> Option<[usize; 2]> {
-    const { assert!(ALWAYS_RUN == 2) };
-    if !FRAME_FIRST_SIDES.contains(&n) || n > WIDTHS_MAX_SIDE || width < FRAME_FIRST_MIN_WIDTH {
-        return None;
-    }
-    let percents = [WIDTHS_PERCENT[0], WIDTHS_PERCENT[1]];
-    let caps: u64 = percents
-        .iter()
-        .map(|&percent| {
-            nodes_to_depth(&Request::default(), attempt_width(width, percent), bound, 4)
-        })
-        .sum();
-    (caps < request.max_nodes.unwrap_or(u64::MAX)).then_some(percents)
+/// Whether this side and width get several frame-weighted beams that
+/// may run apart: 6x6 to 8x8, a beam wide enough for the frame-weighted
+/// guide.
+fn runs_apart(n: usize, width: usize) -> bool {
+    FRAME_FIRST_SIDES.contains(&n) && n <= WIDTHS_MAX_SIDE && width >= FRAME_FIRST_MIN_WIDTH
 }
 
-/// Beam `attempt` (0 or 1) of the two frame-weighted beams that
-/// [`beam`]`(board, request, width)` runs side by side, for a host that
-/// runs them in two processes and hands one's outcome to the other's
-/// [`beam`] in [`Request::beam_outcomes`]. None when this board's beam
-/// runs no such pair (a side other than 6x6 to 8x8, a beam too narrow
-/// for the frame-weighted guide, or a node limit that could cut them
-/// short).
+/// The nodes a frame-weighted beam at `percent` of `width` may expand
+/// with no node limit given (it stops one node past them).
+fn beam_cap(width: usize, bound: u32, percent: usize) -> u64 {
+    nodes_to_depth(&Request::default(), attempt_width(width, percent), bound, 4)
+}
+
+/// Frame-weighted beam `attempt` (0 to 3) of those [`beam`]`(board,
+/// request, width)` runs, for a host that runs them in other processes
+/// and hands the outcomes to its [`beam`] in [`Request::beam_outcomes`]:
+/// beams 0 and 1 always run; 2 runs when both stalled, 3 when 2 did too.
+/// Each runs to its own cap, so [`beam`] takes it when the nodes its
+/// limit leaves for that beam cannot cut it short, and runs it again
+/// otherwise. None when this board's beam cannot take that beam from
+/// elsewhere (a side other than 6x6 to 8x8, a beam too narrow for the
+/// frame-weighted guide, or a node limit below the beam's cap).
 pub fn beam_attempt(
     board: &Board,
     request: &Request,
@@ -391,16 +401,24 @@ pub fn beam_attempt(
     let n = board.size();
     let linear_conflict = LinearConflict::new(&grid);
     let bound = linear_conflict.value(&linear_conflict.init(&Position::new(board)));
-    let Some(percent) = side_by_side_percents(n, width, bound, request)
-        .and_then(|percents| percents.get(attempt).copied())
-    else {
+    let Some(&percent) = WIDTHS_PERCENT.get(attempt) else {
         return Ok(None);
     };
+    if !runs_apart(n, width)
+        || request
+            .max_nodes
+            .is_some_and(|limit| limit < beam_cap(width, bound, percent))
+    {
+        return Ok(None);
+    }
     let found = frame_first_beam(
         &grid,
         &linear_conflict,
         board,
-        request,
+        &Request {
+            max_nodes: None,
+            ..request.clone()
+        },
         attempt_width(width, percent),
         bound,
         STALL_LEVELS,

@@ -40,7 +40,7 @@ export interface HintOptions {
   beams?: BeamOutcome[];
 }
 
-/** One beam of the pair a 6x6 to 8x8 solve runs: pass it back as it came. */
+/** One of the beams a 6x6 to 8x8 solve runs: pass it back as it came. */
 export interface BeamOutcome {
   attempt: 0 | 1;
   ending: "solved" | "stalled" | "ended";
@@ -133,7 +133,7 @@ export class Engine {
   hint(board: Board, options?: HintOptions): Hint;
   /** Beam `attempt` of the pair the board's solve runs, for a second
    * worker; null when its solve runs no such pair. */
-  beam(board: Board, attempt: 0 | 1, options?: Omit<SolveOptions, "notation" | "beams">): BeamOutcome | null;
+  beam(board: Board, attempt: 0 | 1 | 2 | 3, options?: Omit<SolveOptions, "notation" | "beams">): BeamOutcome | null;
   check(board: Board, options?: { goal?: Goal }): Check;
   /** A uniformly random solvable board; the same seed gives the board of
    * `npuzzle random --seed` and Python's `random_board`. */

@@ -326,17 +326,18 @@ export class Engine {
   }
 
   /**
-   * Two cores for one 6x6 to 8x8 board: its solve runs a pair of beams
-   * (0 and 1) that a second engine, in another worker, can run at the
-   * same time. `beam(board, 1, options)` there gives beam 1's outcome (null
-   * when this board's solve runs no such pair); `solve(board, { ...options,
-   * beams: [outcome] })` here then runs only beam 0 and the rest. Same
-   * answer, about 1.6 times sooner.
+   * Two cores for one 6x6 to 8x8 board: its solve runs frame-weighted
+   * beams (0 and 1 always, 2 when both stalled, 3 when 2 did too) that
+   * other engines, in other workers, can run at the same time.
+   * `beam(board, attempt, options)` there gives that beam's outcome (null
+   * when this board's solve cannot take it from elsewhere);
+   * `solve(board, { ...options, beams })` here then runs only the rest.
+   * Same answer, about 1.6 times sooner.
    */
   beam(board, attempt, options = {}) {
     options = optionsOf(options, ["maxNodes", "within", "fast", "goal"]);
-    if (attempt !== 0 && attempt !== 1) {
-      throw new RangeError(`attempt: ${String(attempt)} is not a beam of the pair; give 0 or 1`);
+    if (!Number.isInteger(attempt) || attempt < 0 || attempt > 3) {
+      throw new RangeError(`attempt: ${String(attempt)} is not one of the beams; give 0, 1, 2 or 3`);
     }
     return this.#call(requestText({
       op: "beam",

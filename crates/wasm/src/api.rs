@@ -7,7 +7,7 @@
 //! | --- | --- | --- |
 //! | `solve` | `board`, `goal`, `notation`, `max_nodes`, `within`, `fast` | the solution record |
 //! | `hint` | as `solve` | the solution record, with `move`: its first move (null when solved) |
-//! | `beam` | as `solve`, and `attempt` (0 or 1) | that beam of the pair a 6x6 to 8x8 solve runs side by side, for a second worker; `outcome` null when the board's solve runs none |
+//! | `beam` | as `solve`, and `attempt` (0 to 3) | that frame-weighted beam of a 6x6 to 8x8 solve, for another worker; `outcome` null when the board's solve cannot take it from elsewhere |
 //! | `check` | `board`, `goal` | solvable, solved, and the distance when a small search finds it |
 //! | `random` | `size`, `seed`, `goal` | a uniformly random solvable board (as `npuzzle random --seed`) |
 //! | `table_files` | `partition`, `size`, `goal` | the tables a set needs, in build order |
