@@ -5,6 +5,7 @@ chunk size, another job's directory is refused, and bad input is refused
 before any task. The split search gives Korf's optimal lengths."""
 
 import asyncio
+import hashlib
 import json
 import os
 import pathlib
@@ -37,6 +38,12 @@ def client():
 def parts_of(dest):
     tables = [pq.read_table(p) for p in sorted(pathlib.Path(dest).glob("part-*.parquet"))]
     return pa.concat_tables(tables) if tables else None
+
+
+def write_part(path, table):
+    """Writes a part as the labeller does, with its digest beside it."""
+    pq.write_table(table, path)
+    (path.parent / f"_{path.name}.sha256").write_text(hashlib.sha256(path.read_bytes()).hexdigest() + "\n")
 
 
 def random_boards(count, seed, size=3):
@@ -243,11 +250,11 @@ def test_another_job_into_the_same_directory_is_refused(client, pdb_dir, tmp_pat
     with pytest.raises(ValueError, match="holds parts but no _npuzzle_job.json"):
         nd.label(tmp_path / "a.npy", old, **options)
     rows = pq.read_table(dest / held[0])
-    pq.write_table(rows.slice(0, 10), dest / "part-000000000000-000000000009.parquet")
+    write_part(dest / "part-000000000000-000000000009.parquet", rows.slice(0, 10))
     with pytest.raises(ValueError, match="part-000000000000-000000000009.parquet and part-000000000000-000000000029"
                        ".parquet both hold row 0"):
         nd.label(tmp_path / "a.npy", dest, **options)
-    pq.write_table(rows.slice(0, 5), dest / "part-000000000000-000000000009.parquet")
+    write_part(dest / "part-000000000000-000000000009.parquet", rows.slice(0, 5))
     with pytest.raises(ValueError, match="holds 5 rows, its name says 10"):
         nd.label(tmp_path / "a.npy", dest, **options)
     (dest / "part-000000000000-000000000009.parquet").unlink()
@@ -256,7 +263,7 @@ def test_another_job_into_the_same_directory_is_refused(client, pdb_dir, tmp_pat
         nd.label(tmp_path / "a.npy", dest, **options)
     (dest / "part-junk.parquet").unlink()
     # Rows 0-9 copied under the name of rows 30-39: its row column tells.
-    pq.write_table(rows.slice(0, 10), dest / held[1])
+    write_part(dest / held[1], rows.slice(0, 10))
     with pytest.raises(ValueError, match=f"{held[1]} holds other rows than its name says"):
         nd.label(tmp_path / "a.npy", dest, **options)
     assert label_tasks(client) == before
@@ -370,6 +377,102 @@ def test_the_command_line_refuses_bad_input_in_one_line_with_status_2(pdb_dir, t
         assert run.stderr.startswith("npuzzle.distributed: ") and says in run.stderr, run.stderr
     assert not (tmp_path / "never").exists()
     assert_each_row_once(tmp_path / "out", boards)
+
+
+def test_the_labellers_own_files_are_regular_files_or_refused_at_once(pdb_dir, tmp_path):
+    """A job record or part that is a FIFO, a link (to /dev/zero, or to a
+    good part) or a directory is refused in one line, never read."""
+    np.save(tmp_path / "a.npy", random_boards(40, seed=61))
+    tables = ["--pdb-dir", pdb_dir, "--size", "3", "--partition", "8"]
+
+    def refused(dest, says):
+        run = label_command(tmp_path / "a.npy", dest, *tables, "--chunk-rows", "20")
+        assert run.returncode == 2, run.stderr
+        assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1, run.stderr
+        assert says in run.stderr, run.stderr
+
+    fifo = tmp_path / "fifo"
+    fifo.mkdir()
+    os.mkfifo(fifo / nd.JOB_FILE)
+    refused(fifo, f"{nd.JOB_FILE}: is a FIFO (named pipe), not a job record npuzzle wrote: remove it")
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / nd.JOB_FILE).symlink_to("/dev/zero")
+    refused(linked, f"{nd.JOB_FILE}: is a symbolic link, not a job record npuzzle wrote: remove it")
+    good = tmp_path / "good"
+    run = label_command(tmp_path / "a.npy", good, *tables, "--chunk-rows", "20")
+    assert run.returncode == 0, run.stderr
+    first = "part-000000000000-000000000019.parquet"
+    kept = (good / first).read_bytes()
+    (good / first).unlink()
+    os.mkfifo(good / first)
+    refused(good, f"{first}: is a FIFO (named pipe), not a part npuzzle wrote")
+    (good / first).unlink()
+    (good / first).mkdir()
+    refused(good, f"{first}: is a directory, not a part npuzzle wrote")
+    (good / first).rmdir()
+    (tmp_path / "elsewhere.parquet").write_bytes(kept)
+    (good / first).symlink_to(tmp_path / "elsewhere.parquet")
+    refused(good, f"{first}: is a symbolic link, not a part npuzzle wrote")
+    (good / first).unlink()
+    (good / first).write_bytes(kept)
+    run = label_command(tmp_path / "a.npy", good, *tables)
+    assert run.returncode == 0 and "0 boards labelled" in run.stdout, run.stderr
+
+
+def verify_command(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "npuzzle.distributed", "verify", *map(str, args)],
+        capture_output=True, text=True, timeout=180,
+    )
+
+
+def test_changed_labels_are_refused_and_verify_finds_wrong_ones(pdb_dir, distances, tmp_path):
+    boards = random_boards(60, seed=71)
+    np.save(tmp_path / "a.npy", boards)
+    tables = ["--pdb-dir", pdb_dir, "--size", "3", "--partition", "8"]
+    dest = tmp_path / "out"
+    assert label_command(tmp_path / "a.npy", dest, *tables, "--chunk-rows", "30").returncode == 0
+    run = verify_command(dest, "--sample", "100", "--pdb-dir", pdb_dir, "--partition", "8")
+    assert run.returncode == 0 and "60 rows checked" in run.stdout and "every label agrees" in run.stdout, run.stderr
+    # Every length +2, same name, same rows: the rerun refuses the part.
+    name = "part-000000000030-000000000059.parquet"
+    table = pq.read_table(dest / name)
+    lengths = pa.compute.add(table.column("length"), 2)
+    changed = table.set_column(table.column_names.index("length"), "length", lengths)
+    pq.write_table(changed, dest / name)
+    run = label_command(tmp_path / "a.npy", dest, *tables)
+    assert run.returncode == 2, run.stdout
+    assert f"{name} changed since npuzzle wrote it" in run.stderr, run.stderr
+    assert "run the same label command again" in run.stderr, run.stderr
+    # Its digest rewritten to match: only re-solving tells.
+    write_part(dest / name, changed)
+    run = verify_command(dest, "--sample", "5", "--pdb-dir", pdb_dir, "--partition", "8")
+    assert run.returncode == 1, run.stdout
+    wrong = [line for line in run.stdout.splitlines() if name in line]
+    assert len(wrong) == 5, run.stdout
+    for line in wrong:
+        row, label, solved = map(int, re.search(r"row (\d+): labelled (-?\d+), solved (-?\d+)", line).groups())
+        assert 30 <= row < 60 and label == solved + 2 == distances.get(tuple(boards[row]), -1) + 2, line
+    assert "5 of 10 rows checked disagree" in run.stderr, run.stderr
+    # Removed as the message says and labelled again: all agree.
+    (dest / name).unlink()
+    (dest / f"_{name}.sha256").unlink()
+    run = label_command(tmp_path / "a.npy", dest, *tables)
+    assert run.returncode == 0 and "30 boards labelled" in run.stdout, run.stderr
+    assert verify_command(dest, "--pdb-dir", pdb_dir, "--partition", "8").returncode == 0
+    # A part without its digest is not trusted either.
+    (dest / f"_{name}.sha256").unlink()
+    run = label_command(tmp_path / "a.npy", dest, *tables)
+    assert run.returncode == 2 and f"{name} has no recorded digest" in run.stderr, run.stderr
+    # Moves are replayed too.
+    moved = tmp_path / "moved"
+    assert label_command(tmp_path / "a.npy", moved, *tables, "--moves").returncode == 0
+    assert verify_command(moved, "--sample", "10", "--pdb-dir", pdb_dir, "--partition", "8").returncode == 0
+    with pytest.raises(ValueError, match="sample 0 is out of range"):
+        nd.verify(moved, sample=0)
+    with pytest.raises(ValueError, match="no _npuzzle_job.json there"):
+        nd.verify(tmp_path)
 
 
 def test_progress_is_one_line_per_step_when_not_on_a_terminal(pdb_dir, tmp_path):

@@ -31,12 +31,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import hashlib
 import json
 import math
 import os
 import pathlib
 import re
+import stat
 import sys
 import time
 import uuid
@@ -64,6 +66,12 @@ _PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
 # Rows checked, converted and hashed at a time, so that a memory-mapped
 # source of any size is read in bounded memory.
 _BLOCK_ROWS = 1 << 20
+
+# The files the labeller reads back are its own: at most this big (a job
+# record is under 1 kB; a part of 10,000 rows with moves about 2 MB).
+_MAX_RECORD_BYTES = 1 << 20
+_MAX_PART_BYTES = 1 << 32
+_MAX_DIGEST_BYTES = 1 << 10
 
 # Parquet cell columns: c0, c1, ... c{n*n-1}, taken by name.
 _CELL = re.compile(r"c(\d+)")
@@ -253,6 +261,58 @@ def _solver(options: dict) -> npuzzle.Solver:
     return solver
 
 
+def _file_kind(mode: int) -> str:
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _read_own_file(path: pathlib.Path, what: str, limit: int) -> bytes:
+    """The bytes of a file the labeller wrote (the job record, a part, a
+    part's digest), read without following a symbolic link or blocking on a
+    FIFO or device: anything but a regular file of at most `limit` bytes is
+    refused in one line. The same rule as the tables' (npuzzle-pdb)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise ValueError(f"{path}: is a symbolic link, not {what} npuzzle wrote: remove it") from None
+        raise ValueError(f"{path}: cannot read {what}: {e.strerror or e}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ValueError(f"{path}: is {_file_kind(mode)}, not {what} npuzzle wrote: remove it")
+        data = b""
+        while len(data) <= limit:
+            chunk = os.read(fd, limit + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ValueError(f"{path}: more than {limit} bytes, too big for {what}: remove it")
+    return data
+
+
+def _digest_name(part: str) -> str:
+    """The file beside a part that keeps its SHA-256, written with it (its
+    leading underscore keeps dataset readers from taking it for data)."""
+    return f"_{part}.sha256"
+
+
+def _relabel_hint(name: str) -> str:
+    return f"remove it (and {_digest_name(name)}) and run the same label command again: only its rows are labelled again"
+
+
 def _part_name(first: int, last: int) -> str:
     return f"part-{first:012d}-{last:012d}.parquet"
 
@@ -264,7 +324,7 @@ def _label_chunk(boards: np.ndarray, first: int, dest: str, options: dict, moves
     import pyarrow.parquet as pq
 
     path = pathlib.Path(dest) / _part_name(first, first + len(boards) - 1)
-    if path.exists():
+    if os.path.lexists(path):
         return 0
     solver = _solver(options)
     columns: dict[str, Any] = {
@@ -279,48 +339,73 @@ def _label_chunk(boards: np.ndarray, first: int, dest: str, options: dict, moves
         columns["length"] = pa.array(solver.distances(boards, jobs=jobs), type=pa.int32())
     temporary = path.with_name(f".{path.name}.tmp-{uuid.uuid4().hex}")
     pq.write_table(pa.table(columns), temporary)
+    # The digest first: a part is never there without it.
+    digest = hashlib.sha256(temporary.read_bytes()).hexdigest()
+    kept = path.with_name(_digest_name(path.name))
+    kept_temporary = kept.with_name(f".{kept.name}.tmp-{uuid.uuid4().hex}")
+    kept_temporary.write_text(digest + "\n")
+    os.replace(kept_temporary, kept)
     os.replace(temporary, path)
     return len(boards)
 
 
 def _parts(dest: pathlib.Path, rows: int) -> list:
-    """The parts in `dest` as sorted (first, last, name), checked: each
+    """The parts in `dest` as sorted (first, last, name), checked: each is
+    a regular file whose SHA-256 is the one recorded when it was written,
     names rows of the source, holds exactly the rows its name says (its
     `row` column), and no two hold the same row."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     parts = []
     for path in dest.glob("part-*"):
-        match = _PART.fullmatch(path.name)
-        if match is None:
-            raise ValueError(
-                f"{dest}: {path.name} is not a part of this job (parts are named part-FIRST-LAST.parquet "
-                "by their source rows): move it away"
-            )
-        first, last = int(match.group(1)), int(match.group(2))
-        if last < first or last >= rows:
-            raise ValueError(f"{dest}: {path.name} names rows the source ({rows} boards) does not have")
-        try:
-            held = pq.read_metadata(path).num_rows
-        except pa.ArrowException as e:
-            raise ValueError(f"{dest}: {path.name} is not a Parquet file npuzzle can read ({e}): remove it") from None
-        if held != last - first + 1:
-            raise ValueError(f"{dest}: {path.name} holds {held} rows, its name says {last - first + 1}: remove it")
-        try:
-            held_rows = pq.read_table(path, columns=["row"]).column("row").to_numpy()
-        except (pa.ArrowException, KeyError) as e:
-            raise ValueError(f"{dest}: {path.name} has no row column npuzzle can read ({e}): remove it") from None
-        if not np.array_equal(held_rows, np.arange(first, last + 1)):
-            raise ValueError(
-                f"{dest}: {path.name} holds other rows than its name says (a part copied or renamed): remove it"
-            )
+        first, last, _ = _read_part(dest, path, rows)
         parts.append((first, last, path.name))
     parts.sort()
     for (_, last, name), (first, _, after) in zip(parts, parts[1:]):
         if first <= last:
             raise ValueError(f"{dest}: {name} and {after} both hold row {first}: remove one of them")
     return parts
+
+
+def _read_part(dest: pathlib.Path, path: pathlib.Path, rows: int) -> tuple:
+    """A part's first and last rows and its table, checked (see `_parts`)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    match = _PART.fullmatch(path.name)
+    if match is None:
+        raise ValueError(
+            f"{dest}: {path.name} is not a part of this job (parts are named part-FIRST-LAST.parquet "
+            "by their source rows): move it away"
+        )
+    first, last = int(match.group(1)), int(match.group(2))
+    if last < first or last >= rows:
+        raise ValueError(f"{dest}: {path.name} names rows the source ({rows} boards) does not have")
+    data = _read_own_file(path, "a part", _MAX_PART_BYTES)
+    digest_path = path.with_name(_digest_name(path.name))
+    if not os.path.lexists(digest_path):
+        raise ValueError(
+            f"{dest}: {path.name} has no recorded digest ({digest_path.name}), so its labels cannot be "
+            f"trusted: {_relabel_hint(path.name)}"
+        )
+    recorded = _read_own_file(digest_path, "a part's digest", _MAX_DIGEST_BYTES).decode("ascii", "replace").strip()
+    if hashlib.sha256(data).hexdigest() != recorded:
+        raise ValueError(
+            f"{dest}: {path.name} changed since npuzzle wrote it (its SHA-256 is not the one in "
+            f"{digest_path.name}): {_relabel_hint(path.name)}"
+        )
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+    except pa.ArrowException as e:
+        raise ValueError(f"{dest}: {path.name} is not a Parquet file npuzzle can read ({e}): remove it") from None
+    if table.num_rows != last - first + 1:
+        raise ValueError(f"{dest}: {path.name} holds {table.num_rows} rows, its name says {last - first + 1}: remove it")
+    if "row" not in table.column_names:
+        raise ValueError(f"{dest}: {path.name} has no row column: remove it")
+    held_rows = table.column("row").to_numpy()
+    if not np.array_equal(held_rows, np.arange(first, last + 1)):
+        raise ValueError(
+            f"{dest}: {path.name} holds other rows than its name says (a part copied or renamed): remove it"
+        )
+    return first, last, table
 
 
 def _missing(parts: list, rows: int) -> list:
@@ -342,13 +427,8 @@ def _claim(dest: pathlib.Path, job: dict) -> None:
     if dest.exists() and not dest.is_dir():
         raise ValueError(f"{dest}: not a directory")
     record = dest / JOB_FILE
-    if record.exists():
-        try:
-            held = json.loads(record.read_text())
-            if not isinstance(held, dict) or held.get("npuzzle_job") != _JOB_VERSION:
-                raise ValueError("not version 1 of the record")
-        except ValueError as e:
-            raise ValueError(f"{record}: not a job record npuzzle can read ({e}): label into another directory") from None
+    if os.path.lexists(record):
+        held = _read_job(record)
         if (held.get("rows"), held.get("cells"), held.get("boards_sha256")) != (
             job["rows"],
             job["cells"],
@@ -375,6 +455,18 @@ def _claim(dest: pathlib.Path, job: dict) -> None:
         os.replace(temporary, record)
     except OSError as e:
         raise OSError(f"{dest}: cannot write the output directory: {e.strerror or e}") from None
+
+
+def _read_job(record: pathlib.Path) -> dict:
+    """The job record at `record`, checked as one npuzzle wrote."""
+    data = _read_own_file(record, "a job record", _MAX_RECORD_BYTES)
+    try:
+        held = json.loads(data)
+        if not isinstance(held, dict) or held.get("npuzzle_job") != _JOB_VERSION:
+            raise ValueError("not version 1 of the record")
+    except ValueError as e:
+        raise ValueError(f"{record}: not a job record npuzzle can read ({e}): label into another directory") from None
+    return held
 
 
 @contextlib.contextmanager
@@ -484,6 +576,71 @@ def label(
     if left:
         raise RuntimeError(f"{dest}: rows {left[0][0]} to {left[0][1] - 1} were not written: rerun to label them")
     return sum(end - start for start, end in chunks)
+
+
+def verify(
+    dest: PathLike,
+    sample: int = 100,
+    pdb_dir: Optional[PathLike] = None,
+    partition: Optional[str] = None,
+    seed: int = 0,
+    jobs: int = 0,
+) -> tuple:
+    """Re-solves up to ``sample`` rows of each part in ``dest`` (chosen at
+    random from ``seed``; every row of a smaller part) and compares them
+    with their labels: returns ``(rows_checked, disagreements)``, each
+    disagreement ``(part, row, label, solved)``. Where the job kept moves,
+    each sampled row's moves are replayed too (``solved`` is then "moves do
+    not reach the goal" when they do not). The parts are first checked as
+    a rerun checks them (regular files, digests, rows). Runs here, ``jobs``
+    boards at a time (0: one per core).
+    """
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+        raise ValueError(f"sample {sample!r} is out of range: give a whole number, 1 or more")
+    dest = pathlib.Path(dest)
+    record = dest / JOB_FILE
+    if not os.path.lexists(record):
+        raise ValueError(f"{dest}: no {JOB_FILE} there: not a directory npuzzle.distributed labelled")
+    job = _read_job(record)
+    options = {"size": job.get("size"), "goal": job.get("goal"), "jobs": max(int(jobs), 0) or (os.cpu_count() or 1)}
+    if pdb_dir is not None:
+        options["pdb_dir"] = os.fspath(pdb_dir)
+    if partition is not None:
+        options["partition"] = partition
+    solver = _solver(options)
+    rows = job.get("rows")
+    if isinstance(rows, bool) or not isinstance(rows, int) or rows < 0:
+        raise ValueError(f"{record}: rows {rows!r} is not a count of boards: label into another directory")
+    parts = sorted(dest.glob("part-*"))
+    random = np.random.default_rng(seed)
+    checked, disagreements = 0, []
+    for path in parts:
+        _, _, table = _read_part(dest, path, rows)
+        picked = np.sort(random.choice(table.num_rows, size=min(sample, table.num_rows), replace=False))
+        boards = np.array([table.column("board")[int(i)].as_py() for i in picked], dtype=np.int64)
+        labels = table.column("length").to_numpy()[picked]
+        solved = solver.distances(boards, jobs=jobs)
+        moves = table.column("moves") if "moves" in table.column_names else None
+        for index, board, label, length in zip(picked, boards, labels, solved):
+            row = int(table.column("row")[int(index)].as_py())
+            if int(label) != int(length):
+                disagreements.append((path.name, row, int(label), int(length)))
+                continue
+            kept = None if moves is None else moves[int(index)].as_py()
+            if kept is not None and not _moves_reach_goal(board.tolist(), kept, job.get("goal"), int(label)):
+                disagreements.append((path.name, row, int(label), "moves do not reach the goal"))
+        checked += len(picked)
+    return checked, disagreements
+
+
+def _moves_reach_goal(board: list, moves: str, goal: str, length: int) -> bool:
+    try:
+        reached = npuzzle.apply_moves(board, moves)
+    except ValueError:
+        return False
+    cells = len(board)
+    solved = list(range(1, cells)) + [0] if goal == "blank-last" else list(range(cells))
+    return reached == solved and len(moves.replace(" ", "")) == length
 
 
 # How long a task's watcher waits for another task's solution at a time.
@@ -915,6 +1072,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     common(run, 4)
     run.add_argument("--chunk-rows", type=int, default=10_000)
     run.add_argument("--moves", action="store_true", help="also write each board's moves")
+    check = commands.add_parser("verify", help="re-solve a sample of each part's rows and report labels that disagree")
+    check.add_argument("dest", help="a directory the label command wrote")
+    check.add_argument("--sample", type=int, default=100, help="rows re-solved per part (default: 100)")
+    check.add_argument("--seed", type=int, default=0, help="the seed of the rows picked (default: 0)")
+    check.add_argument("--pdb-dir", help="the tables' directory")
+    check.add_argument("--partition")
     split = commands.add_parser("solve", help="solve one board optimally, its search split over the workers")
     split.add_argument("board", nargs="+", help="the tiles row by row, 0 for the blank (one argument or several)")
     common(split, None)
@@ -926,6 +1089,21 @@ def main(argv: Optional[list[str]] = None) -> int:
     from npuzzle import distributed
 
     try:
+        if args.command == "verify":
+            checked, disagreements = distributed.verify(
+                args.dest, sample=args.sample, pdb_dir=args.pdb_dir, partition=args.partition, seed=args.seed
+            )
+            for part, row, label, solved in disagreements:
+                print(f"{args.dest}: {part}: row {row}: labelled {label}, solved {solved}")
+            if disagreements:
+                print(
+                    f"{len(disagreements)} of {checked} rows checked disagree: remove the parts named "
+                    "(and their _*.sha256) and run the same label command again",
+                    file=sys.stderr,
+                )
+                return 1
+            print(f"{checked} rows checked in {args.dest}: every label agrees")
+            return 0
         client = None
         if args.scheduler:
             from distributed import Client
