@@ -305,6 +305,48 @@ fn the_api_answers_optimally_and_replays() {
     server.alive();
 }
 
+/// The tables built for other sides are opened at start, in the
+/// background: their unpacked copies appear with no request asked.
+#[test]
+fn serve_warms_the_tables_it_finds() {
+    let dir = scratch();
+    let small = "1,2,3;4,5,6;7,8,9;10,11,12;13,14,15;16,17,18;19,20,21;22,23,24";
+    let build = npuzzle_in(
+        dir.path(),
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "5",
+            "--partition",
+            small,
+            "--out",
+            ".",
+        ],
+        "",
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    let cache = dir.path().join("cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let mut server = Server::start_on(dir.path(), "6-6-3", &[]);
+    let unpacked = |dir: &std::path::Path| {
+        std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .any(|entry| entry.file_name().to_string_lossy().ends_with(".pdb"))
+        })
+    };
+    let started = std::time::Instant::now();
+    while !unpacked(&cache) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the 5x5 tables were not opened at start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    server.alive();
+}
+
 #[test]
 fn the_page_is_served_with_the_server_as_its_engine() {
     // The static site's page picks its engine by a meta tag: "wasm" in

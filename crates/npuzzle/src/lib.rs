@@ -74,7 +74,9 @@ pub use solver::{Run, Solver};
 #[cfg(feature = "native")]
 pub use stream::{Answered, Answers, Waited};
 #[cfg(feature = "native")]
-pub use table_files::{default_build_dir, find_dir, search_dirs, verify_exact, Exactness};
+pub use table_files::{
+    default_build_dir, find_dir, search_dirs, strongest_built, verify_exact, Exactness,
+};
 pub use tables::{Tables, IN_MEMORY};
 pub use threads::{check_threads, cores, MAX_THREADS};
 

@@ -97,6 +97,7 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
     ) {
         eprintln!("npuzzle: 4x4 boards will be refused: {reason}");
     }
+    warm_tables(&pools, args.pdb_dir.as_deref());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -127,6 +128,30 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         listener::serve(listener, app, args.max_connections).await;
         Ok(())
     })
+}
+
+/// Opens, in the background, the tables built for the other sides whose
+/// search takes tables (5x5 to 7x7), for either goal: opening maps them
+/// and reads them into memory, so that the first hint of such a board
+/// does not wait for the disk. Sides without tables are left alone
+/// (their note comes with their first board).
+fn warm_tables(pools: &Arc<Pools>, pdb_dir: Option<&std::path::Path>) {
+    let dirs = npuzzle::search_dirs(pdb_dir);
+    let wanted: Vec<(Goal, usize)> = [Goal::BlankLast, Goal::BlankFirst]
+        .into_iter()
+        .flat_map(|goal| [5, 6, 7].map(|size| (goal, size)))
+        .filter(|&(goal, size)| npuzzle::strongest_built(&dirs, size, goal).is_some())
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let pools = Arc::clone(pools);
+    std::thread::spawn(move || {
+        for (goal, size) in wanted {
+            // A problem with them is said with the side's first board.
+            let _ = pools.solver(goal).tables(size);
+        }
+    });
 }
 
 /// The host names requests may give: loopback names, the listening
