@@ -501,6 +501,52 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
         let mut sink = Vec::new();
         let _ = stream.read_to_end(&mut sink);
     }
+    // Requests hyper refuses before the router get the same error record.
+    let many_headers: String = (0..120).map(|i| format!("X-{i}: v\r\n")).collect();
+    let too_many = format!("GET / HTTP/1.1\r\nHost: localhost\r\n{many_headers}\r\n");
+    let unreadable: [(&[u8], &str); 7] = [
+        (b"GET / HTTP/2.0\r\nHost: localhost\r\n\r\n", "400"),
+        (
+            b"GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+            "400",
+        ),
+        (
+            b"POST /api/hint HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n",
+            "400",
+        ),
+        (
+            b"POST /api/hint HTTP/1.1\r\nHost: localhost\r\nContent-Length: +5\r\n\r\n",
+            "400",
+        ),
+        (b"GET / HTTP/1.1\r\nHost : localhost\r\n\r\n", "400"),
+        (
+            b"GET / HTTP/1.1\r\nHost: localhost\r\nX-A: a\r\n b\r\n\r\n",
+            "400",
+        ),
+        (too_many.as_bytes(), "431"),
+    ];
+    for (request, status) in unreadable {
+        let response = server.exchange(request);
+        let shown = String::from_utf8_lossy(&request[..request.len().min(80)]);
+        let (head, body) = response
+            .split_once("\r\n\r\n")
+            .unwrap_or_else(|| panic!("{shown}: {response}"));
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status}")),
+            "{shown}: {response}"
+        );
+        assert!(
+            head.contains("content-type: application/json"),
+            "{response}"
+        );
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{response}"
+        );
+        let record: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(record["type"], "error", "{record}");
+        assert!(!record["error"].as_str().unwrap().is_empty(), "{record}");
+    }
     server.alive();
 }
 

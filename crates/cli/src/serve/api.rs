@@ -91,6 +91,15 @@ impl IntoResponse for Reply {
 
 /// The error record of `npuzzle solve --json`, with its status.
 fn error_reply(status: StatusCode, message: impl Into<String>) -> Reply {
+    Reply {
+        status,
+        body: error_record(message),
+        retry_after: None,
+    }
+}
+
+/// The error record of `npuzzle solve --json` saying `message`, as JSON.
+pub(super) fn error_record(message: impl Into<String>) -> String {
     #[derive(Serialize)]
     struct ErrorRecord {
         #[serde(rename = "type")]
@@ -109,11 +118,7 @@ fn error_reply(status: StatusCode, message: impl Into<String>) -> Reply {
         expected: None,
         error: message.into(),
     };
-    Reply {
-        status,
-        body: serde_json::to_string(&record).unwrap_or_default(),
-        retry_after: None,
-    }
+    serde_json::to_string(&record).unwrap_or_default()
 }
 
 fn ok_reply(body: String) -> Reply {
