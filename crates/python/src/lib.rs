@@ -16,7 +16,7 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyList, PySet, PyString, PyTuple,
+    PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
 };
 
 /// How often a waiting call looks for Ctrl-C (Python's signal handlers run
@@ -195,8 +195,36 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
                 value.repr()?
             )));
         }
-        value.extract::<i128>().map(Int)
+        match value.extract::<i128>() {
+            Ok(value) => Ok(Int(value)),
+            // Past i128 either way: out of every range asked for.
+            Err(_) if value.is_instance_of::<PyInt>() => {
+                let negative = value.lt(0)?;
+                Ok(Int(if negative { i128::MIN } else { i128::MAX }))
+            }
+            Err(error) => Err(error),
+        }
     }
+}
+
+impl std::fmt::Display for Int {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            i128::MAX => f.write_str("a number past 2^127"),
+            i128::MIN => f.write_str("a number below -2^127"),
+            value => write!(f, "{value}"),
+        }
+    }
+}
+
+/// `value` of argument `name` as a count from 0 to 2^32 - 1 (a depth, a
+/// bound, a side): a `ValueError` naming both otherwise.
+fn small_count(name: &str, value: Int) -> PyResult<u32> {
+    u32::try_from(value.0).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name}: {value} is out of range: give a whole number from 0 to 2^32 - 1"
+        ))
+    })
 }
 
 /// `value` of argument `name` as a count from 0 to 2^64 - 1: a
@@ -204,8 +232,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
 fn count(name: &str, value: Int) -> PyResult<u64> {
     u64::try_from(value.0).map_err(|_| {
         PyValueError::new_err(format!(
-            "{name}: {} is out of range: give a whole number from 0 to 2^64 - 1",
-            value.0
+            "{name}: {value} is out of range: give a whole number from 0 to 2^64 - 1"
         ))
     })
 }
@@ -775,9 +802,11 @@ impl Solver {
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
-        depth: Option<u32>,
-        bound: Option<u32>,
+        depth: Option<Int>,
+        bound: Option<Int>,
     ) -> PyResult<(Vec<(String, u32)>, u32, Option<String>, u32, u64)> {
+        let depth = depth.map(|d| small_count("depth", d)).transpose()?;
+        let bound = bound.map(|b| small_count("bound", b)).transpose()?;
         let board = board_arg(board)?;
         let frontier = py
             .detach(|| self.inner.frontier(&board, depth, bound))
@@ -804,10 +833,11 @@ impl Solver {
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         prefix: &str,
-        bound: u32,
+        bound: Int,
         max_nodes: Option<Int>,
         stop: Option<PyRef<'_, StopFlag>>,
     ) -> PyResult<(Option<String>, u32, u64, bool, u32)> {
+        let bound = small_count("bound", bound)?;
         let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
         let board = board_arg(board)?;
         let prefix = npuzzle::Move::parse_sequence(prefix, npuzzle::Notation::Tile)
@@ -849,10 +879,12 @@ impl Solver {
 
     /// The tables open for boards of side `size` as (partition, directory),
     /// or None when there are none (not asked for and not built).
-    fn tables_for(&self, size: usize) -> Option<(String, PathBuf)> {
-        self.inner
+    fn tables_for(&self, size: Int) -> PyResult<Option<(String, PathBuf)>> {
+        let size = small_count("size", size)? as usize;
+        Ok(self
+            .inner
             .opened_tables(size)
-            .map(|t| (t.partition().name().to_string(), t.dir().to_path_buf()))
+            .map(|t| (t.partition().name().to_string(), t.dir().to_path_buf())))
     }
 
     #[getter]

@@ -18,7 +18,6 @@ import npuzzle
 DOCUMENTED = (
     TypeError,
     ValueError,
-    OverflowError,
     npuzzle.TablesError,
     npuzzle.NodeLimitError,
     MemoryError,

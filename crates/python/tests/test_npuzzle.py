@@ -382,6 +382,20 @@ def test_types_repr_help_and_helpers(pdb_dir, solver):
     assert len(npuzzle.random_board(127, seed=1)) == 127 * 127
     with pytest.raises(ValueError, match="out of range"):
         npuzzle.random_board(1)
+    # Numbers past any range, either sign, are ValueErrors naming the argument.
+    with pytest.raises(ValueError, match="jobs: a number past 2\\^127 is out of range"):
+        npuzzle.Solver(jobs=2**200)
+    with pytest.raises(ValueError, match="seed: a number below -2\\^127 is out of range"):
+        npuzzle.random_board(3, seed=-(2**200))
+    inner = npuzzle.Solver(size=3)._native
+    for call, name in [
+        (lambda: inner.frontier("1 2 3 4 5 6 7 0 8", depth=-1), "depth"),
+        (lambda: inner.frontier("1 2 3 4 5 6 7 0 8", bound=2**40), "bound"),
+        (lambda: inner.search_pass("1 2 3 4 5 6 7 0 8", "", -3), "bound"),
+        (lambda: inner.tables_for(2**70), "size"),
+    ]:
+        with pytest.raises(ValueError, match=f"{name}: .* is out of range"):
+            call()
     # is_solvable: the parity rule, both goals.
     swapped = [2, 1] + list(range(3, 16)) + [0]
     assert not npuzzle.is_solvable(swapped)
