@@ -121,8 +121,11 @@ fn same_tables(a: &[Pattern], b: &[Pattern]) -> bool {
     a.len() == b.len() && a.iter().all(|pattern| b.contains(pattern))
 }
 
-/// At most this many sets given by hand are listed from one directory.
+/// At most this many sets given by hand are listed from one directory,
+/// found in at most this many steps (a directory of many overlapping
+/// small tables could otherwise hold millions of ways to cover the tiles).
 const MAX_HAND_GIVEN_SETS: usize = 32;
+const MAX_COVER_STEPS: usize = 100_000;
 
 /// The additive partitions whose every table is one of the files
 /// `present`: tile sets that cover the tiles once each.
@@ -162,7 +165,12 @@ fn hand_given_sets(
     parts.sort();
     let all = (u64::MAX >> (64 - size * size)) & !1;
     let mut covers = Vec::new();
-    cover(&parts, all, 0, &mut Vec::new(), &mut covers);
+    let reachable = parts.iter().fold(0, |bits, (part, _)| bits | part);
+    if reachable & all == all {
+        cover(&parts, all, 0, &mut Vec::new(), &mut covers, &mut {
+            MAX_COVER_STEPS
+        });
+    }
     covers
         .into_iter()
         .filter_map(|chosen| {
@@ -176,7 +184,7 @@ fn hand_given_sets(
         .collect()
 }
 
-/// Every way (up to [`MAX_HAND_GIVEN_SETS`]) to cover the tiles of `all`
+/// Every way (up to [`MAX_HAND_GIVEN_SETS`], within `steps`) to cover the tiles of `all`
 /// not yet in `covered` with disjoint `parts`, the lowest tile first.
 fn cover(
     parts: &[(u64, String)],
@@ -184,10 +192,12 @@ fn cover(
     covered: u64,
     chosen: &mut Vec<String>,
     covers: &mut Vec<Vec<String>>,
+    steps: &mut usize,
 ) {
-    if covers.len() >= MAX_HAND_GIVEN_SETS {
+    if covers.len() >= MAX_HAND_GIVEN_SETS || *steps == 0 {
         return;
     }
+    *steps -= 1;
     let left = all & !covered;
     if left == 0 {
         if chosen.len() > 1 {
@@ -199,7 +209,7 @@ fn cover(
     for (bits, text) in parts {
         if bits & lowest != 0 && bits & covered == 0 {
             chosen.push(text.clone());
-            cover(parts, all, covered | bits, chosen, covers);
+            cover(parts, all, covered | bits, chosen, covers, steps);
             chosen.pop();
         }
     }

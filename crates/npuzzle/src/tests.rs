@@ -622,6 +622,23 @@ fn the_strongest_set_built_is_taken_and_catalogue_parts_are_not_listed() {
             .any(|s| s == "1,2,3,4,5;6,7,8,9,10;11,12,13,14,15"),
         "a named set listed again by its tiles: {listed:?}"
     );
+    // Many overlapping small tables: the search for covers stays bounded.
+    let crowded = tempfile::tempdir().unwrap();
+    for a in 1..15u8 {
+        for b in a + 1..16 {
+            let name = format!("{a},{b}");
+            for pattern in Partition::parse(&name, 4, Goal::BlankLast)
+                .unwrap()
+                .patterns()
+            {
+                std::fs::write(crowded.path().join(file::file_name(pattern)), b"").unwrap();
+            }
+        }
+    }
+    let started = std::time::Instant::now();
+    let found = crate::table_files::sets_in(crowded.path(), 4, Goal::BlankLast);
+    assert!(found.len() <= 32, "{}", found.len());
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
     touch("7-8", 4, Goal::BlankLast);
     assert_eq!(chosen(4, Goal::BlankLast).as_deref(), Some("7-8"));
     touch("trio", 4, Goal::BlankLast);
