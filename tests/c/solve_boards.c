@@ -218,6 +218,21 @@ int main(int argc, char **argv) {
     npuzzle_close(weighted);
     options.within = 1001;
     check(npuzzle_open_with(&options, &weighted) == NPUZZLE_INVALID_ARGUMENT, "within 1001 refused");
+    /* A wall-clock budget: an optimal search out of time says so. */
+    npuzzle_options_init(&options);
+    options.pdb_dir = "/nonexistent-npuzzle-dir";
+    options.heuristic = "manhattan";
+    options.max_seconds = 0.05;
+    npuzzle_solver *timed = NULL;
+    check(npuzzle_open_with(&options, &timed) == NPUZZLE_OK, "open_with max_seconds");
+    uint16_t hard[16] = {0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1};
+    status = npuzzle_solve_with(timed, hard, 16, moves, sizeof moves, &info);
+    check(status == NPUZZLE_TIME_LIMIT, "max_seconds: out of time");
+    check(strstr(npuzzle_last_error(), "max_seconds") != NULL, "max_seconds: named");
+    npuzzle_close(timed);
+    options.max_seconds = -1;
+    check(npuzzle_open_with(&options, &timed) == NPUZZLE_INVALID_ARGUMENT,
+          "max_seconds -1 refused");
     npuzzle_close(engine);
 
     /* Missing tables: a status and a message naming the file. */

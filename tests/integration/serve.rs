@@ -575,6 +575,41 @@ fn budgets_and_a_full_queue_answer_instead_of_waiting() {
     assert_eq!(record["nodes"], 300000);
     drop(server);
 
+    // A wall-clock budget of the request's own: out of time, refused and
+    // named; out of range, a 400 naming the field.
+    let server = Server::start(&[]);
+    let (status, record) = server.post(
+        "/api/solve",
+        &format!("{{\"board\": \"{HARD}\", \"max_seconds\": 0.05}}"),
+    );
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["type"], "refused", "{record}");
+    assert!(
+        record["reason"]
+            .as_str()
+            .unwrap()
+            .contains("time budget of 0.05 s"),
+        "{record}"
+    );
+    assert_schema(&schema(), &record);
+    for bad in ["-1", "0", "1e9", "\"10\""] {
+        let (status, record) = server.post(
+            "/api/hint",
+            &format!("{{\"board\": \"{HARD}\", \"max_seconds\": {bad}}}"),
+        );
+        assert_eq!(status, 400, "{bad}: {record}");
+        let named = if bad.starts_with('"') {
+            bad
+        } else {
+            "max_seconds"
+        };
+        assert!(
+            record["error"].as_str().unwrap().contains(named),
+            "{bad}: {record}"
+        );
+    }
+    drop(server);
+
     // Heavy work past its bounds (the queue in all, then one client's
     // share) is refused at once with Retry-After, while a search that holds
     // the only place runs; hints have their own reserve and are answered.
@@ -1320,7 +1355,7 @@ fn fuzz_request(rng: &mut SplitMix64) -> FuzzRequest {
         )
         .into_bytes()
     };
-    match rng.below(10) {
+    match rng.below(12) {
         0..=4 => FuzzRequest {
             bytes: well_formed(&body, endpoint),
             asked: Some((board, goal, notation)),
@@ -1362,6 +1397,29 @@ fn fuzz_request(rng: &mut SplitMix64) -> FuzzRequest {
                 broken: false,
             }
         }
+        10 | 11 => {
+            // One of the hostile requests, as it is or mutated.
+            let seeds = hostile_requests();
+            let mut bytes = seeds[rng.below(seeds.len() as u64) as usize].clone();
+            for _ in 0..rng.below(4) {
+                let at = rng.below(bytes.len() as u64) as usize;
+                match rng.below(3) {
+                    0 => bytes[at] = rng.below(256) as u8,
+                    1 => {
+                        let pieces = b"{}[]\",:0 -+\r\n\t\x00\xff";
+                        bytes.insert(at, pieces[rng.below(pieces.len() as u64) as usize])
+                    }
+                    _ => {
+                        bytes.remove(at);
+                    }
+                }
+            }
+            FuzzRequest {
+                bytes,
+                asked: None,
+                broken: false,
+            }
+        }
         8 => {
             let length = rng.below(300) as usize;
             FuzzRequest {
@@ -1383,6 +1441,78 @@ fn fuzz_request(rng: &mut SplitMix64) -> FuzzRequest {
             }
         }
     }
+}
+
+/// The hostile requests of `hostile_requests_get_clear_errors_and_the_server_goes_on`
+/// and of earlier hostile passes, raw: the seeds the fuzz mutates.
+fn hostile_requests() -> Vec<Vec<u8>> {
+    let post = |path: &str, body: &str| {
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let get = |target: &str| {
+        format!("GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+    };
+    let many_headers: String = (0..120).map(|i| format!("X-{i}: v\r\n")).collect();
+    [
+        post("/api/solve", "{\"board\":"),
+        post("/api/solve", "[1, 2]"),
+        post("/api/solve", r#"{"board": "1 2 3 0", "x": 1}"#),
+        post("/api/solve", r#"{"board": "1 2 3 4 5 6 7 8 9"}"#),
+        post("/api/solve", r#"{"board": [1, 2, 3, -4]}"#),
+        post("/api/solve", r#"{"board": [1, 2, 3, 1e0]}"#),
+        post("/api/hint", r#"{"board": "1 2 3 0", "goal": "up"}"#),
+        post("/api/solve", r#"{"board": "1 2 0 3", "notation": "x"}"#),
+        post("/api/solve", r#"{"board": "1 2 0 3", "max_nodes": -1}"#),
+        post("/api/solve", r#"{"board": "1 2 0 3", "max_seconds": -1}"#),
+        post(
+            "/api/solve",
+            r#"{"board": "1 2 0 3", "max_seconds": 1e400}"#,
+        ),
+        post("/api/check", r#"{"board": "1 2 0 3", "board": "1 2 3 0"}"#),
+        post("/api/hint?x=1", r#"{"board": "1 2 0 3"}"#),
+        post("/api/random", ""),
+        get("/api/random?size=9"),
+        get("/api/random?size=x&goal=y"),
+        get("/api/random?sise=3"),
+        get("/api/random?size=3&size=4"),
+        get("/api/solve"),
+        get("/etc/passwd"),
+        get("/../../etc/passwd"),
+        get("/api/random?size=%FF"),
+        "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Content-Type: text/plain\r\nContent-Length: 19\r\nConnection: close\r\n\r\n\
+         {\"board\":\"1 2 0 3\"}"
+            .to_string(),
+        "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\n\
+         Content-Length: 19\r\nConnection: close\r\n\r\n{\"board\":\"1 2 0 3\"}"
+            .to_string(),
+        "POST /api/solve HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n\
+         Content-Length: 19\r\nConnection: close\r\n\r\n{\"board\":\"1 2 0 3\"}"
+            .to_string(),
+        "GET / HTTP/2.0\r\nHost: localhost\r\n\r\n".to_string(),
+        "GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"
+            .to_string(),
+        "POST /api/hint HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n".to_string(),
+        "POST /api/hint HTTP/1.1\r\nHost: localhost\r\nContent-Length: +5\r\n\r\n".to_string(),
+        "GET / HTTP/1.1\r\nHost : localhost\r\n\r\n".to_string(),
+        "GET / HTTP/1.1\r\nHost: localhost\r\nX-A: a\r\n b\r\n\r\n".to_string(),
+        "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\
+         Content-Length: 5\r\n\r\n0\r\n\r\n"
+            .to_string(),
+        format!("GET / HTTP/1.1\r\nHost: localhost\r\n{many_headers}\r\n"),
+        format!(
+            "POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Length: 70000\r\n\
+             Connection: close\r\n\r\n{}",
+            " ".repeat(70_000)
+        ),
+    ]
+    .into_iter()
+    .map(String::into_bytes)
+    .collect()
 }
 
 /// Random, mutated and broken requests: the server answers each well-formed
@@ -1435,6 +1565,25 @@ fn fuzz_the_http_api() {
             "{}",
             place()
         );
+        // Every error status carries the error record (docs/serve-api.md).
+        if status >= 400 {
+            // The first answer's body (a mutated request may hold several).
+            let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+            let length = head
+                .lines()
+                .find_map(|line| line.strip_prefix("content-length: "))
+                .and_then(|n| n.trim().parse::<usize>().ok())
+                .unwrap_or(body.len());
+            let body = body.get(..length).unwrap_or(body);
+            let record: serde_json::Value = serde_json::from_str(body)
+                .unwrap_or_else(|e| panic!("{}: the error is not a JSON record: {e}", place()));
+            assert_eq!(record["type"], "error", "{}", place());
+            assert!(
+                record["error"].as_str().is_some_and(|e| !e.is_empty()),
+                "{}",
+                place()
+            );
+        }
         let Some((board, goal, notation)) = request.asked else {
             continue;
         };

@@ -328,6 +328,60 @@ fn classic_searches_refuse_boards_beyond_their_limit() {
     );
 }
 
+/// `--max-seconds`: an optimal search out of time is refused with the
+/// budget named (exit 1, a `refused` record); a board past optimal search
+/// still answers, by the beam cut short and the reduction, its note
+/// naming the budget; a budget that is not seconds is refused at once.
+#[test]
+fn a_time_budget_refuses_optimal_searches_and_cuts_beams_short() {
+    let hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+    let run = npuzzle(&[
+        "solve",
+        "--json",
+        "-a",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--max-seconds",
+        "0.05",
+        hard,
+    ]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    let r = &run.json_records()[0];
+    assert_eq!(r["type"], "refused", "{r}");
+    assert!(
+        r["reason"]
+            .as_str()
+            .unwrap()
+            .contains("time budget of 0.05 s"),
+        "{r}"
+    );
+    let board = npuzzle(&["random", "--size", "8", "--seed", "9"]).stdout;
+    let run = npuzzle(&["solve", "--json", "--max-seconds", "0.2", board.trim()]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let r = &run.json_records()[0];
+    assert_eq!(r["optimal"], false, "{r}");
+    assert!(
+        r["note"]
+            .as_str()
+            .unwrap()
+            .contains("time budget of 0.2 s ran out"),
+        "{r}"
+    );
+    assert_record_replays(r, Goal::BlankLast);
+    for bad in ["0", "-1", "nan", "inf", "1e7", "ten"] {
+        let option = format!("--max-seconds={bad}");
+        let run = npuzzle(&["solve", &option, "1 2 3 4 5 6 7 0 8"]);
+        assert_eq!(run.status, 2, "{bad}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("--max-seconds") && run.stderr.contains("from 0.001 to 1000000"),
+            "{bad}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+}
+
 #[test]
 fn check_explains_solvability() {
     let ok = npuzzle(&["check", "1 2 3 4 5 6 7 0 8"]);

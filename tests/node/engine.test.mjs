@@ -160,7 +160,17 @@ test("bad boards get the command line's message", () => {
   assert.throws(() => engine.solve("1 2 3 4 5 6 8 7 0"), npuzzle.UnsolvableError);
   assert.throws(() => engine.solve({ tiles: [1, 0] }), TypeError);
   assert.throws(() => engine.solve("1 2 3 0", { maxNodes: -5 }), RangeError);
+  for (const bad of [-1, 0, NaN, Infinity, 1e7, "10", 1n]) {
+    assert.throws(() => engine.solve("1 2 3 0", { maxSeconds: bad }), /maxSeconds: .* from 0.001 to 1000000/);
+  }
   assert.throws(() => engine.random(4, 1.5), RangeError);
+});
+
+test("a time budget: 8x8 answers from where the beam got", () => {
+  const board = engine.random(8, 9);
+  const found = engine.solve(board, { maxSeconds: 0.05 });
+  assert.match(found.note, /time budget of 0.05 s ran out first/);
+  assert.deepEqual(replay(board, found.moves), goal(8));
 });
 
 test("random boards are the command line's for the same seed", () => {
@@ -239,6 +249,14 @@ test("misuse is refused in one line, and the engine keeps its tables", async () 
   engine.useTables(tables, "5-5-5");
   const korf3 = "1 15 10 13 0 11 4 7 12 6 5 3 14 8 9 2";
   assert.equal(engine.solve(korf3).length, 59);
+  // Out of time, an optimal search over the tables throws.
+  const hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+  assert.throws(() => engine.solve(hard, { maxSeconds: 0.05 }), (e) => {
+    assert.ok(e instanceof npuzzle.TimeLimitError, String(e));
+    assert.equal(e.kind, "time_limit");
+    assert.match(e.message, /time budget of 0.05 s/);
+    return true;
+  });
   // Options: unknown names, wrong types and ranges.
   assert.throws(() => engine.solve(korf3, { maxnodes: 5 }), /unknown option 'maxnodes'/);
   assert.throws(() => engine.hint(korf3, { within: 5 }), /unknown option 'within'/);

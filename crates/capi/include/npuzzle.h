@@ -37,6 +37,8 @@ typedef enum {
   NPUZZLE_NODE_LIMIT = 7,
   // A bug in npuzzle (a caught panic): please report the message.
   NPUZZLE_INTERNAL = 8,
+  // The time budget (`max_seconds`) ran out before an answer.
+  NPUZZLE_TIME_LIMIT = 9,
 } npuzzle_status;
 
 // A solver. Opaque: create with `npuzzle_open` or `npuzzle_open_with`,
@@ -78,6 +80,11 @@ typedef struct {
   // Accept solutions up to this many percent longer than optimal, found
   // far sooner (weighted IDA*; guaranteed); 0 (default): optimal.
   uint32_t within;
+  // Wall-clock seconds each search may take (0.001 to 1e6); 0
+  // (default): no limit. Optimal and weighted searches with no answer
+  // by then fail with `NPUZZLE_TIME_LIMIT`; near-optimal ones answer
+  // from where the beam got.
+  double max_seconds;
 } npuzzle_options;
 
 // What a solution is, beside its moves (`npuzzle_solve_with`).

@@ -44,6 +44,8 @@ pub enum npuzzle_status {
     NPUZZLE_NODE_LIMIT = 7,
     /// A bug in npuzzle (a caught panic): please report the message.
     NPUZZLE_INTERNAL = 8,
+    /// The time budget (`max_seconds`) ran out before an answer.
+    NPUZZLE_TIME_LIMIT = 9,
 }
 
 use npuzzle_status::*;
@@ -85,6 +87,11 @@ pub struct npuzzle_options {
     /// Accept solutions up to this many percent longer than optimal, found
     /// far sooner (weighted IDA*; guaranteed); 0 (default): optimal.
     pub within: u32,
+    /// Wall-clock seconds each search may take (0.001 to 1e6); 0
+    /// (default): no limit. Optimal and weighted searches with no answer
+    /// by then fail with `NPUZZLE_TIME_LIMIT`; near-optimal ones answer
+    /// from where the beam got.
+    pub max_seconds: f64,
 }
 
 /// What a solution is, beside its moves (`npuzzle_solve_with`).
@@ -209,6 +216,7 @@ fn status_of(error: &Error) -> npuzzle_status {
         Error::WrongSize { .. } => NPUZZLE_WRONG_SIZE,
         Error::Unsolvable { .. } => NPUZZLE_UNSOLVABLE,
         _ if error.node_limit().is_some() => NPUZZLE_NODE_LIMIT,
+        Error::TimeLimit { .. } => NPUZZLE_TIME_LIMIT,
         Error::Search(_) => NPUZZLE_INVALID_ARGUMENT,
         _ => NPUZZLE_INTERNAL,
     }
@@ -249,6 +257,7 @@ fn from_error(error: Error) -> (npuzzle_status, String) {
         Error::NodeLimit { .. } => format!(
             "{error} (max_nodes: the argument of npuzzle_solve, or npuzzle_options.max_nodes)"
         ),
+        Error::TimeLimit { .. } => format!("{error} (npuzzle_options.max_seconds)"),
         other => other.to_string(),
     };
     (status_of(&error), message)
@@ -419,6 +428,7 @@ pub unsafe extern "C" fn npuzzle_options_init(options: *mut npuzzle_options) {
             threads: 0,
             require_tables: 0,
             within: 0,
+            max_seconds: 0.0,
         })
     };
 }
@@ -450,8 +460,16 @@ pub unsafe extern "C" fn npuzzle_open_with(
                     ))
                 })?,
             };
+            let max_time = if o.max_seconds == 0.0 {
+                None
+            } else {
+                let budget = npuzzle::time_budget(o.max_seconds)
+                    .map_err(|e| invalid(format!("max_seconds {e}, or 0 for no limit")))?;
+                Some(budget)
+            };
             let mut builder = Solver::builder()
                 .goal(goal)
+                .max_time(max_time)
                 .reflection(o.reflection != 0)
                 .fast(o.fast != 0)
                 .within(o.within)

@@ -133,6 +133,13 @@ struct SearchArgs {
     /// attempt gives way to --fast after 3,000,000].
     #[arg(long)]
     max_nodes: Option<u64>,
+    /// Give up after S seconds of wall-clock time a board (decimals
+    /// allowed, such as 0.5) [default: none]. Optimal and --within
+    /// searches with no answer by then report so (--within keeps its last
+    /// finished stage, with a weaker guarantee); the beam answers from the
+    /// board nearest the goal it reached, finished by the reduction.
+    #[arg(long, value_name = "S", value_parser = seconds_budget)]
+    max_seconds: Option<std::time::Duration>,
     /// Threads: boards of a batch solved at once, or the threads sharing the
     /// search of a single board [default: one per core; at most 256].
     #[arg(long, short)]
@@ -552,6 +559,14 @@ fn random(args: &RandomArgs, out: &mut impl Write) -> io::Result<u8> {
 }
 
 /// `--within`: a whole percent, said so for "nan", "2.5" or "-1" too.
+fn seconds_budget(text: &str) -> Result<std::time::Duration, String> {
+    let seconds = text
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| "give seconds from 0.001 to 1000000, such as 10 or 0.5".to_string())?;
+    npuzzle::time_budget(seconds)
+}
+
 fn whole_percent(text: &str) -> Result<u32, String> {
     text.trim()
         .parse::<u32>()

@@ -104,6 +104,7 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         .within(args.within.unwrap_or(0))
         .reflection(!args.no_reflection)
         .max_nodes(args.max_nodes)
+        .max_time(args.max_seconds)
         .threads(jobs)
         .on_note(|note| eprintln!("npuzzle: {}", remedy::note_message(note)));
     if let Some(dir) = &args.pdb_dir {

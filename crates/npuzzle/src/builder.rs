@@ -11,6 +11,22 @@ use crate::note::{Note, NoteSink};
 use crate::tables::Tables;
 use crate::threads::{cores, MAX_THREADS};
 
+/// The longest wall-clock budget a board may be given (about eleven days).
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// A wall-clock budget from seconds as every door takes them: 0.001 to
+/// [`MAX_SECONDS`]; the error names the value, for the door to prefix
+/// with its own name for the option.
+pub fn time_budget(seconds: f64) -> Result<std::time::Duration, String> {
+    if (0.001..=MAX_SECONDS).contains(&seconds) {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "{seconds} is out of range: give seconds from 0.001 to 1000000, such as 10 or 0.5"
+        ))
+    }
+}
+
 /// The largest `within` percentage a solver takes (at most 11 times optimal).
 pub const MAX_WITHIN: u32 = 1000;
 
@@ -28,6 +44,7 @@ pub(crate) struct Config {
     pub(crate) within: u32,
     pub(crate) reflection: bool,
     pub(crate) max_nodes: Option<u64>,
+    pub(crate) max_time: Option<std::time::Duration>,
     pub(crate) threads: usize,
     pub(crate) on_note: Option<NoteSink>,
     pub(crate) strategy: Option<Strategy>,
@@ -136,6 +153,16 @@ impl SolverBuilder {
         self
     }
 
+    /// Give up after this much wall-clock time a board (default: none):
+    /// optimal and weighted searches end with [`Error::TimeLimit`](crate::Error::TimeLimit)
+    /// (a weighted search keeps the answer of its last finished stage);
+    /// the beam answers from the board nearest the goal it reached. The
+    /// reduction that finishes a near-optimal answer runs to its end.
+    pub fn max_time(mut self, budget: Option<std::time::Duration>) -> Self {
+        self.config.max_time = budget;
+        self
+    }
+
     /// Threads: boards solved at once by [`Solver::solve_many`](crate::Solver::solve_many) and
     /// [`Solver::answers`](crate::Solver::answers), or the threads sharing one board's search in
     /// [`Solver::solve`](crate::Solver::solve) (default: one per core; 1 to 256).
@@ -184,6 +211,7 @@ impl SolverBuilder {
                 within: 0,
                 reflection: true,
                 max_nodes: None,
+                max_time: None,
                 threads: cores().min(MAX_THREADS),
                 on_note: None,
                 strategy: None,

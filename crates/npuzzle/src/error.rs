@@ -45,6 +45,10 @@ pub enum Error {
     /// nodes, or BFS and A* would keep more than `limit` boards in memory.
     #[allow(missing_docs)]
     NodeLimit { algorithm: Algorithm, limit: u64 },
+    /// The wall-clock budget ran out before an answer (optimal and
+    /// weighted searches; near-optimal ones answer from where they came).
+    #[allow(missing_docs)]
+    TimeLimit { budget: std::time::Duration },
     /// The search asked for cannot run on this board (too large for it, the
     /// tables heuristic without tables). Never a node limit, an unsolvable
     /// board or a stop: those have their own variants.
@@ -284,6 +288,12 @@ impl fmt::Display for Error {
                  solves the board in constant memory",
                 algorithm.name()
             ),
+            Error::TimeLimit { budget } => write!(
+                f,
+                "no answer within the time budget of {} s; allow more time or use a stronger \
+                 heuristic",
+                npuzzle_search::seconds_text(*budget)
+            ),
             Error::Search(e) => e.fmt(f),
             Error::InvalidArgument(e) => f.write_str(e),
             Error::OutOfMemory {
@@ -369,6 +379,7 @@ impl Error {
             SearchError::NodeLimit { algorithm, limit } => Error::NodeLimit { algorithm, limit },
             SearchError::Unsolvable => Error::Unsolvable { goal },
             SearchError::Stopped => Error::Stopped,
+            SearchError::TimeLimit { budget } => Error::TimeLimit { budget },
             e => Error::Search(e),
         }
     }

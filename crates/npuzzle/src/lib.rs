@@ -58,7 +58,7 @@ mod threads;
 pub use build::{
     build_tables, build_tables_with, preflight, BuildEvent, BuildOptions, BuildReport,
 };
-pub use builder::{SolverBuilder, MAX_WITHIN};
+pub use builder::{time_budget, SolverBuilder, MAX_SECONDS, MAX_WITHIN};
 pub use error::{build_command, Error, TablesError, TablesProblem};
 pub use note::Note;
 pub use npuzzle_board::{
@@ -66,7 +66,8 @@ pub use npuzzle_board::{
 };
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
 pub use npuzzle_search::{
-    Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, Stats, Strategy, MAX_SEARCH_SIZE,
+    seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, Stats, Strategy,
+    MAX_SEARCH_SIZE,
 };
 pub use plan::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
 pub use solution::Solution;

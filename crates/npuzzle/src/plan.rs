@@ -10,8 +10,8 @@ use std::sync::Arc;
 use npuzzle_board::Board;
 use npuzzle_search::heuristic::{Heuristic, LinearConflict};
 use npuzzle_search::{
-    Algorithm, BeamOutcome, Grid, HeuristicKind, Position, Request, SearchError, Stats,
-    MAX_SEARCH_SIZE,
+    Algorithm, BeamOutcome, Deadline, Effort, Grid, HeuristicKind, Position, Request, SearchError,
+    Stats, MAX_SEARCH_SIZE,
 };
 
 use crate::error::{Error, TablesProblem};
@@ -232,6 +232,8 @@ impl Solver {
     ) -> Result<Solution, Error> {
         let goal = self.config.goal;
         let max_nodes = run.max_nodes.or(self.config.max_nodes);
+        // The wall-clock budget counts the opening of the tables too.
+        let deadline = self.deadline(run);
         let stop = run.stop.clone();
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
@@ -241,8 +243,10 @@ impl Solver {
         let plan = self.plan(board, max_nodes);
         let started = Instant::now();
         let (algorithm, heuristic, fallback_after) = match plan {
-            Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref()),
-            Plan::Beam { tables } => return self.beam(board, tables, max_nodes, run, started),
+            Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref(), false),
+            Plan::Beam { tables } => {
+                return self.beam(board, tables, max_nodes, run, deadline, started)
+            }
             Plan::Search {
                 algorithm,
                 heuristic,
@@ -256,6 +260,7 @@ impl Solver {
             max_nodes: fallback_after.or(max_nodes),
             parallel: !run.here,
             stop: stop.clone(),
+            deadline,
             within: self.config.within,
             spare_threads,
             strategy: self.config.strategy,
@@ -283,11 +288,12 @@ impl Solver {
             ),
             None => npuzzle_search::solve(board, request),
         };
-        let result = if request.within > 0 && request.max_nodes.is_some() {
-            weighted_ladder(&search, &request)
-        } else {
-            search(&request).map(|found| (found, request.within))
-        };
+        let result =
+            if request.within > 0 && (request.max_nodes.is_some() || request.deadline.is_some()) {
+                weighted_ladder(&search, &request)
+            } else {
+                search(&request).map(|found| (found, request.within))
+            };
         if let (Ok((found, _)), Some(tables)) = (&result, &tables) {
             tables.certify(board, &found.moves)?;
         }
@@ -300,8 +306,13 @@ impl Solver {
                 let lower_bound = estimate + ((found.moves.len() as u64 + estimate) & 1);
                 let optimal = found.moves.len() as u64 == lower_bound;
                 let note = if within > request.within {
+                    let budget = if deadline.is_some_and(|d| d.passed()) {
+                        "time"
+                    } else {
+                        "node"
+                    };
                     format!(
-                        "within {}% of optimal asked for; the node budget ran out first, \
+                        "within {}% of optimal asked for; the {budget} budget ran out first, \
                          so this answer is within {within}%",
                         request.within
                     )
@@ -327,17 +338,28 @@ impl Solver {
                 elapsed: started.elapsed(),
                 ..solution
             }),
+            Err(SearchError::TimeLimit { budget }) if fallback_after.is_some() => self.reduce(
+                board,
+                format!(
+                    "no optimal answer within the time budget of {} s",
+                    npuzzle_search::seconds_text(budget)
+                ),
+                started,
+                stop.as_ref(),
+                true,
+            ),
             Err(SearchError::NodeLimit { .. })
                 if fallback_after.is_some() && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
             {
                 let tables = self.beam_tables(board.size()) == Ok(true);
-                self.beam(board, tables, None, run, started)
+                self.beam(board, tables, None, run, deadline, started)
             }
             Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
                 board,
                 format!("optimal search gave up after {limit} nodes"),
                 started,
                 stop.as_ref(),
+                false,
             ),
             Err(SearchError::Tables(e)) => {
                 let tables = self.tables(board.size())?;
@@ -358,6 +380,7 @@ impl Solver {
         board: &Board,
         max_nodes: Option<u64>,
         run: &Run,
+        deadline: Option<Deadline>,
     ) -> Result<BeamRequest, String> {
         let lower_bound = self.lower_bound(board);
         let budget = max_nodes.unwrap_or(self.config.effort.beam_nodes());
@@ -383,6 +406,7 @@ impl Solver {
             max_nodes: Some(limit),
             parallel: !run.here,
             stop: run.stop.clone(),
+            deadline,
             strategy: self.config.strategy,
             beam_outcomes: run.beams.clone(),
             ..Request::default()
@@ -415,7 +439,7 @@ impl Solver {
         if !matches!(self.plan(board, max_nodes), Plan::Beam { tables: false }) {
             return Ok(None);
         }
-        let Ok(beam) = self.beam_request(board, max_nodes, run) else {
+        let Ok(beam) = self.beam_request(board, max_nodes, run, self.deadline(run)) else {
             return Ok(None);
         };
         npuzzle_search::beam_attempt(board, &beam.request, beam.width, attempt)
@@ -434,6 +458,7 @@ impl Solver {
         tables: bool,
         max_nodes: Option<u64>,
         run: &Run,
+        deadline: Option<Deadline>,
         started: Instant,
     ) -> Result<Solution, Error> {
         let stop = run.stop.as_ref();
@@ -443,9 +468,9 @@ impl Solver {
             request,
             lower_bound,
             depth_cap,
-        } = match self.beam_request(board, max_nodes, run) {
+        } = match self.beam_request(board, max_nodes, run, deadline) {
             Ok(beam) => beam,
-            Err(why) => return self.reduce(board, why, started, stop),
+            Err(why) => return self.reduce(board, why, started, stop, false),
         };
         let opened = if tables {
             Some(self.tables(board.size())?)
@@ -469,7 +494,14 @@ impl Solver {
                 let why = format!(
                     "a beam search of width {width} found nothing within {depth_cap} moves"
                 );
-                return self.reduce(board, why, started, stop);
+                return self.reduce(board, why, started, stop, false);
+            }
+            Err(SearchError::TimeLimit { budget }) => {
+                let why = format!(
+                    "a beam search of width {width} found nothing within the time budget of {} s",
+                    npuzzle_search::seconds_text(budget)
+                );
+                return self.reduce(board, why, started, stop, true);
             }
             Err(SearchError::Tables(e)) => {
                 let tables = self.tables(board.size())?;
@@ -496,27 +528,45 @@ impl Solver {
             initial_estimate: Some(found.initial_estimate),
             lower_bound: (!optimal).then_some(lower_bound),
             note: (!optimal).then(|| {
-                format!("beam search of width {width}: no guarantee how far from optimal")
+                let out_of_time = match deadline {
+                    Some(d) if d.passed() => format!(
+                        "; the time budget of {} s ran out first",
+                        npuzzle_search::seconds_text(d.budget())
+                    ),
+                    _ => String::new(),
+                };
+                format!(
+                    "beam search of width {width}: no guarantee how far from optimal{out_of_time}"
+                )
             }),
             elapsed: started.elapsed(),
             ..Solution::by("beam", found.moves)
         })
     }
 
+    /// The wall-clock budget of a search starting now, as `run` or the
+    /// solver's configuration gives it.
+    fn deadline(&self, run: &Run) -> Option<Deadline> {
+        run.max_time.or(self.config.max_time).map(Deadline::after)
+    }
+
+    /// The reduction's answer; `out_of_time`: the wall-clock budget is
+    /// spent, so it works quickly (tens of milliseconds up to 10x10).
     fn reduce(
         &self,
         board: &Board,
         why: String,
         started: Instant,
         stop: Option<&Arc<std::sync::atomic::AtomicBool>>,
+        out_of_time: bool,
     ) -> Result<Solution, Error> {
-        let moves = npuzzle_search::solve_by_reduction_until(
-            board,
-            self.config.goal,
-            self.config.effort,
-            stop,
-        )
-        .map_err(|e| Error::from_search(e, self.config.goal))?;
+        let effort = if out_of_time {
+            Effort::Quick
+        } else {
+            self.config.effort
+        };
+        let moves = npuzzle_search::solve_by_reduction_until(board, self.config.goal, effort, stop)
+            .map_err(|e| Error::from_search(e, self.config.goal))?;
         // Every solution of a board has the same parity; an answer as short
         // as the bound is optimal, whatever found it.
         let bound = self.lower_bound(board);
@@ -566,6 +616,7 @@ fn weighted_ladder(
                     break;
                 }
             }
+            Err(SearchError::TimeLimit { .. }) if best.is_some() => break,
             Err(SearchError::NodeLimit { .. }) if best.is_some() => {
                 // The stage that ran out spent the rest of the budget.
                 if let Some((found, _)) = &mut best {

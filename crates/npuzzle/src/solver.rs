@@ -56,6 +56,9 @@ pub struct Run {
     /// The node limit of this search: IDA* expanded nodes, BFS and A*
     /// boards kept (None: the solver's, [`crate::SolverBuilder::max_nodes`]).
     pub max_nodes: Option<u64>,
+    /// The wall-clock budget of this search (None: the solver's,
+    /// [`crate::SolverBuilder::max_time`]).
+    pub max_time: Option<std::time::Duration>,
     /// Set from another thread to end the search within milliseconds,
     /// with [`Error::Stopped`].
     pub stop: Option<Arc<AtomicBool>>,

@@ -515,6 +515,87 @@ fn small_4x4() -> Board {
     parse_board("1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15").unwrap()
 }
 
+/// The wall-clock budget, the solver's or the run's: an optimal search
+/// out of time says so (`TimeLimit`, its message naming the budget); a
+/// board past optimal search answers from the beam and the reduction,
+/// noting the budget; the reduction of a board with no optimal attempt
+/// left answers too; a weighted search keeps its last finished stage.
+#[test]
+fn a_time_budget_ends_optimal_searches_and_cuts_near_optimal_ones_short() {
+    use std::time::Duration;
+    isolate();
+    let hard = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+    let tiny = Duration::from_millis(1);
+    let explicit = Solver::builder()
+        .heuristic(HeuristicKind::Manhattan)
+        .max_time(Some(tiny))
+        .threads(2)
+        .build()
+        .unwrap();
+    let e = explicit.solve(&hard).unwrap_err();
+    assert!(
+        matches!(e, Error::TimeLimit { budget } if budget == tiny),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("0.001 s"), "{e}");
+    let roomy = Run {
+        max_time: Some(Duration::from_secs(3600)),
+        ..Run::default()
+    };
+    let easy = parse_board("8 1 3 4 0 2 7 6 5").unwrap();
+    assert_eq!(explicit.solve_with(&easy, &roomy).unwrap().length(), 14);
+
+    let policy = Solver::builder().threads(2).build().unwrap();
+    let run = Run {
+        max_time: Some(tiny),
+        ..Run::default()
+    };
+    let big = random_board(8, Goal::BlankLast, &mut SplitMix64::new(9));
+    let solution = policy.solve_with(&big, &run).unwrap();
+    assert!(!solution.optimal);
+    assert!(
+        solution
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("time budget of 0.001 s ran out"),
+        "{:?}",
+        solution.note
+    );
+    let mut reached = big.clone();
+    assert!(solution.moves.iter().all(|&mv| reached.apply(mv)));
+    assert!(reached.is_goal(Goal::BlankLast));
+
+    // 4x4 without tables: the optimal attempt gives way to the reduction.
+    let fallback = policy.solve_with(&hard, &run).unwrap();
+    assert_eq!(fallback.algorithm, "reduction");
+    assert!(
+        fallback
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("time budget of 0.001 s"),
+        "{:?}",
+        fallback.note
+    );
+
+    let weighted = Solver::builder()
+        .heuristic(HeuristicKind::LinearConflict)
+        .within(2)
+        .threads(1)
+        .build()
+        .unwrap();
+    let quick = Run {
+        max_time: Some(Duration::from_millis(300)),
+        ..Run::default()
+    };
+    // Within 2 % takes far longer: a stage before it answers, or none.
+    match weighted.solve_with(&hard, &quick) {
+        Ok(found) => assert!(found.length() >= 80 && found.within.is_some_and(|w| w > 2)),
+        Err(e) => assert!(matches!(e, Error::TimeLimit { .. }), "{e:?}"),
+    }
+}
+
 /// `solve_with` takes the run's own node limit over the solver's, and a
 /// run `here` gives the moves of the split search.
 #[test]

@@ -42,6 +42,12 @@ create_exception!(
     PyRuntimeError,
     "The search reached its node limit first."
 );
+create_exception!(
+    _npuzzle,
+    TimeLimitError,
+    PyRuntimeError,
+    "The search had no answer when its time budget ran out."
+);
 
 /// The call that builds the tables, in Python's words.
 fn build_call(e: &npuzzle::TablesError) -> String {
@@ -61,6 +67,9 @@ fn to_py(error: Error) -> PyErr {
         Error::Unsolvable { .. } => UnsolvableError::new_err(error.to_string()),
         Error::NodeLimit { .. } => NodeLimitError::new_err(format!(
             "{error} (the max_nodes keyword argument of npuzzle.Solver)"
+        )),
+        Error::TimeLimit { .. } => TimeLimitError::new_err(format!(
+            "{error} (the max_seconds keyword argument of npuzzle.Solver)"
         )),
         Error::OutOfMemory { .. } => PyMemoryError::new_err(error.to_string()),
         Error::Io { .. } => PyOSError::new_err(error.to_string()),
@@ -246,6 +255,31 @@ fn jobs_arg(jobs: Int) -> PyResult<usize> {
 
 /// A board side checked against what the engine takes (taken as i128 so
 /// that a negative or huge side gets this message too).
+/// A wall-clock budget in seconds: a real number from 0.001 to 10^6
+/// (booleans refused, as for sizes).
+fn seconds_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<std::time::Duration>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(
+            "max_seconds must be a number of seconds, not a bool",
+        ));
+    }
+    let seconds: f64 = value.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "max_seconds must be a number of seconds, not {}",
+            value
+                .get_type()
+                .name()
+                .map_or_else(|_| "that".to_string(), |n| n.to_string())
+        ))
+    })?;
+    npuzzle::time_budget(seconds)
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("max_seconds {e}")))
+}
+
 fn size_arg(size: Int) -> PyResult<usize> {
     let size = size.0;
     let side = usize::try_from(size).unwrap_or(0);
@@ -622,7 +656,8 @@ impl StopFlag {
 impl Solver {
     #[new]
     #[pyo3(signature = (pdb_dir=None, partition=None, size=Int(4), goal="blank-last", max_nodes=None,
-        reflection=true, jobs=Int(0), algorithm=None, heuristic=None, fast=false, within=Int(0)))]
+        reflection=true, jobs=Int(0), algorithm=None, heuristic=None, fast=false, within=Int(0),
+        max_seconds=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -637,8 +672,10 @@ impl Solver {
         heuristic: Option<&str>,
         fast: bool,
         within: Int,
+        max_seconds: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solver> {
         let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
+        let max_time = seconds_arg(max_seconds)?;
         let jobs = jobs_arg(jobs)?;
         let within = u32::try_from(count("within", within)?).unwrap_or(u32::MAX);
         let pdb_dir = pdb_dir.map(|dir| dir_arg(py, "pdb_dir", dir)).transpose()?;
@@ -647,6 +684,7 @@ impl Solver {
         let mut builder = npuzzle::Solver::builder()
             .goal(goal)
             .max_nodes(max_nodes)
+            .max_time(max_time)
             .reflection(reflection)
             .fast(fast)
             .within(within);
@@ -1037,6 +1075,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TablesError", m.py().get_type::<TablesError>())?;
     m.add("UnsolvableError", m.py().get_type::<UnsolvableError>())?;
     m.add("NodeLimitError", m.py().get_type::<NodeLimitError>())?;
+    m.add("TimeLimitError", m.py().get_type::<TimeLimitError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

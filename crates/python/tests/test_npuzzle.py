@@ -159,6 +159,18 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
             npuzzle.Solver(pdb_dir, partition="5-5-5", max_nodes=5, algorithm=algorithm).solve(
                 [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
         assert "--" not in str(raised.value)
+    # A wall-clock budget: an optimal search out of time says so; a value
+    # that is not seconds is refused by type or range.
+    with pytest.raises(npuzzle.TimeLimitError, match="max_seconds keyword"):
+        npuzzle.Solver(pdb_dir, heuristic="manhattan", max_seconds=0.05).solve(
+            [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
+    assert npuzzle.Solver(max_seconds=60).solve("8 1 3 4 0 2 7 6 5").length == 14
+    for bad in (-1, 0, float("nan"), float("inf"), 10**7):
+        with pytest.raises(ValueError, match="max_seconds .* out of range"):
+            npuzzle.Solver(max_seconds=bad)
+    for bad in (True, "10", [1]):
+        with pytest.raises(TypeError, match="max_seconds must be a number"):
+            npuzzle.Solver(max_seconds=bad)
     with pytest.raises(npuzzle.TablesError, match="npuzzle pdb build"):
         npuzzle.Solver(pdb_dir / "nowhere", partition="5-5-5")
     with pytest.raises(npuzzle.TablesError, match=r"npuzzle.build_tables\("):

@@ -12,11 +12,11 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use npuzzle_board::Move;
 
 use crate::grid::{Grid, Position};
+use crate::halt::Halt;
 use crate::heuristic::{Heuristic, LinearConflict, MoveSet};
 use crate::types::Stats;
 
@@ -90,12 +90,13 @@ pub(crate) enum Ending {
     /// The moves to the goal.
     Solved(Vec<Move>),
     /// With `stall_levels`: that many levels went by with no board below
-    /// the least estimate seen, or more than `max_nodes` boards were
-    /// expanded. The moves to the board of that estimate.
+    /// the least estimate seen, more than `max_nodes` boards were
+    /// expanded, or the deadline passed. The moves to the board of that
+    /// estimate.
     Unfinished(Vec<Move>),
     /// The beam died out (every board of a level seen before), more than
-    /// `max_nodes` boards were expanded (without `stall_levels`), or `stop`
-    /// was set.
+    /// `max_nodes` boards were expanded or the deadline passed (without
+    /// `stall_levels`), or the stop flag was set.
     Ended,
 }
 
@@ -108,7 +109,7 @@ pub(crate) fn beam<H: Heuristic>(
     start: &Position,
     width: usize,
     max_nodes: u64,
-    stop: Option<&AtomicBool>,
+    halt: Halt<'_>,
     stall_levels: Option<usize>,
 ) -> (Ending, Stats) {
     let solved =
@@ -119,7 +120,7 @@ pub(crate) fn beam<H: Heuristic>(
         start,
         width,
         max_nodes,
-        stop,
+        halt,
         stall_levels,
         solved,
     )
@@ -134,7 +135,7 @@ pub(crate) fn beam_until<H: Heuristic>(
     start: &Position,
     width: usize,
     max_nodes: u64,
-    stop: Option<&AtomicBool>,
+    halt: Halt<'_>,
     stall_levels: Option<usize>,
     done: impl Fn(&H::State, u32, &Position) -> bool,
 ) -> (Ending, Stats) {
@@ -187,12 +188,13 @@ pub(crate) fn beam_until<H: Heuristic>(
         next_seen.clear();
         for (index, entry) in level.entries.iter().enumerate() {
             stats.expanded += 1;
-            if stats.expanded.is_multiple_of(4096)
-                && stop.is_some_and(|s| s.load(Ordering::Relaxed))
-            {
+            let halted = halt.now_at(stats.expanded);
+            if halted && !halt.timed_out() {
                 return (Ending::Ended, stats);
             }
-            if stats.expanded > max_nodes {
+            // Out of time is out of nodes: how near the goal the beam came
+            // stands.
+            if halted || stats.expanded > max_nodes {
                 if stall_levels.is_some() && least_seen != u32::MAX {
                     let (depth, index) = least_at;
                     return (Ending::Unfinished(path_to(&history[..depth], index)), stats);
@@ -461,6 +463,7 @@ mod tests {
 
     use super::*;
     use crate::{solve, Request};
+    use std::sync::atomic::AtomicBool;
 
     fn beam_of(board: &npuzzle_board::Board, width: usize, limit: u64) -> Option<Vec<Move>> {
         let grid = Grid::new(board.size(), Goal::BlankLast);
@@ -471,7 +474,7 @@ mod tests {
             &Position::new(board),
             width,
             limit,
-            None,
+            Halt::default(),
             None,
         ) {
             (Ending::Solved(moves), _) => Some(moves),
@@ -558,7 +561,7 @@ mod tests {
             &Position::new(&board),
             200,
             u64::MAX,
-            None,
+            Halt::default(),
             Some(5),
         );
         let Ending::Unfinished(nearest) = ending else {
@@ -588,7 +591,7 @@ mod tests {
             &Position::new(&board),
             1_000,
             u64::MAX,
-            Some(&stop),
+            Halt::flag(Some(&stop)),
             None,
         );
         assert!(matches!(found.0, Ending::Ended));

@@ -5,11 +5,11 @@
 use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use npuzzle_board::Move;
 
 use crate::grid::{Grid, Position};
+use crate::halt::Halt;
 use crate::heuristic::Heuristic;
 use crate::types::Stats;
 
@@ -62,18 +62,13 @@ fn children(grid: &Grid, key: &[u8]) -> Vec<(Box<[u8]>, Move)> {
         .collect()
 }
 
-/// Whether the caller asked to stop, looked at every 4,096 nodes.
-fn stopped(stop: Option<&AtomicBool>, expanded: u64) -> bool {
-    expanded.is_multiple_of(4096) && stop.is_some_and(|s| s.load(Ordering::Relaxed))
-}
-
 /// Breadth-first search; `None` when more than `node_limit` boards were
 /// seen, or when stopped.
 pub(crate) fn bfs(
     grid: &Grid,
     start: Position,
     node_limit: u64,
-    stop: Option<&AtomicBool>,
+    halt: Halt<'_>,
 ) -> Option<(Vec<Move>, Stats)> {
     let cells = grid.cells();
     let mut stats = Stats {
@@ -93,7 +88,7 @@ pub(crate) fn bfs(
     let mut queue = VecDeque::from([0u32]);
     while let Some(index) = queue.pop_front() {
         stats.expanded += 1;
-        if stopped(stop, stats.expanded) {
+        if halt.now_at(stats.expanded) {
             return None;
         }
         for (child, mv) in children(grid, &keys[index as usize]) {
@@ -127,7 +122,7 @@ pub(crate) fn astar<H: Heuristic>(
     heuristic: &H,
     start: Position,
     node_limit: u64,
-    stop: Option<&AtomicBool>,
+    halt: Halt<'_>,
 ) -> Option<(Vec<Move>, Stats)> {
     let cells = grid.cells();
     let mut stats = Stats {
@@ -153,7 +148,7 @@ pub(crate) fn astar<H: Heuristic>(
             return Some((path_to(&nodes, index), stats));
         }
         stats.expanded += 1;
-        if stopped(stop, stats.expanded) {
+        if halt.now_at(stats.expanded) {
             return None;
         }
         for (child, mv) in children(grid, &keys[index as usize]) {

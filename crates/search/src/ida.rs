@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use npuzzle_board::Move;
 
 use crate::grid::{Grid, Position};
+use crate::halt::{Halt, CHECK_EVERY};
 use crate::heuristic::Heuristic;
 use crate::pruning::{MovePruning, PruneState, START};
 
@@ -17,7 +18,7 @@ fn pruning() -> &'static MovePruning {
     static PRUNING: std::sync::OnceLock<MovePruning> = std::sync::OnceLock::new();
     PRUNING.get_or_init(MovePruning::standard)
 }
-use crate::types::Stats;
+use crate::types::{Deadline, Stats};
 
 /// No cell: the root has no parent to avoid.
 const NO_CELL: u8 = u8::MAX;
@@ -48,10 +49,15 @@ pub(crate) struct Dfs<'a, H: Heuristic> {
     /// search came.
     pub closest: u32,
     pub stats: Stats,
+    /// The node count at which the budgets are looked at next: the node
+    /// limit, or before it the clock's next look (one comparison a node
+    /// either way).
+    check_at: u64,
     node_limit: u64,
-    /// Set by the caller to stop the search (a flag that is never set when
-    /// the caller gave none).
+    /// The caller's stop flag (one that is never set when none was
+    /// given), read at every node.
     stop: &'a AtomicBool,
+    deadline: Option<&'a Deadline>,
     /// In a split search, the first subtree (in the split's order) where a
     /// solution was found, and this search's subtree: a search of a later
     /// subtree stops, since it cannot change the answer.
@@ -72,7 +78,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         heuristic: &'a H,
         position: Position,
         node_limit: u64,
-        stop: Option<&'a AtomicBool>,
+        halt: Halt<'a>,
     ) -> Self {
         Dfs {
             grid,
@@ -83,8 +89,14 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             next_bound: u32::MAX,
             closest: u32::MAX,
             stats: Stats::default(),
+            check_at: if halt.deadline().is_some() {
+                node_limit.min(CHECK_EVERY)
+            } else {
+                node_limit
+            },
             node_limit,
-            stop: stop.unwrap_or(&NEVER),
+            stop: halt.flag_or(&NEVER),
+            deadline: halt.deadline(),
             first_found: &NO_SOLUTION,
             subtree: 0,
             pruning: pruning(),
@@ -126,6 +138,19 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         flow
     }
 
+    /// At `check_at`: whether the node limit or the deadline is reached;
+    /// if not, when to look next.
+    #[cold]
+    #[inline(never)]
+    fn out_of_budget(&mut self) -> bool {
+        let expanded = self.stats.expanded;
+        if expanded >= self.node_limit || self.deadline.is_some_and(|d| d.passed()) {
+            return true;
+        }
+        self.check_at = (expanded + CHECK_EVERY).min(self.node_limit);
+        false
+    }
+
     fn search(
         &mut self,
         g: u32,
@@ -140,8 +165,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             return Flow::Found;
         }
         self.stats.expanded += 1;
-        if self.stats.expanded >= self.node_limit
-            || self.stop.load(Ordering::Relaxed)
+        if self.stats.expanded >= self.check_at && self.out_of_budget() {
+            return Flow::Stopped;
+        }
+        if self.stop.load(Ordering::Relaxed)
             || self.first_found.load(Ordering::Relaxed) < self.subtree
         {
             return Flow::Stopped;
@@ -267,11 +294,11 @@ pub(crate) fn ida_star<H: Heuristic>(
     heuristic: &H,
     position: Position,
     node_limit: u64,
-    stop: Option<&AtomicBool>,
+    halt: Halt<'_>,
 ) -> Option<(Vec<Move>, Stats)> {
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
-    let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
+    let mut dfs = Dfs::new(grid, heuristic, position, node_limit, halt);
     loop {
         dfs.stats.iterations += 1;
         match dfs.run(bound, 0, None, START, &state) {
@@ -323,7 +350,7 @@ pub(crate) fn pass_below<H: Heuristic>(
     prefix: &[Move],
     bound: u32,
     node_limit: u64,
-    stop: Option<&AtomicBool>,
+    halt: Halt<'_>,
 ) -> (Option<Vec<Move>>, u32, u64, bool, u32) {
     let n = grid.n;
     let mut history = START;
@@ -344,7 +371,7 @@ pub(crate) fn pass_below<H: Heuristic>(
         parent_blank = Some(blank);
     }
     let state = heuristic.init(&position);
-    let mut dfs = Dfs::new(grid, heuristic, position, node_limit, stop);
+    let mut dfs = Dfs::new(grid, heuristic, position, node_limit, halt);
     match dfs.run(bound, prefix.len() as u32, parent_blank, history, &state) {
         Flow::Found => (
             Some(std::mem::take(&mut dfs.path)),
@@ -685,7 +712,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     heuristic: &H,
     position: Position,
     node_limit: u64,
-    stop: Option<&AtomicBool>,
+    halt: Halt<'_>,
     workers: usize,
     spare: Option<&AtomicUsize>,
 ) -> Option<(Vec<Move>, Stats)> {
@@ -696,7 +723,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
     if bound <= depth + 2 {
-        return ida_star(grid, heuristic, position, node_limit, stop);
+        return ida_star(grid, heuristic, position, node_limit, halt);
     }
     let root = Subtree::root(position, state);
     let mut stats = Stats::default();
@@ -741,12 +768,17 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                               subtree: &Start<H::State>,
                               stack: &mut Vec<[H::State; 4]>|
          -> (Stats, u32) {
+            // Subtrees smaller than the clock's interval look at it here.
+            if halt.now() {
+                stopped.store(true, Ordering::Relaxed);
+                return (Stats::default(), u32::MAX);
+            }
             let position = subtree.position(grid, &root.position);
             // The start's children are prepared as every other node's are.
             let mut start = subtree.state;
             heuristic.prepare_children(&mut start, &position, pruning().moves(subtree.history));
             let left = node_limit.saturating_sub(spent.load(Ordering::Relaxed));
-            let mut dfs = Dfs::new(grid, heuristic, position, left, stop);
+            let mut dfs = Dfs::new(grid, heuristic, position, left, halt);
             dfs.first_found = &first_found;
             dfs.subtree = index;
             dfs.stack = std::mem::take(stack);
@@ -811,10 +843,7 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         if let Some((_, moves)) = found.into_inner().expect("no panics while held") {
             return Some((moves, stats));
         }
-        if stopped.load(Ordering::Relaxed)
-            || stats.expanded >= node_limit
-            || stop.is_some_and(|s| s.load(Ordering::Relaxed))
-        {
+        if stopped.load(Ordering::Relaxed) || stats.expanded >= node_limit || halt.now() {
             return None;
         }
         bound = next_bound.min(least_cut);
@@ -948,7 +977,7 @@ mod tests {
                         &heuristic,
                         position.clone(),
                         u64::MAX,
-                        None,
+                        Halt::default(),
                         workers,
                         None,
                     )
@@ -966,7 +995,7 @@ mod tests {
                 &heuristic,
                 position.clone(),
                 u64::MAX,
-                None,
+                Halt::default(),
                 1,
                 Some(&spare),
             )
@@ -1033,7 +1062,7 @@ mod tests {
             let board = random_walk(4, Goal::BlankLast, walk, &mut rng);
             let position = Position::new(&board);
             let (shortest, _) =
-                crate::classic::bfs(&grid, position.clone(), u64::MAX, None).unwrap();
+                crate::classic::bfs(&grid, position.clone(), u64::MAX, Halt::default()).unwrap();
             let root = Subtree::root(position.clone(), heuristic.init(&position));
             let one = frontier(&grid, &heuristic, &root, 12, 40, 1);
             let two = pool.install(|| frontier(&grid, &heuristic, &root, 12, 40, 2));
@@ -1060,9 +1089,16 @@ mod tests {
         for _ in 0..3 {
             let board = random_walk(4, goal, 60, &mut rng);
             let position = Position::new(&board);
-            let (solution, stats) =
-                split_ida_star(&grid, &heuristic, position.clone(), u64::MAX, None, 1, None)
-                    .unwrap();
+            let (solution, stats) = split_ida_star(
+                &grid,
+                &heuristic,
+                position.clone(),
+                u64::MAX,
+                Halt::default(),
+                1,
+                None,
+            )
+            .unwrap();
             let mut bound = heuristic.value(&heuristic.init(&position));
             let mut came_near: HashMap<Vec<Move>, u32> = HashMap::new();
             let mut expanded = 0;
@@ -1089,7 +1125,7 @@ mod tests {
                         prefix,
                         bound,
                         u64::MAX,
-                        None,
+                        Halt::default(),
                     );
                     assert!(complete && closest <= *h);
                     expanded += nodes;

@@ -7,6 +7,7 @@ pub mod additive;
 mod beam;
 mod classic;
 mod grid;
+mod halt;
 pub mod heuristic;
 mod ida;
 mod prefetch;
@@ -23,14 +24,15 @@ use npuzzle_board::{Board, Goal, Move};
 pub use additive::{choose, Capacity, Strategy};
 use additive::{TableSet, WithHeuristic};
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
+use halt::Halt;
 use heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
 pub use ida::split_depth;
 pub use reduction::{
     solve_by_reduction, solve_by_reduction_until, solve_by_reduction_with, Effort,
 };
 pub use types::{
-    default_max_nodes, Algorithm, BeamEnding, BeamOutcome, HeuristicKind, Request, SearchError,
-    Solution, Stats, DEFAULT_MEMORY_BYTES,
+    default_max_nodes, seconds_text, Algorithm, BeamEnding, BeamOutcome, Deadline, HeuristicKind,
+    Request, SearchError, Solution, Stats, DEFAULT_MEMORY_BYTES,
 };
 
 /// The geometry of `board` for `goal`, when a search can take it:
@@ -313,6 +315,7 @@ fn frame_first_beams<H: Heuristic>(
         let (a, b) = rayon::join(|| run(first, left), || run(second, after));
         Some([a, b])
     };
+    let halt = Halt::of(request);
     let mut ready = std::collections::VecDeque::new();
     let mut best: Option<Solution> = None;
     // The moves to the board the last stalled beam came nearest the goal.
@@ -320,7 +323,7 @@ fn frame_first_beams<H: Heuristic>(
     let mut spent = 0;
     for attempt in 0..widths.len() {
         let left = request.max_nodes.map(|limit| limit.saturating_sub(spent));
-        if (best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) {
+        if (best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) || halt.now() {
             break;
         }
         if ready.is_empty() && (attempt == 0 || attempt == ALWAYS_RUN) {
@@ -351,7 +354,8 @@ fn frame_first_beams<H: Heuristic>(
         found.elapsed = started.elapsed();
         return Ok(found);
     }
-    let Some(nearest) = nearest else {
+    // Out of time before any beam got anywhere: the reduction from the start.
+    let Some(nearest) = nearest.or_else(|| halt.timed_out().then(Vec::new)) else {
         return Err(ended_early(request, spent));
     };
     let beam = Beam {
@@ -519,7 +523,7 @@ impl Beam<'_> {
     ) -> (Vec<Move>, u64) {
         let grid = self.grid;
         let n = grid.n;
-        let stop = request.stop.as_deref();
+        let halt = Halt::of(request);
         let mut reached = board.clone();
         for &mv in &moves {
             reached.apply(mv);
@@ -555,7 +559,7 @@ impl Beam<'_> {
                 &position,
                 self.width,
                 self.limit.saturating_sub(expanded),
-                stop,
+                halt,
                 Some(self.stall_levels),
                 |state, _, _| state.weighted_home(),
             );
@@ -577,7 +581,7 @@ impl Beam<'_> {
                 &Position::new(&reached),
                 self.width,
                 self.limit.saturating_sub(expanded),
-                stop,
+                halt,
                 Some(self.stall_levels),
             );
             expanded += stats.expanded;
@@ -613,10 +617,16 @@ fn finish_by_reduction(
         reached.apply(mv);
     }
     let stop = request.stop.as_ref();
+    // Past the deadline the reduction works quickly: tens of milliseconds.
+    let effort = if Halt::of(request).timed_out() {
+        Effort::Quick
+    } else {
+        Effort::Thorough
+    };
     let (rest, strategy) = if reached.is_goal(request.goal) {
         (Vec::new(), "frame-weighted")
     } else {
-        let rest = solve_by_reduction_until(&reached, request.goal, Effort::Thorough, stop)?;
+        let rest = solve_by_reduction_until(&reached, request.goal, effort, stop)?;
         (rest, "frame-weighted+reduction")
     };
     let moves = moves.into_iter().chain(rest).collect();
@@ -661,20 +671,19 @@ fn frame_first_beam<H: Heuristic>(
     let guide = beam::FrameWeighted::over(grid, estimate);
     let position = Position::new(board);
     let limit = nodes_to_depth(request, width, initial_estimate, 4);
-    let stop = request.stop.as_deref();
     match beam::beam(
         grid,
         &guide,
         &position,
         width,
         limit,
-        stop,
+        Halt::of(request),
         Some(stall_levels),
     ) {
         (beam::Ending::Solved(moves), mut stats) => {
             stats.strategy = guide.name();
             Ok(Solution {
-                moves: smooth::polish(board, moves, stop),
+                moves: smooth::polish(board, moves, request.stop.as_deref()),
                 stats,
                 initial_estimate,
                 elapsed: started.elapsed(),
@@ -702,15 +711,20 @@ fn beam_with<H: Heuristic>(
     let position = Position::new(board);
     let initial_estimate = heuristic.value(&heuristic.init(&position));
     let limit = request.max_nodes.unwrap_or(u64::MAX);
-    let stop = request.stop.as_deref();
-    let (beam::Ending::Solved(moves), mut stats) =
-        beam::beam(grid, heuristic, &position, width, limit, stop, None)
-    else {
+    let (beam::Ending::Solved(moves), mut stats) = beam::beam(
+        grid,
+        heuristic,
+        &position,
+        width,
+        limit,
+        Halt::of(request),
+        None,
+    ) else {
         return Err(ended_early(request, limit));
     };
     stats.strategy = heuristic.name();
     Ok(Solution {
-        moves: smooth::polish(board, moves, stop),
+        moves: smooth::polish(board, moves, request.stop.as_deref()),
         stats,
         initial_estimate,
         elapsed: started.elapsed(),
@@ -813,7 +827,7 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
         fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
             let Run(board, request, prefix, bound) = self;
             let limit = request.max_nodes.unwrap_or(u64::MAX);
-            let stop = request.stop.as_deref();
+            let halt = Halt::of(request);
             let (moves, next_bound, expanded, complete, closest) = ida::pass_below(
                 grid,
                 heuristic,
@@ -821,9 +835,9 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
                 prefix,
                 bound,
                 limit,
-                stop,
+                halt,
             );
-            let stopped = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+            let stopped = halt.now();
             if complete || stopped {
                 Ok(PassOutcome {
                     moves,
@@ -868,14 +882,16 @@ pub fn solve_with<H: Heuristic>(
     search(grid, heuristic, position, initial_estimate, request)
 }
 
-/// Why a search ended without a solution: the stop flag, else `limit`.
+/// Why a search ended without a solution: the stop flag, else the
+/// deadline, else `limit`.
 fn ended_early(request: &Request, limit: u64) -> SearchError {
-    if request
-        .stop
-        .as_deref()
-        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-    {
+    let halt = Halt::of(request);
+    if halt.now() && !halt.timed_out() {
         SearchError::Stopped
+    } else if let (true, Some(deadline)) = (halt.timed_out(), request.deadline) {
+        SearchError::TimeLimit {
+            budget: deadline.budget(),
+        }
     } else {
         SearchError::NodeLimit {
             algorithm: request.algorithm,
@@ -898,10 +914,10 @@ fn search<H: Heuristic>(
             .max_nodes
             .unwrap_or_else(|| default_max_nodes(grid.cells())),
     };
-    let stop = request.stop.as_deref();
+    let halt = Halt::of(request);
     let found = match request.algorithm {
-        Algorithm::Bfs => classic::bfs(grid, position, limit, stop),
-        Algorithm::AStar => classic::astar(grid, heuristic, position, limit, stop),
+        Algorithm::Bfs => classic::bfs(grid, position, limit, halt),
+        Algorithm::AStar => classic::astar(grid, heuristic, position, limit, halt),
         Algorithm::IdaStar => {
             // The pool's threads when asked and called in one; else this
             // thread alone (the same moves either way). One thread still
@@ -913,7 +929,7 @@ fn search<H: Heuristic>(
                 1
             };
             let spare = request.spare_threads.as_deref();
-            ida::split_ida_star(grid, heuristic, position, limit, stop, workers, spare)
+            ida::split_ida_star(grid, heuristic, position, limit, halt, workers, spare)
         }
     };
     let (moves, mut stats) = found.ok_or_else(|| ended_early(request, limit))?;

@@ -218,6 +218,79 @@ fn ida_star_refuses_at_its_node_limit_across_subtrees() {
     }
 }
 
+/// A spent wall-clock budget ends every search that has no answer yet
+/// with `TimeLimit` (A*, BFS, IDA* on one thread and split, weighted),
+/// and a roomy one changes nothing.
+#[test]
+fn searches_end_at_their_deadline() {
+    use std::time::Duration;
+    // Minutes for IDA* with Manhattan; past memory for BFS.
+    let board =
+        Board::from_tiles(vec![0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1]).unwrap();
+    let spent = Duration::from_millis(1);
+    for (algorithm, within, parallel) in [
+        (Algorithm::Bfs, 0, false),
+        (Algorithm::AStar, 0, false),
+        (Algorithm::IdaStar, 0, false),
+        (Algorithm::IdaStar, 0, true),
+        (Algorithm::IdaStar, 3, false),
+    ] {
+        let mut r = request(algorithm, HeuristicKind::Manhattan, Goal::BlankLast);
+        r.within = within;
+        r.parallel = parallel;
+        r.deadline = Some(Deadline::after(spent));
+        std::thread::sleep(Duration::from_millis(2));
+        let err = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+            .install(|| solve(&board, &r))
+            .unwrap_err();
+        assert_eq!(
+            err,
+            SearchError::TimeLimit { budget: spent },
+            "{algorithm:?}"
+        );
+        assert!(err.to_string().contains("time budget of 0.001 s"), "{err}");
+    }
+    let easy = random_walk(4, Goal::BlankLast, 30, &mut SplitMix64::new(3));
+    let mut r = request(
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+        Goal::BlankLast,
+    );
+    let plain = solve(&easy, &r).unwrap();
+    r.deadline = Some(Deadline::after(Duration::from_secs(3600)));
+    let timed = solve(&easy, &r).unwrap();
+    assert_eq!((timed.moves, timed.stats), (plain.moves, plain.stats));
+}
+
+/// Out of time, the frame-first beams answer from the board nearest the
+/// goal they reached, finished by the reduction: a solution that replays.
+/// A beam without that fallback says `TimeLimit`.
+#[test]
+fn the_beam_answers_from_where_it_got_when_time_runs_out() {
+    use std::time::Duration;
+    let board = random_board(8, Goal::BlankLast, &mut SplitMix64::new(9));
+    let mut r = Request {
+        deadline: Some(Deadline::after(Duration::from_millis(1))),
+        ..Request::default()
+    };
+    std::thread::sleep(Duration::from_millis(2));
+    let found = beam(&board, &r, 5_000).unwrap();
+    let mut reached = board.clone();
+    assert!(found.moves.iter().all(|&mv| reached.apply(mv)));
+    assert!(reached.is_goal(Goal::BlankLast));
+    assert_eq!(found.stats.strategy, "frame-weighted+reduction");
+    let narrow = random_board(5, Goal::BlankLast, &mut SplitMix64::new(9));
+    r.deadline = Some(Deadline::after(Duration::from_millis(1)));
+    std::thread::sleep(Duration::from_millis(2));
+    assert!(matches!(
+        beam(&narrow, &r, 5_000),
+        Err(SearchError::TimeLimit { .. })
+    ));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

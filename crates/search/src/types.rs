@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::Arc;
 use std::time::Duration;
 
+use npuzzle_board::clock::Instant;
 use npuzzle_board::{Goal, Move};
 
 use crate::additive::{AdditiveError, Strategy};
@@ -106,6 +107,11 @@ pub struct Request {
     /// Set from another thread to stop the search: it ends within a few
     /// milliseconds with [`SearchError::Stopped`].
     pub stop: Option<Arc<AtomicBool>>,
+    /// A wall-clock budget: searches that have no answer yet end with
+    /// [`SearchError::TimeLimit`]; the beam answers from the board nearest
+    /// the goal it reached by then (the reduction finishing from there
+    /// does not watch the clock).
+    pub deadline: Option<Deadline>,
     /// 0: optimal. Otherwise the solution may be up to `within` percent
     /// longer than optimal (weighted search: IDA* or A* over
     /// `(1 + within / 100) * h`), and is usually found far sooner.
@@ -124,6 +130,33 @@ pub struct Request {
     /// limit, so that hosts without threads (WebAssembly workers) run them
     /// side by side. One that does not replay is run again here.
     pub beam_outcomes: Vec<BeamOutcome>,
+}
+
+/// The end of a wall-clock budget, looked at every few thousand nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    from: Instant,
+    budget: Duration,
+}
+
+impl Deadline {
+    /// `budget` from now.
+    pub fn after(budget: Duration) -> Deadline {
+        Deadline {
+            from: Instant::now(),
+            budget,
+        }
+    }
+
+    /// Whether the budget is spent.
+    pub fn passed(&self) -> bool {
+        self.from.elapsed() >= self.budget
+    }
+
+    /// The whole budget.
+    pub fn budget(&self) -> Duration {
+        self.budget
+    }
 }
 
 /// What one frame-weighted beam found: see [`Request::beam_outcomes`].
@@ -193,6 +226,7 @@ impl Default for Request {
             max_nodes: None,
             parallel: false,
             stop: None,
+            deadline: None,
             within: 0,
             spare_threads: None,
             strategy: None,
@@ -233,6 +267,8 @@ pub enum SearchError {
     Stuck,
     /// The caller stopped the search.
     Stopped,
+    /// The wall-clock budget ran out before an answer.
+    TimeLimit { budget: Duration },
 }
 
 impl fmt::Display for SearchError {
@@ -255,6 +291,12 @@ impl fmt::Display for SearchError {
             SearchError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
             SearchError::Tables(e) => write!(f, "unusable pattern databases: {e}"),
             SearchError::Stopped => f.write_str("the search was stopped"),
+            SearchError::TimeLimit { budget } => write!(
+                f,
+                "no answer within the time budget of {} s; allow more time or use a \
+                 stronger heuristic",
+                seconds_text(*budget)
+            ),
             SearchError::Stuck => {
                 f.write_str("the reduction solver got stuck (a bug: please report the board)")
             }
@@ -266,6 +308,12 @@ impl fmt::Display for SearchError {
             ),
         }
     }
+}
+
+/// Seconds as a person writes them: `2`, `0.5`, `1.25`.
+pub fn seconds_text(duration: Duration) -> String {
+    let text = format!("{:.3}", duration.as_secs_f64());
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl std::error::Error for SearchError {

@@ -23,6 +23,10 @@ export interface LoadOptions {
 export interface SolveOptions {
   /** Expanded nodes the search may take (default: none). */
   maxNodes?: Whole;
+  /** Wall-clock seconds the search may take, 0.001 to 1e6 (default: none):
+   * optimal and `within` searches then throw TimeLimitError; near-optimal
+   * ones answer from where the beam got. */
+  maxSeconds?: number;
   /** At most this many percent over optimal, sooner (0: optimal; at most 1000). */
   within?: number;
   /** Straight to the reduction: fast, about twice Manhattan. */
@@ -35,6 +39,7 @@ export interface SolveOptions {
 
 export interface HintOptions {
   maxNodes?: Whole;
+  maxSeconds?: number;
   goal?: Goal;
   notation?: Notation;
   beams?: BeamOutcome[];
@@ -42,7 +47,7 @@ export interface HintOptions {
 
 /** One of the beams a 6x6 to 8x8 solve runs: pass it back as it came. */
 export interface BeamOutcome {
-  attempt: 0 | 1;
+  attempt: 0 | 1 | 2 | 3;
   ending: "solved" | "stalled" | "ended";
   /** The blank's moves. */
   moves: string;
@@ -116,11 +121,12 @@ export interface TablesUsed {
 }
 
 export class NpuzzleError extends Error {
-  /** invalid, unsolvable, node_limit, tables, internal or load. */
+  /** invalid, unsolvable, node_limit, time_limit, tables, internal or load. */
   kind: string;
 }
 export class UnsolvableError extends NpuzzleError {}
 export class NodeLimitError extends NpuzzleError {}
+export class TimeLimitError extends NpuzzleError {}
 export class TablesError extends NpuzzleError {}
 
 /** The table set 4x4 boards get in the browser: "6-6-3". */

@@ -32,6 +32,15 @@ export class NodeLimitError extends NpuzzleError {
   }
 }
 
+/** `maxSeconds` ran out before an answer (optimal and `within` searches;
+ * near-optimal ones answer from where they got). */
+export class TimeLimitError extends NpuzzleError {
+  constructor(message) {
+    super(message, "time_limit");
+    this.name = "TimeLimitError";
+  }
+}
+
 /** Tables damaged, partial or unusable: build them again. */
 export class TablesError extends NpuzzleError {
   constructor(message) {
@@ -43,6 +52,7 @@ export class TablesError extends NpuzzleError {
 const ERRORS = {
   unsolvable: UnsolvableError,
   node_limit: NodeLimitError,
+  time_limit: TimeLimitError,
   tables: TablesError,
 };
 
@@ -207,6 +217,16 @@ function wholeNumber(name, value) {
   throw new RangeError(`${name}: ${shown} is not a whole number from 0 to 2^64 - 1`);
 }
 
+/** A wall-clock budget in seconds, 0.001 to 10^6. */
+function secondsOf(value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number" && value >= 0.001 && value <= 1e6) return value;
+  const shown = typeof value === "bigint" ? `${value}n` : String(value);
+  throw new RangeError(
+    `maxSeconds: ${shown} is not a number of seconds from 0.001 to 1000000, such as 10 or 0.5`,
+  );
+}
+
 /** A request as JSON: BigInts (in fields or tiles) are written as the whole
  * numbers they are, which JSON.stringify cannot do. */
 function requestText(request) {
@@ -308,17 +328,21 @@ export class Engine {
   /**
    * Solves a board with the command line's policy for its size: optimal
    * for 3x3, and for 4x4 once tables are given (useTables); near-optimal
-   * past that. Options: maxNodes, within (percent over optimal allowed),
-   * fast, goal ("blank-last" or "blank-first"), notation ("tile" or "blank").
+   * past that. Options: maxNodes, maxSeconds (a wall-clock budget),
+   * within (percent over optimal allowed), fast, goal ("blank-last" or
+   * "blank-first"), notation ("tile" or "blank").
    */
   solve(board, options = {}) {
-    options = optionsOf(options, ["maxNodes", "within", "fast", "goal", "notation", "beams"]);
+    options = optionsOf(options, [
+      "maxNodes", "maxSeconds", "within", "fast", "goal", "notation", "beams",
+    ]);
     return camel(this.#call(requestText({
       op: "solve",
       board: boardField(board),
       goal: goalOf(options),
       notation: stringOption("notation", options.notation),
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
+      max_seconds: secondsOf(options.maxSeconds),
       within: withinOf(options.within),
       fast: fastOf(options.fast),
       beams: beamsOf(options.beams),
@@ -335,7 +359,7 @@ export class Engine {
    * Same answer, about 1.6 times sooner.
    */
   beam(board, attempt, options = {}) {
-    options = optionsOf(options, ["maxNodes", "within", "fast", "goal"]);
+    options = optionsOf(options, ["maxNodes", "maxSeconds", "within", "fast", "goal"]);
     if (!Number.isInteger(attempt) || attempt < 0 || attempt > 3) {
       throw new RangeError(`attempt: ${String(attempt)} is not one of the beams; give 0, 1, 2 or 3`);
     }
@@ -345,6 +369,7 @@ export class Engine {
       attempt,
       goal: goalOf(options),
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
+      max_seconds: secondsOf(options.maxSeconds),
       within: withinOf(options.within),
       fast: fastOf(options.fast),
     })).outcome;
@@ -356,13 +381,14 @@ export class Engine {
    * is the distance to the goal or an upper bound (then `lowerBound`).
    */
   hint(board, options = {}) {
-    options = optionsOf(options, ["maxNodes", "goal", "notation", "beams"]);
+    options = optionsOf(options, ["maxNodes", "maxSeconds", "goal", "notation", "beams"]);
     return camel(this.#call(requestText({
       op: "hint",
       board: boardField(board),
       goal: goalOf(options),
       notation: stringOption("notation", options.notation),
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
+      max_seconds: secondsOf(options.maxSeconds),
       beams: beamsOf(options.beams),
     })));
   }

@@ -5,7 +5,7 @@
 //!
 //! | `op` | fields | answer |
 //! | --- | --- | --- |
-//! | `solve` | `board`, `goal`, `notation`, `max_nodes`, `within`, `fast` | the solution record |
+//! | `solve` | `board`, `goal`, `notation`, `max_nodes`, `max_seconds`, `within`, `fast` | the solution record |
 //! | `hint` | as `solve` | the solution record, with `move`: its first move (null when solved) |
 //! | `beam` | as `solve`, and `attempt` (0 to 3) | that frame-weighted beam of a 6x6 to 8x8 solve, for another worker; `outcome` null when the board's solve cannot take it from elsewhere |
 //! | `check` | `board`, `goal` | solvable, solved, and the distance when a small search finds it |
@@ -133,6 +133,7 @@ impl From<Error> for Failure {
         let kind = match &e {
             Error::Unsolvable { .. } => "unsolvable",
             Error::NodeLimit { .. } => "node_limit",
+            Error::TimeLimit { .. } => "time_limit",
             Error::Tables(_) => "tables",
             Error::Parse(_)
             | Error::Board(_)
@@ -191,6 +192,8 @@ struct SolveRequest {
     notation: Option<String>,
     #[serde(default)]
     max_nodes: Option<u64>,
+    #[serde(default)]
+    max_seconds: Option<f64>,
     #[serde(default)]
     within: Option<u32>,
     #[serde(default)]
@@ -514,6 +517,7 @@ impl Engine {
     }
 
     fn solve(&self, request: SolveRequest, hint: bool) -> Result<String, Failure> {
+        let budgets = on_this_thread(&request)?;
         let board = board_of(request.board)?;
         let goal = goal_of(request.goal)?;
         let notation = match request.notation.as_deref() {
@@ -532,7 +536,7 @@ impl Engine {
                 .iter()
                 .map(BeamRecord::outcome)
                 .collect::<Result<_, _>>()?,
-            ..on_this_thread(request.max_nodes)
+            ..budgets
         };
         let solution = solver.solve_with(&board, &run)?;
         let notes = solver.take_notes().iter().map(note_text).collect();
@@ -542,10 +546,11 @@ impl Engine {
     }
 
     fn beam(&self, request: SolveRequest, attempt: usize) -> Result<BeamAnswer, Failure> {
+        let run = on_this_thread(&request)?;
         let board = board_of(request.board)?;
         let goal = goal_of(request.goal)?;
         let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
-        let outcome = solver.beam_attempt(&board, attempt, &on_this_thread(request.max_nodes))?;
+        let outcome = solver.beam_attempt(&board, attempt, &run)?;
         Ok(BeamAnswer {
             kind: "beam",
             outcome: outcome.as_ref().map(BeamRecord::of),
@@ -571,7 +576,12 @@ impl Engine {
             let solver = self.solver(goal, 0, false)?;
             let bound = solver.lower_bound(&board);
             record.lower_bound = Some(bound);
-            if let Ok(solved) = solver.solve_with(&board, &on_this_thread(Some(CHECK_NODES))) {
+            let run = Run {
+                max_nodes: Some(CHECK_NODES),
+                here: true,
+                ..Run::default()
+            };
+            if let Ok(solved) = solver.solve_with(&board, &run) {
                 record.upper_bound = Some(solved.length());
                 if solved.optimal {
                     record.distance = Some(solved.length());
@@ -585,13 +595,20 @@ impl Engine {
     }
 }
 
-/// A search on the calling thread (the browser's one) within `max_nodes`.
-fn on_this_thread(max_nodes: Option<u64>) -> Run {
-    Run {
-        max_nodes,
+/// A search on the calling thread (the browser's one) within the
+/// request's node and time budgets.
+fn on_this_thread(request: &SolveRequest) -> Result<Run, Failure> {
+    let max_time = request
+        .max_seconds
+        .map(npuzzle::time_budget)
+        .transpose()
+        .map_err(|e| invalid(format!("max_seconds: {e}")))?;
+    Ok(Run {
+        max_nodes: request.max_nodes,
+        max_time,
         here: true,
         ..Run::default()
-    }
+    })
 }
 
 fn json(record: &impl Serialize) -> Result<Answer, Failure> {

@@ -165,6 +165,9 @@ struct BoardRequest {
     /// At most the server's own budget.
     #[serde(default)]
     max_nodes: Option<u64>,
+    /// A wall-clock budget, as `npuzzle solve --max-seconds`.
+    #[serde(default)]
+    max_seconds: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -180,6 +183,7 @@ struct Task {
     goal: Goal,
     notation: Notation,
     max_nodes: u64,
+    max_time: Option<std::time::Duration>,
 }
 
 impl Server {
@@ -255,11 +259,17 @@ impl Server {
         let max_nodes = request
             .max_nodes
             .map_or(self.pools.max_nodes(), |n| n.min(self.pools.max_nodes()));
+        let max_time = request
+            .max_seconds
+            .map(npuzzle::time_budget)
+            .transpose()
+            .map_err(|e| bad(format!("max_seconds: {e}")))?;
         Ok(Task {
             board,
             goal,
             notation,
             max_nodes,
+            max_time,
         })
     }
 }
@@ -297,7 +307,14 @@ async fn solution(server: &Arc<Server>, client: IpAddr, body: &[u8], hint: bool)
     };
     let answer = server
         .pools
-        .answer(&task.board, task.goal, task.max_nodes, hint, client)
+        .answer(
+            &task.board,
+            task.goal,
+            task.max_nodes,
+            task.max_time,
+            hint,
+            client,
+        )
         .await;
     match answer {
         Ok(answer) => record(&task, &answer),
@@ -351,7 +368,7 @@ async fn check(
         record.lower_bound = Some(bound);
         let answer = server
             .pools
-            .check(board, goal, task.max_nodes, client.ip())
+            .check(board, goal, task.max_nodes, task.max_time, client.ip())
             .await;
         match answer {
             Ok(Answer::Solved(solved)) => {

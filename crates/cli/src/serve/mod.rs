@@ -93,6 +93,7 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         Goal::BlankLast,
         &probe,
         QUICK_NODES,
+        None,
         &Arc::new(AtomicBool::new(false)),
     ) {
         eprintln!("npuzzle: 4x4 boards will be refused: {reason}");

@@ -178,12 +178,20 @@ impl Pools {
         &self.solvers[usize::from(goal == Goal::BlankFirst)]
     }
 
-    /// The engine's answer within `budget` expanded nodes, on this thread;
-    /// `stop` ends the search early.
-    pub fn search(&self, goal: Goal, board: &Board, budget: u64, stop: &Arc<AtomicBool>) -> Answer {
+    /// The engine's answer within `budget` expanded nodes and `max_time`,
+    /// on this thread; `stop` ends the search early.
+    pub fn search(
+        &self,
+        goal: Goal,
+        board: &Board,
+        budget: u64,
+        max_time: Option<Duration>,
+        stop: &Arc<AtomicBool>,
+    ) -> Answer {
         let started = Instant::now();
         let run = Run {
             max_nodes: Some(budget),
+            max_time,
             stop: Some(Arc::clone(stop)),
             here: true,
             ..Run::default()
@@ -276,6 +284,7 @@ impl Pools {
         board: &Board,
         goal: Goal,
         max_nodes: u64,
+        max_time: Option<Duration>,
         hint: bool,
         client: IpAddr,
     ) -> Result<Answer, Refusal> {
@@ -299,7 +308,7 @@ impl Pools {
         let first = self
             .run(
                 if light { Pool::Light } else { Pool::Quick },
-                move |pools, stop| pools.search(goal, &searched, quick_nodes, stop),
+                move |pools, stop| pools.search(goal, &searched, quick_nodes, max_time, stop),
             )
             .await?;
         let answer = match first {
@@ -311,8 +320,9 @@ impl Pools {
                     slot = self.admit(Lane::Heavy, client)?;
                 }
                 let searched = board.clone();
+                let left = max_time.map(|budget| budget.saturating_sub(started.elapsed()));
                 self.run(Pool::Long, move |pools, stop| {
-                    pools.search(goal, &searched, max_nodes, stop)
+                    pools.search(goal, &searched, max_nodes, left, stop)
                 })
                 .await?
             }
@@ -354,6 +364,7 @@ impl Pools {
         board: &Board,
         goal: Goal,
         max_nodes: u64,
+        max_time: Option<Duration>,
         client: IpAddr,
     ) -> Result<Answer, Refusal> {
         if let Some(known) = self.cache.get(goal, board, self.solver(goal)) {
@@ -366,7 +377,7 @@ impl Pools {
         let pool = if light { Pool::Light } else { Pool::Quick };
         let answer = self
             .run(pool, move |pools, stop| {
-                pools.search(goal, &searched, budget, stop)
+                pools.search(goal, &searched, budget, max_time, stop)
             })
             .await?;
         if let Answer::Solved(solved) = &answer {

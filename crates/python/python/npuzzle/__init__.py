@@ -26,6 +26,7 @@ from ._npuzzle import (
     StopFlag,
     Tables,
     TablesError,
+    TimeLimitError,
     UnsolvableError,
     __version__,
     apply_moves,
@@ -42,6 +43,7 @@ __all__ = [
     "StopFlag",
     "Tables",
     "TablesError",
+    "TimeLimitError",
     "UnsolvableError",
     "__version__",
     "apply_moves",
@@ -71,7 +73,10 @@ class Solver:
     ``"manhattan"``, ``"hamming"``) run exactly that search; ``fast``
     answers by reduction, not optimally; ``within`` (a percentage) accepts
     solutions up to that much longer than optimal, found far sooner, with
-    the bound guaranteed (``Solution.within``).
+    the bound guaranteed (``Solution.within``); ``max_seconds`` is a
+    wall-clock budget a board (optimal and ``within`` searches with no
+    answer by then raise :class:`TimeLimitError`; near-optimal answers
+    of large boards come from where the beam got).
     """
 
     def __init__(
@@ -87,6 +92,7 @@ class Solver:
         heuristic: Optional[str] = None,
         fast: bool = False,
         within: int = 0,
+        max_seconds: Optional[float] = None,
     ) -> None:
         self._args = (
             pdb_dir,
@@ -100,6 +106,7 @@ class Solver:
             heuristic,
             fast,
             within,
+            max_seconds,
         )
         self._native = _Solver(*self._args)
         self._options = {
@@ -109,6 +116,7 @@ class Solver:
             "heuristic": (heuristic, None),
             "fast": (fast, False),
             "within": (within, 0),
+            "max_seconds": (max_seconds, None),
         }
         self._pdb_dir = None if pdb_dir is None else os.fspath(pdb_dir)
 
@@ -140,9 +148,9 @@ class Solver:
         The GIL is released and Ctrl-C stops the search
         (``KeyboardInterrupt``). Raises :class:`UnsolvableError` for a
         board that cannot reach the goal, :class:`NodeLimitError` past
-        ``max_nodes``, :class:`TablesError` for tables asked for but
-        missing or damaged, ``TypeError``/``ValueError`` for what is not a
-        board.
+        ``max_nodes``, :class:`TimeLimitError` past ``max_seconds``,
+        :class:`TablesError` for tables asked for but missing or damaged,
+        ``TypeError``/``ValueError`` for what is not a board.
         """
         return self._native.solve(board)
 

@@ -1,0 +1,66 @@
+//! When a search must end before its answer: the caller's stop flag, or
+//! the wall-clock budget's deadline.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::types::{Deadline, Request};
+
+/// The nodes between two looks at the clock and the stop flag: a fraction
+/// of a millisecond of search.
+pub(crate) const CHECK_EVERY: u64 = 4096;
+
+/// The caller's stop flag and deadline, as one search reads them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Halt<'a> {
+    flag: Option<&'a AtomicBool>,
+    deadline: Option<&'a Deadline>,
+}
+
+impl<'a> Halt<'a> {
+    /// The request's flag and deadline.
+    pub fn of(request: &'a Request) -> Halt<'a> {
+        Halt {
+            flag: request.stop.as_deref(),
+            deadline: request.deadline.as_ref(),
+        }
+    }
+
+    /// A flag alone.
+    #[cfg(test)]
+    pub fn flag(flag: Option<&'a AtomicBool>) -> Halt<'a> {
+        Halt {
+            flag,
+            deadline: None,
+        }
+    }
+
+    /// The flag, or `never` (one that is never set) when none was given.
+    pub fn flag_or(&self, never: &'a AtomicBool) -> &'a AtomicBool {
+        self.flag.unwrap_or(never)
+    }
+
+    /// The deadline, if any.
+    pub fn deadline(&self) -> Option<&'a Deadline> {
+        self.deadline
+    }
+
+    /// Whether to end now: the flag is set, or the deadline passed.
+    pub fn now(&self) -> bool {
+        self.flag.is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| d.passed())
+    }
+
+    /// The flag at every node, the clock once every [`CHECK_EVERY`] nodes
+    /// counted.
+    #[inline]
+    pub fn now_at(&self, count: u64) -> bool {
+        self.flag.is_some_and(|f| f.load(Ordering::Relaxed))
+            || (count.is_multiple_of(CHECK_EVERY) && self.deadline.is_some_and(|d| d.passed()))
+    }
+
+    /// Whether the deadline (not the flag) is what ended the search.
+    pub fn timed_out(&self) -> bool {
+        !self.flag.is_some_and(|f| f.load(Ordering::Relaxed))
+            && self.deadline.is_some_and(|d| d.passed())
+    }
+}
