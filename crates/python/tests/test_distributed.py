@@ -221,7 +221,7 @@ def test_another_job_into_the_same_directory_is_refused(client, pdb_dir, tmp_pat
     assert nd.label(tmp_path / "a.npy", dest, chunk_rows=30, **options) == 40
     held = sorted(p.name for p in dest.glob("part-*"))
     before = label_tasks(client)
-    with pytest.raises(ValueError, match=r"holds the labels of other boards \(40 boards from .*a\.npy"):
+    with pytest.raises(ValueError, match=r"holds the labels of other boards: its _npuzzle_job.json records 40 boards from .*a\.npy"):
         nd.label(tmp_path / "b.npy", dest, chunk_rows=30, **options)
     # One board changed is another job too.
     changed = first.copy()

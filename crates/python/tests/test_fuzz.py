@@ -210,3 +210,111 @@ def test_fuzz_distributed_resume(pdb_dir, distances, tmp_path):
                     with pytest.raises(ValueError, match="holds the labels of other boards"):
                         nd.label(source, dest, chunk_rows=rng.randrange(1, 50), client=client, **options)
     print(f"{cases} distributed resume cases")
+
+
+def test_fuzz_labeller_tampering(pdb_dir, distances, tmp_path):
+    """The labeller's own files tampered with at random between runs: a
+    byte flipped, cut or added in a part, its digest or the job record;
+    labels rewritten (with or without a matching digest); a part, digest or
+    job record replaced by a FIFO, a link or a directory; a part removed.
+    A rerun never hangs (an alarm), refuses in one line naming the file,
+    or succeeds with every row labelled with its breadth-first length,
+    except after a forgery with a matching digest, which `verify` finds.
+    One case per 200 Python cases (10 in the normal suite, 500 under
+    `cargo xtask fuzz`)."""
+    distributed = pytest.importorskip("distributed")
+    import shutil
+    import signal
+    from npuzzle import distributed as nd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cases = max(int(os.environ.get("NPUZZLE_FUZZ_PY_CASES", "2000")) // 200, 1)
+    rng = random.Random(int(os.environ.get("NPUZZLE_FUZZ_SEED", "1")) ^ 0x7A3)
+    options = dict(pdb_dir=pdb_dir, size=3, partition="8", progress=False, chunk_rows=20)
+    boards = np.array([npuzzle.random_board(3, seed=seed) for seed in range(60)])
+    source = tmp_path / "boards.npy"
+    np.save(source, boards)
+    pristine = tmp_path / "pristine"
+    kinds = collections.Counter()
+
+    def alarm(signum, frame):
+        raise TimeoutError("the labeller hung on a tampered file")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    try:
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            nd.label(source, pristine, client=client, **options)
+            for case in range(cases):
+                dest = tmp_path / f"case-{case}"
+                shutil.copytree(pristine, dest)
+                parts = sorted(dest.glob("part-*.parquet"))
+                part = rng.choice(parts)
+                digest = dest / f"_{part.name}.sha256"
+                target = rng.choice([part, part, part, digest, dest / nd.JOB_FILE])
+                kind = rng.choice(["flip", "cut", "append", "relabel", "forge", "fifo", "link",
+                                   "directory", "remove", "no-digest"])
+                if kind in ("relabel", "forge"):
+                    target = part
+                    table = pq.read_table(part)
+                    lengths = pa.compute.add(table.column("length"), rng.choice([-2, 2, 4])).cast(
+                        table.schema.field("length").type)
+                    changed = table.set_column(table.column_names.index("length"), "length", lengths)
+                    pq.write_table(changed, part)
+                    if kind == "forge":
+                        import hashlib
+                        digest.write_text(hashlib.sha256(part.read_bytes()).hexdigest() + "\n")
+                elif kind == "remove":
+                    target = part
+                    part.unlink()
+                    digest.unlink()
+                elif kind == "no-digest":
+                    target = digest
+                    digest.unlink()
+                else:
+                    data = bytearray(target.read_bytes())
+                    target.unlink()
+                    if kind == "flip" and data:
+                        data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+                    elif kind == "cut":
+                        del data[rng.randrange(len(data) + 1):]
+                    elif kind == "append":
+                        data += bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+                    if kind == "fifo":
+                        os.mkfifo(target)
+                    elif kind == "link":
+                        (tmp_path / f"elsewhere-{case}").write_bytes(bytes(data))
+                        target.symlink_to(rng.choice(["/dev/zero", tmp_path / f"elsewhere-{case}"]))
+                    elif kind == "directory":
+                        target.mkdir()
+                    else:
+                        target.write_bytes(bytes(data))
+                kinds[kind] += 1
+                where = f"case {case}: {kind} {target.name}"
+                signal.alarm(60)
+                try:
+                    nd.label(source, dest, client=client, **options)
+                except (ValueError, OSError) as e:
+                    message = str(e)
+                    assert message and "\n" not in message, f"{where}: {message!r}"
+                    assert part.name in message or nd.JOB_FILE in message, f"{where}: {message}"
+                    assert kind != "remove", f"{where}: {message}"
+                    continue
+                finally:
+                    signal.alarm(0)
+                table = pa.concat_tables([pq.read_table(p) for p in sorted(dest.glob("part-*.parquet"))])
+                rows = table.column("row").to_pylist()
+                assert sorted(rows) == list(range(len(boards))), where
+                wrong = [row for row, board, length in zip(rows, table.column("board").to_pylist(),
+                                                            table.column("length").to_pylist())
+                         if board != boards[row].tolist() or length != distances[tuple(board)]]
+                if kind == "forge":
+                    assert wrong, f"{where}: the forgery changed nothing"
+                    checked, disagreements = nd.verify(dest, sample=100, pdb_dir=pdb_dir, partition="8")
+                    assert {row for _, row, _, _ in disagreements} == set(wrong), where
+                else:
+                    assert not wrong, f"{where}: rows {wrong} kept wrong labels"
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    print(f"{cases} labeller tampering cases: {dict(kinds)}")

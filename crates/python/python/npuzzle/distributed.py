@@ -434,14 +434,19 @@ def _claim(dest: pathlib.Path, job: dict) -> None:
             job["cells"],
             job["boards_sha256"],
         ):
+            def fingerprint(value):
+                return str(value)[:12] if value is not None else "none"
+
             raise ValueError(
-                f"{dest} holds the labels of other boards ({held.get('rows')} boards from {held.get('source')}; "
-                f"these are {job['rows']} from {job['source']}): label into another directory, or empty it"
+                f"{dest} holds the labels of other boards: its {JOB_FILE} records {held.get('rows')} boards "
+                f"from {held.get('source')} (fingerprint {fingerprint(held.get('boards_sha256'))}), these are "
+                f"{job['rows']} from {job['source']} (fingerprint {fingerprint(job['boards_sha256'])}): "
+                "label into another directory, or empty it"
             )
         for key in ("size", "goal", "moves"):
             if held.get(key) != job[key]:
                 raise ValueError(
-                    f"{dest} holds a job labelled with {key} {held.get(key)!r}, not {job[key]!r}: "
+                    f"{dest} holds a job labelled with {key} {held.get(key)!r}, not {job[key]!r} (its {JOB_FILE}): "
                     "rerun it with the same options, or label into another directory"
                 )
     elif dest.is_dir() and any(dest.glob("part-*")):
