@@ -1378,19 +1378,8 @@ fn fuzz_request(rng: &mut SplitMix64) -> FuzzRequest {
         6 | 7 => {
             // A valid request with bytes flipped, inserted or dropped.
             let mut bytes = well_formed(&body, endpoint);
-            for _ in 0..1 + rng.below(4) {
-                let at = rng.below(bytes.len() as u64) as usize;
-                match rng.below(3) {
-                    0 => bytes[at] = rng.below(256) as u8,
-                    1 => {
-                        let pieces = b"{}[]\",:0 \r\n\x00\xff";
-                        bytes.insert(at, pieces[rng.below(pieces.len() as u64) as usize])
-                    }
-                    _ => {
-                        bytes.remove(at);
-                    }
-                }
-            }
+            let times = 1 + rng.below(4);
+            mutate_request(&mut bytes, times, rng);
             FuzzRequest {
                 bytes,
                 asked: None,
@@ -1401,19 +1390,8 @@ fn fuzz_request(rng: &mut SplitMix64) -> FuzzRequest {
             // One of the hostile requests, as it is or mutated.
             let seeds = hostile_requests();
             let mut bytes = seeds[rng.below(seeds.len() as u64) as usize].clone();
-            for _ in 0..rng.below(4) {
-                let at = rng.below(bytes.len() as u64) as usize;
-                match rng.below(3) {
-                    0 => bytes[at] = rng.below(256) as u8,
-                    1 => {
-                        let pieces = b"{}[]\",:0 -+\r\n\t\x00\xff";
-                        bytes.insert(at, pieces[rng.below(pieces.len() as u64) as usize])
-                    }
-                    _ => {
-                        bytes.remove(at);
-                    }
-                }
-            }
+            let times = rng.below(4);
+            mutate_request(&mut bytes, times, rng);
             FuzzRequest {
                 bytes,
                 asked: None,
@@ -1438,6 +1416,27 @@ fn fuzz_request(rng: &mut SplitMix64) -> FuzzRequest {
                 bytes,
                 asked: None,
                 broken: true,
+            }
+        }
+    }
+}
+
+/// `times` bytes of a request flipped, inserted (the characters that
+/// matter to HTTP and JSON) or dropped.
+fn mutate_request(bytes: &mut Vec<u8>, times: u64, rng: &mut SplitMix64) {
+    for _ in 0..times {
+        if bytes.is_empty() {
+            return;
+        }
+        let at = rng.below(bytes.len() as u64) as usize;
+        match rng.below(3) {
+            0 => bytes[at] = rng.below(256) as u8,
+            1 => {
+                let pieces = b"{}[]\",:0 -+\r\n\t\x00\xff";
+                bytes.insert(at, pieces[rng.below(pieces.len() as u64) as usize])
+            }
+            _ => {
+                bytes.remove(at);
             }
         }
     }
