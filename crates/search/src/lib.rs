@@ -760,7 +760,7 @@ pub struct PassOutcome {
     pub next_bound: u32,
     /// Nodes expanded.
     pub expanded: u64,
-    /// Whether the caller's stop flag ended the pass early (nothing found,
+    /// Whether the caller's stop flag or deadline ended the pass early (nothing found,
     /// and `next_bound` means nothing).
     pub stopped: bool,
     /// The least estimate among the nodes the pass entered: how near the
