@@ -505,6 +505,53 @@ def test_a_new_board_cancels_a_search(session, static_site, distances):
     assert tiles(page) == start
 
 
+ASK_WORKER = """async ([questions]) => {
+  const worker = new Worker(new URL("worker.js", location.href), { type: "module" });
+  const answers = [];
+  await new Promise((resolve, reject) => {
+    worker.onmessage = (event) => {
+      const message = event.data;
+      if (message.type === "ready") return resolve();
+      if (message.type === "fatal") return reject(new Error(message.message));
+    };
+    worker.postMessage({ op: "init", module: null });
+  });
+  for (const [id, question] of questions.entries()) {
+    const answer = await new Promise((resolve) => {
+      worker.onmessage = (event) => { if (event.data.id === id) resolve(event.data); };
+      worker.postMessage({ id, ...question,
+        board: question.board === "previous" ? answers.at(-1).record.board : question.board });
+    });
+    answers.push(answer);
+  }
+  worker.terminate();
+  return answers;
+}"""
+
+
+def test_big_boards_are_answered_within_the_workers_budget(session, static_site):
+    page = session.page
+    page.goto(static_site.url)
+    # 8x8 beams take seconds; with 0.05 s each beam (in this worker and its
+    # helper) stops where it got, and the reduction finishes from there.
+    answers = page.evaluate(ASK_WORKER, [[
+        {"op": "random", "size": 8, "goal": "blank-last"},
+        {"op": "solve", "board": "previous", "goal": "blank-last", "maxSeconds": 0.05},
+        {"op": "hint", "board": "previous", "goal": "blank-last", "maxSeconds": 0.05},
+    ]])
+    assert all(a["ok"] for a in answers), answers
+    board = tuple(answers[0]["record"]["board"])
+    for answer in answers[1:]:
+        record = answer["record"]
+        assert not record["optimal"]
+        assert "the time budget of 0.05 s ran out first" in record["note"], record["note"]
+        after = board
+        for letter in record["moves"]:
+            after = neighbour(after, letter)
+            assert after is not None, record["moves"]
+        assert after == tuple(range(1, 64)) + (0,)
+
+
 def test_a_page_opened_from_a_file_says_to_serve_the_folder(session, web_dir):
     page = session.page
     page.goto((web_dir / "index.html").as_uri())

@@ -171,6 +171,16 @@ test("a time budget: 8x8 answers from where the beam got", () => {
   const found = engine.solve(board, { maxSeconds: 0.05 });
   assert.match(found.note, /time budget of 0.05 s ran out first/);
   assert.deepEqual(replay(board, found.moves), goal(8));
+  // A budget the beams spent in other workers: the solve ends at once and
+  // names the whole budget.
+  const late = engine.solve(board, { maxSeconds: 60, spentSeconds: 60 });
+  assert.match(late.note, /time budget of 60 s ran out first/);
+  assert.deepEqual(replay(board, late.moves), goal(8));
+  assert.throws(() => engine.solve(board, { spentSeconds: 1 }), /spentSeconds: give maxSeconds too/);
+  for (const bad of [-1, NaN, Infinity, "1", 1n]) {
+    assert.throws(() => engine.hint(board, { maxSeconds: 1, spentSeconds: bad }),
+      /spentSeconds: .* of 0 or more/);
+  }
 });
 
 test("random boards are the command line's for the same seed", () => {

@@ -4,8 +4,10 @@
 //
 //   page -> worker  {op: "init", module}             a compiled engine, or null
 //                   {id, op: "random", size, goal}
-//                   {id, op: "check"|"hint"|"solve", board, goal}
-//                   {id, op: "beam", board, goal, attempt, ifStalled}
+//                   {id, op: "check"|"hint"|"solve", board, goal, maxSeconds}
+//                                                    (maxSeconds: 5x5 and up; default
+//                                                    ANSWER_SECONDS)
+//                   {id, op: "beam", board, goal, attempt, ifStalled, until}
 //                                                    (from a parent worker; with
 //                                                    ifStalled, only when this worker's
 //                                                    beam of that attempt on the board
@@ -28,6 +30,11 @@
 // solve then takes the outcomes; a helper busy with a beam the answer
 // does not need is ended.
 //
+// A board of 5x5 and up has ANSWER_SECONDS: each beam gets what is left
+// of them (`until`, on the shared clock performance.timeOrigin + now),
+// the solve the budget and how much the beams spent, so a beam cut short
+// answers from where it got and the reduction finishes from there.
+//
 // 4x4 boards are solved optimally over the 6-6-3 tables: the first 4x4
 // question loads them from IndexedDB, where an earlier visit kept them;
 // the engine checks them (header, CRCs, sampled values) and refuses a
@@ -45,6 +52,9 @@ import {
 const PARTITION = BROWSER_PARTITION;
 /** The game's sides, as `npuzzle serve` takes them. */
 const SIDES = [2, 8];
+/** The wall-clock budget of an answer on 5x5 and up (seconds): the
+ * slowest 8x8 boards take 12 s on a slow 2-core machine without it. */
+const ANSWER_SECONDS = 8;
 
 let engine = null;
 /** The compiled engine, for the helper worker (null: none to share). */
@@ -161,10 +171,14 @@ async function answer(message) {
       checkSide(side);
       if (side === 4) await useTables(goal);
       try {
-        const beams = side !== null && side >= 6 ? await beamOutcomes(message.board, goal) : undefined;
+        const budget = side !== null && side >= 5 ? timeBudget(message.maxSeconds) : null;
+        const beams = side !== null && side >= 6
+          ? await beamOutcomes(message.board, goal, budget.until)
+          : undefined;
+        const options = { goal, beams, ...(budget ? budget.options() : {}) };
         return message.op === "hint"
-          ? engine.hint(message.board, { goal, beams })
-          : engine.solve(message.board, { goal, beams });
+          ? engine.hint(message.board, options)
+          : engine.solve(message.board, options);
       } catch (error) {
         // The records `npuzzle serve` answers for these.
         if (error instanceof UnsolvableError) return { type: "unsolvable", board: message.board, goal };
@@ -178,7 +192,7 @@ async function answer(message) {
       if (message.ifStalled !== undefined && mine.get(message.ifStalled)?.ending !== "stalled") {
         return null;
       }
-      const outcome = engine.beam(message.board, message.attempt, { goal });
+      const outcome = engine.beam(message.board, message.attempt, { goal, ...secondsUntil(message.until) });
       mine.set(message.attempt, outcome);
       beamsRun = { key, outcomes: mine };
       return outcome;
@@ -188,19 +202,45 @@ async function answer(message) {
   }
 }
 
+// --- Time ---------------------------------------------------------------------
+
+/** Milliseconds on a clock that every worker of the page shares. */
+function clock() {
+  return performance.timeOrigin + performance.now();
+}
+
+/** An answer's budget of `seconds` (default ANSWER_SECONDS) from now:
+ * `until` on the shared clock, and the solve's options once the beams ran. */
+function timeBudget(seconds = ANSWER_SECONDS) {
+  const started = clock();
+  return {
+    until: started + seconds * 1000,
+    options: () => ({
+      maxSeconds: seconds,
+      spentSeconds: Math.max(0, (clock() - started) / 1000),
+    }),
+  };
+}
+
+/** A beam's options for what is left until `until` (none without one). */
+function secondsUntil(until) {
+  if (until === undefined) return {};
+  return { maxSeconds: Math.max(0.001, (until - clock()) / 1000) };
+}
+
 // --- Two cores ----------------------------------------------------------------
 
 /** The outcomes of the board's frame-weighted beams that the helper and
  * this worker ran side by side (see the top of this file). Undefined when
  * the board's solve runs none, or when no helper can run (one core, no
  * shared module): the solve then runs them itself. */
-async function beamOutcomes(board, goal) {
+async function beamOutcomes(board, goal, until) {
   // Ready before this worker turns to a beam: a new worker's script loads
   // through its parent, which a running beam would hold up.
   const started = await startHelper();
   if (!started) return undefined;
-  const second = ask(started, { op: "beam", board, goal, attempt: 1 });
-  const third = ask(started, { op: "beam", board, goal, attempt: 2, ifStalled: 1 });
+  const second = ask(started, { op: "beam", board, goal, attempt: 1, until });
+  const third = ask(started, { op: "beam", board, goal, attempt: 2, ifStalled: 1, until });
   let thirdSettled = false;
   third.then(() => { thirdSettled = true; }, () => { thirdSettled = true; });
   // A helper still busy with beam 2 when it is not needed is ended (and
@@ -212,14 +252,14 @@ async function beamOutcomes(board, goal) {
     }
     return outcomes;
   };
-  const first = engine.beam(board, 0, { goal });
+  const first = engine.beam(board, 0, { goal, ...secondsUntil(until) });
   if (first === null) return done(undefined);
   const theirs = await second.catch(() => null);
   if (!theirs) return done([first]);
   const outcomes = [first, theirs];
   if (first.ending !== "stalled" || theirs.ending !== "stalled") return done(outcomes);
   // Both stalled: beam 2 is under way in the helper, beam 3 here meanwhile.
-  const fourth = engine.beam(board, 3, { goal });
+  const fourth = engine.beam(board, 3, { goal, ...secondsUntil(until) });
   const later = await third.catch(() => null);
   if (later) outcomes.push(later);
   if (fourth) outcomes.push(fourth);

@@ -547,7 +547,9 @@ impl Solver {
     /// The wall-clock budget of a search starting now, as `run` or the
     /// solver's configuration gives it.
     fn deadline(&self, run: &Run) -> Option<Deadline> {
-        run.max_time.or(self.config.max_time).map(Deadline::after)
+        run.max_time
+            .or(self.config.max_time)
+            .map(|budget| Deadline::partly_spent(budget, run.time_spent))
     }
 
     /// The reduction's answer; `out_of_time`: the wall-clock budget is

@@ -59,6 +59,10 @@ pub struct Run {
     /// The wall-clock budget of this search (None: the solver's,
     /// [`crate::SolverBuilder::max_time`]).
     pub max_time: Option<std::time::Duration>,
+    /// Of the wall-clock budget, already spent on this answer elsewhere
+    /// (the beams a host without threads ran in other workers): the search
+    /// ends that much sooner, and notes name the whole budget.
+    pub time_spent: std::time::Duration,
     /// Set from another thread to end the search within milliseconds,
     /// with [`Error::Stopped`].
     pub stop: Option<Arc<AtomicBool>>,

@@ -566,6 +566,25 @@ fn a_time_budget_ends_optimal_searches_and_cuts_near_optimal_ones_short() {
     assert!(solution.moves.iter().all(|&mv| reached.apply(mv)));
     assert!(reached.is_goal(Goal::BlankLast));
 
+    // A budget spent elsewhere (beams in other workers) ends at once, and
+    // the note names the whole budget.
+    let spent = Run {
+        max_time: Some(Duration::from_secs(60)),
+        time_spent: Duration::from_secs(60),
+        here: true,
+        ..Run::default()
+    };
+    let solution = policy.solve_with(&big, &spent).unwrap();
+    assert!(
+        solution
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("time budget of 60 s ran out"),
+        "{:?}",
+        solution.note
+    );
+
     // 4x4 without tables: the optimal attempt gives way to the reduction.
     let fallback = policy.solve_with(&hard, &run).unwrap();
     assert_eq!(fallback.algorithm, "reduction");

@@ -253,6 +253,11 @@ fn searches_end_at_their_deadline() {
         );
         assert!(err.to_string().contains("time budget of 0.001 s"), "{err}");
     }
+    // A budget partly spent elsewhere ends that much sooner.
+    let minute = Duration::from_secs(60);
+    assert!(!Deadline::partly_spent(minute, minute / 2).passed());
+    assert!(Deadline::partly_spent(minute, minute).passed());
+    assert_eq!(Deadline::partly_spent(minute, minute).budget(), minute);
     let easy = random_walk(4, Goal::BlankLast, 30, &mut SplitMix64::new(3));
     let mut r = request(
         Algorithm::IdaStar,

@@ -136,21 +136,31 @@ pub struct Request {
 #[derive(Clone, Copy, Debug)]
 pub struct Deadline {
     from: Instant,
+    /// Of the budget, spent before `from` (on this answer, elsewhere).
+    spent: Duration,
     budget: Duration,
 }
 
 impl Deadline {
     /// `budget` from now.
     pub fn after(budget: Duration) -> Deadline {
+        Deadline::partly_spent(budget, Duration::ZERO)
+    }
+
+    /// What is left of `budget` once `spent` of it went on this answer
+    /// elsewhere (a host that ran some of its beams in other workers);
+    /// messages name the whole budget.
+    pub fn partly_spent(budget: Duration, spent: Duration) -> Deadline {
         Deadline {
             from: Instant::now(),
+            spent,
             budget,
         }
     }
 
     /// Whether the budget is spent.
     pub fn passed(&self) -> bool {
-        self.from.elapsed() >= self.budget
+        self.spent + self.from.elapsed() >= self.budget
     }
 
     /// The whole budget.

@@ -27,6 +27,10 @@ export interface SolveOptions {
    * optimal and `within` searches then throw TimeLimitError; near-optimal
    * ones answer from where the beam got. */
   maxSeconds?: number;
+  /** Of maxSeconds, how much went on this answer before (beams run in
+   * other workers): the budget ends that much sooner, and the note names
+   * the whole of it. */
+  spentSeconds?: number;
   /** At most this many percent over optimal, sooner (0: optimal; at most 1000). */
   within?: number;
   /** Straight to the reduction: fast, about twice Manhattan. */
@@ -40,6 +44,7 @@ export interface SolveOptions {
 export interface HintOptions {
   maxNodes?: Whole;
   maxSeconds?: number;
+  spentSeconds?: number;
   goal?: Goal;
   notation?: Notation;
   beams?: BeamOutcome[];

@@ -227,6 +227,15 @@ function secondsOf(value) {
   );
 }
 
+/** Of `maxSeconds`, seconds already spent on this answer elsewhere. */
+function spentOf(value, maxSeconds) {
+  if (value === undefined || value === null) return undefined;
+  if (maxSeconds === undefined) throw new TypeError("spentSeconds: give maxSeconds too");
+  if (typeof value === "number" && value >= 0 && Number.isFinite(value)) return value;
+  const shown = typeof value === "bigint" ? `${value}n` : String(value);
+  throw new RangeError(`spentSeconds: ${shown} is not a number of seconds of 0 or more`);
+}
+
 /** A request as JSON: BigInts (in fields or tiles) are written as the whole
  * numbers they are, which JSON.stringify cannot do. */
 function requestText(request) {
@@ -328,13 +337,15 @@ export class Engine {
   /**
    * Solves a board with the command line's policy for its size: optimal
    * for 3x3, and for 4x4 once tables are given (useTables); near-optimal
-   * past that. Options: maxNodes, maxSeconds (a wall-clock budget),
+   * past that. Options: maxNodes, maxSeconds (a wall-clock budget;
+   * spentSeconds: how much of it went on this answer before, in beams
+   * run elsewhere),
    * within (percent over optimal allowed), fast, goal ("blank-last" or
    * "blank-first"), notation ("tile" or "blank").
    */
   solve(board, options = {}) {
     options = optionsOf(options, [
-      "maxNodes", "maxSeconds", "within", "fast", "goal", "notation", "beams",
+      "maxNodes", "maxSeconds", "spentSeconds", "within", "fast", "goal", "notation", "beams",
     ]);
     return camel(this.#call(requestText({
       op: "solve",
@@ -343,6 +354,7 @@ export class Engine {
       notation: stringOption("notation", options.notation),
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
       max_seconds: secondsOf(options.maxSeconds),
+      spent_seconds: spentOf(options.spentSeconds, options.maxSeconds),
       within: withinOf(options.within),
       fast: fastOf(options.fast),
       beams: beamsOf(options.beams),
@@ -381,7 +393,9 @@ export class Engine {
    * is the distance to the goal or an upper bound (then `lowerBound`).
    */
   hint(board, options = {}) {
-    options = optionsOf(options, ["maxNodes", "maxSeconds", "goal", "notation", "beams"]);
+    options = optionsOf(options, [
+      "maxNodes", "maxSeconds", "spentSeconds", "goal", "notation", "beams",
+    ]);
     return camel(this.#call(requestText({
       op: "hint",
       board: boardField(board),
@@ -389,6 +403,7 @@ export class Engine {
       notation: stringOption("notation", options.notation),
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
       max_seconds: secondsOf(options.maxSeconds),
+      spent_seconds: spentOf(options.spentSeconds, options.maxSeconds),
       beams: beamsOf(options.beams),
     })));
   }

@@ -5,7 +5,7 @@
 //!
 //! | `op` | fields | answer |
 //! | --- | --- | --- |
-//! | `solve` | `board`, `goal`, `notation`, `max_nodes`, `max_seconds`, `within`, `fast` | the solution record |
+//! | `solve` | `board`, `goal`, `notation`, `max_nodes`, `max_seconds`, `spent_seconds`, `within`, `fast` | the solution record |
 //! | `hint` | as `solve` | the solution record, with `move`: its first move (null when solved) |
 //! | `beam` | as `solve`, and `attempt` (0 to 3) | that frame-weighted beam of a 6x6 to 8x8 solve, for another worker; `outcome` null when the board's solve cannot take it from elsewhere |
 //! | `check` | `board`, `goal` | solvable, solved, and the distance when a small search finds it |
@@ -17,9 +17,12 @@
 //! Boards are the command line's: text in any of its formats, or a list
 //! of tiles with 0 for the blank. `solve` and `hint` take `beams`: the
 //! outcomes `beam` gave for the same board and options, which the search
-//! then does not run again.
+//! then does not run again, and `spent_seconds`: how much of
+//! `max_seconds` went on this answer before (those beams), so that the
+//! budget ends that much sooner and notes name the whole of it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use npuzzle::{
     parse_board, random_board, BeamEnding, BeamOutcome, Board, Error, Goal, Move, Notation, Note,
@@ -194,6 +197,8 @@ struct SolveRequest {
     max_nodes: Option<u64>,
     #[serde(default)]
     max_seconds: Option<f64>,
+    #[serde(default)]
+    spent_seconds: Option<f64>,
     #[serde(default)]
     within: Option<u32>,
     #[serde(default)]
@@ -603,9 +608,22 @@ fn on_this_thread(request: &SolveRequest) -> Result<Run, Failure> {
         .map(npuzzle::time_budget)
         .transpose()
         .map_err(|e| invalid(format!("max_seconds: {e}")))?;
+    let time_spent = match (request.spent_seconds, max_time) {
+        (None, _) => Duration::ZERO,
+        (Some(_), None) => return Err(invalid("spent_seconds: give max_seconds too".into())),
+        (Some(spent), Some(_)) if spent.is_finite() && spent >= 0.0 => {
+            Duration::from_secs_f64(spent.min(npuzzle::MAX_SECONDS))
+        }
+        (Some(spent), Some(_)) => {
+            return Err(invalid(format!(
+                "spent_seconds: {spent} is not a number of seconds of 0 or more"
+            )))
+        }
+    };
     Ok(Run {
         max_nodes: request.max_nodes,
         max_time,
+        time_spent,
         here: true,
         ..Run::default()
     })
