@@ -26,7 +26,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut sizes = Vec::new();
     let mut goals = Vec::new();
     let mut only: Vec<String> = Vec::new();
-    let mut out = crate::root().join("crates/pdb/digests.txt");
+    let mut out = crate::workspace::root().join("crates/pdb/digests.txt");
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let value = rest.next();

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{release_npuzzle, root, run, target_dir};
+use crate::workspace::{release_npuzzle, root, run, target_dir};
 
 /// The value of `NAME VALUE` (or `NAME=VALUE`) in `args`, the task's only
 /// option: any other argument is refused.

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{root, run, target_dir};
+use crate::workspace::{root, run, target_dir};
 
 const TARGET: &str = "wasm32-unknown-unknown";
 
@@ -227,7 +227,7 @@ pub fn run_web(args: &[String]) -> Result<(), String> {
 pub fn node_tests() -> Result<(), String> {
     let site = target_dir().join("web");
     build_site(&site)?;
-    let npuzzle = crate::release_npuzzle()?;
+    let npuzzle = crate::workspace::release_npuzzle()?;
     run(
         Command::new("node")
             .arg("--test")

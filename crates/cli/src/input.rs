@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use npuzzle_board::{echo, parse_board, BatchItem, BatchReader};
@@ -69,6 +69,19 @@ pub fn sources(args: &[String], files: &[String]) -> Result<Vec<Source>, String>
         ));
     }
     Ok(vec![Source::Arguments(args.join(" "))])
+}
+
+/// `--pdb-dir` and `$NPUZZLE_PDB_DIR` must name a directory, where they
+/// name something that exists.
+pub fn check_pdb_dir(dir: Option<&Path>) -> Result<(), String> {
+    let (option, dir) = match dir {
+        Some(dir) => ("--pdb-dir", dir.to_path_buf()),
+        None => match std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
+            Some(dir) => ("$NPUZZLE_PDB_DIR", PathBuf::from(dir)),
+            None => return Ok(()),
+        },
+    };
+    check_directory(option, &dir)
 }
 
 /// Refuses a directory option that names something other than a

@@ -4,12 +4,14 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use npuzzle::{Board, Move, Notation, Solution};
+use npuzzle::{Algorithm, Board, Error, Move, Notation, Solution};
 use npuzzle_board::Known;
 use serde::Serialize;
 
+use crate::args::{FormatArg, SolveArgs};
 use crate::input::Input;
-use crate::{FormatArg, SolveArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::remedy;
+use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// What became of one input board.
 pub enum Answer {
@@ -23,6 +25,41 @@ pub enum Answer {
     },
     /// Not a board.
     BadInput(String),
+}
+
+impl Answer {
+    /// What the command line reports for the engine's answer to a board.
+    pub fn of(result: Result<Solution, Error>, seconds: f64) -> Answer {
+        match result {
+            Ok(solution) => Answer::Solved(solution),
+            Err(Error::Unsolvable { .. }) => Answer::Unsolvable,
+            Err(e) => Answer::Refused {
+                reason: refusal(&e),
+                nodes: e.node_limit(),
+                seconds,
+            },
+        }
+    }
+}
+
+/// Why a board was refused, in the command line's words.
+fn refusal(e: &Error) -> String {
+    match e {
+        Error::NodeLimit {
+            algorithm: Algorithm::IdaStar,
+            limit,
+        } => format!(
+            "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit or use \
+             a stronger heuristic"
+        ),
+        Error::NodeLimit { algorithm, limit } => format!(
+            "{} would need more than {limit} boards in memory (--max-nodes {limit}); IDA* \
+             (--algorithm idastar) solves it in constant memory",
+            algorithm.name()
+        ),
+        Error::Tables(tables) => remedy::tables_message(tables),
+        other => other.to_string(),
+    }
 }
 
 /// Counts over a batch.

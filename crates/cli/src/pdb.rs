@@ -4,126 +4,13 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::table_file::{self as file, TableFile, HEADER_LEN};
-use npuzzle::{parse_board, BuildEvent, BuildOptions, OpenError, Partition, Tables};
+use npuzzle::{parse_board, BuildEvent, BuildOptions, OpenError, Tables};
 
+use crate::args::{BuildArgs, FilesArgs, GoalArg, LookupArgs, PartitionArgs, PdbCommand};
 use crate::remedy::{build_hint, error_message, explain};
-use crate::{GoalArg, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
-
-#[derive(Subcommand)]
-pub enum PdbCommand {
-    /// Build the tables of a partition into a directory (what `cargo xtask build-pdb` runs).
-    Build(BuildArgs),
-    /// Print a table's header and its value histogram.
-    Info {
-        /// A table file (.pdb.zst, or an unpacked .pdb).
-        file: PathBuf,
-        /// Also count the placements of each value (reads the whole table).
-        #[arg(long)]
-        histogram: bool,
-    },
-    /// Check tables completely: header, length, CRC, and values proven
-    /// exact (a named partition's table against the digest of npuzzle's
-    /// build; any other built again and compared, as long as its build).
-    Verify {
-        /// Table files (.pdb.zst or .pdb).
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
-    /// Print a board's value in each table of a partition, and their sum.
-    Lookup(LookupArgs),
-    /// List the table files a partition or catalogue needs, which are built
-    /// and what they take; exit 1 if some are missing.
-    Files(FilesArgs),
-}
-
-#[derive(Args)]
-pub struct FilesArgs {
-    #[command(flatten)]
-    pub which: PartitionArgs,
-    /// Directory of the pattern databases [default: $NPUZZLE_PDB_DIR, else
-    /// ./data, else the user data directory].
-    #[arg(long)]
-    pub pdb_dir: Option<PathBuf>,
-}
-
-#[derive(Args)]
-pub struct PartitionArgs {
-    /// Board side the tables are for.
-    #[arg(long, default_value_t = 4)]
-    pub size: usize,
-    #[command(flatten)]
-    pub goal: GoalArg,
-    /// 7z-8, 7-8, L7-8, S7-8, 6-6-3 or 5-5-5 (4x4), 8 (3x3), 6-6-6-6 or
-    /// B6-6-6-6 (5x5), 5-5-5-5-5-5-5 (6x6), 5-5-5-5-4-5-5-4-5-5 (7x7), or tile lists such as
-    /// "1,2,3,4;5,6,7"; a z after a
-    /// part ("7z-8") or before a tile list makes that table zero-aware.
-    /// Partitions joined by + (or a catalogue name: duo, trio for 4x4; duo,
-    /// septet, compound for 5x5) give the largest of their sums [default:
-    /// 3 for 2x2, 8 for 3x3, 7-8 for 4x4, 6z-6z-6z-6z for 5x5,
-    /// 5-5-5-5-5-5-5 for 6x6, 5-5-5-5-4-5-5-4-5-5 for 7x7; none past 7x7].
-    #[arg(long, visible_alias = "catalogue")]
-    pub partition: Option<String>,
-}
-
-impl PartitionArgs {
-    pub fn partition(&self) -> Result<Partition, String> {
-        let name = match &self.partition {
-            Some(name) => name.clone(),
-            None if Partition::has_default(self.size) => {
-                Partition::default_name(self.size).to_string()
-            }
-            None => {
-                return Err(format!(
-                    "npuzzle has no default tables for {n}x{n} boards: name the tiles of \
-                     each table with --partition (for example \"1,2,3,4,5;6,7,8,9,10\")",
-                    n = self.size
-                ))
-            }
-        };
-        Partition::parse(&name, self.size, self.goal.goal()).map_err(|e| e.to_string())
-    }
-}
-
-#[derive(Args)]
-pub struct BuildArgs {
-    #[command(flatten)]
-    pub which: PartitionArgs,
-    /// Directory for the tables [default: $NPUZZLE_PDB_DIR, else ./data when
-    /// it is a writable directory, else the user data directory
-    /// (~/.local/share/npuzzle on Linux)].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Worker threads (default: one per core; at most 256).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Rebuild even when valid files exist.
-    #[arg(long)]
-    pub force: bool,
-    /// zstd compression level for the files on disk, 1 (fastest) to 19
-    /// (smallest); zstd's levels past 19 take far more memory.
-    #[arg(long, default_value_t = 9,
-          value_parser = clap::value_parser!(i32).range(LEVELS))]
-    pub level: i32,
-}
-
-#[derive(Args)]
-pub struct LookupArgs {
-    /// The board: n*n numbers.
-    #[arg(required = true)]
-    pub board: Vec<String>,
-    #[command(flatten)]
-    pub which: PartitionArgs,
-    /// Directory holding the tables.
-    #[arg(long)]
-    pub pdb_dir: Option<PathBuf>,
-}
-
-/// The zstd levels `pdb build --level` takes: zstd's standard ones (its
-/// command line needs --ultra past 19, whose levels take hundreds of MB).
-const LEVELS: std::ops::RangeInclusive<i64> = 1..=19;
+use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 /// How to rebuild a table given by path, whose partition we may not know.
 const REBUILD_AS_BUILT: &str =
@@ -389,7 +276,7 @@ fn files(args: &FilesArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    if let Err(e) = crate::solve::check_pdb_dir(args.pdb_dir.as_deref()) {
+    if let Err(e) = crate::input::check_pdb_dir(args.pdb_dir.as_deref()) {
         eprintln!("npuzzle: {e}");
         return Ok(EXIT_BAD_INPUT);
     }
@@ -471,7 +358,7 @@ fn lookup(args: &LookupArgs, out: &mut impl Write) -> io::Result<u8> {
             return Ok(EXIT_BAD_INPUT);
         }
     };
-    if let Err(e) = crate::solve::check_pdb_dir(args.pdb_dir.as_deref()) {
+    if let Err(e) = crate::input::check_pdb_dir(args.pdb_dir.as_deref()) {
         eprintln!("npuzzle: {e}");
         return Ok(EXIT_BAD_INPUT);
     }

@@ -3,20 +3,18 @@
 //! input order as soon as it and those before it are done.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use npuzzle::{Algorithm, Error, HeuristicKind, Partition, Solution, Solver};
+use npuzzle::{HeuristicKind, Partition, Solver};
 use npuzzle_board::echo;
 
+use crate::args::{AlgorithmArg, HeuristicArg, PlayArgs, SearchArgs, SolveArgs};
 use crate::input::{self, Input, Inputs};
 use crate::output::{Answer, Printer, Summary};
-use crate::{
-    remedy, show, AlgorithmArg, HeuristicArg, PlayArgs, SearchArgs, SolveArgs, EXIT_BAD_INPUT,
-    EXIT_FAILED, EXIT_OK,
-};
+use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::{remedy, show};
 
 /// Checks that `--partition` names tables of some board side and goes with
 /// the other options: it asks for a search over tables, so options that
@@ -75,23 +73,10 @@ pub fn partition_misfit(args: &SearchArgs, size: usize) -> Option<String> {
     ))
 }
 
-/// `--pdb-dir` and `$NPUZZLE_PDB_DIR` must name a directory, where they
-/// name something that exists.
-pub fn check_pdb_dir(dir: Option<&Path>) -> Result<(), String> {
-    let (option, dir) = match dir {
-        Some(dir) => ("--pdb-dir", dir.to_path_buf()),
-        None => match std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
-            Some(dir) => ("$NPUZZLE_PDB_DIR", PathBuf::from(dir)),
-            None => return Ok(()),
-        },
-    };
-    input::check_directory(option, &dir)
-}
-
 /// The engine set up as the search options say; its notes go to stderr in
 /// the command line's words.
 pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
-    check_pdb_dir(args.pdb_dir.as_deref())?;
+    input::check_pdb_dir(args.pdb_dir.as_deref())?;
     let cores = npuzzle::cores();
     let jobs = npuzzle::check_threads(
         "--jobs",
@@ -125,39 +110,6 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         builder = builder.heuristic(heuristic.into());
     }
     builder.build().map_err(|e| e.to_string())
-}
-
-/// What the command line reports for the engine's answer to a board.
-pub fn answer(result: Result<Solution, Error>, seconds: f64) -> Answer {
-    match result {
-        Ok(solution) => Answer::Solved(solution),
-        Err(Error::Unsolvable { .. }) => Answer::Unsolvable,
-        Err(e) => Answer::Refused {
-            reason: refusal(&e),
-            nodes: e.node_limit(),
-            seconds,
-        },
-    }
-}
-
-/// Why a board was refused, in the command line's words.
-fn refusal(e: &Error) -> String {
-    match e {
-        Error::NodeLimit {
-            algorithm: Algorithm::IdaStar,
-            limit,
-        } => format!(
-            "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit or use \
-             a stronger heuristic"
-        ),
-        Error::NodeLimit { algorithm, limit } => format!(
-            "{} would need more than {limit} boards in memory (--max-nodes {limit}); IDA* \
-             (--algorithm idastar) solves it in constant memory",
-            algorithm.name()
-        ),
-        Error::Tables(tables) => remedy::tables_message(tables),
-        other => other.to_string(),
-    }
 }
 
 /// Runs `work`; at a terminal, a search that takes more than a second
@@ -214,7 +166,7 @@ fn answer_input(solver: &Solver, input: &Input, args: &SearchArgs) -> Answer {
                 &format!("solving the {n}x{n} board", n = board.size()),
                 || solver.solve(board),
             );
-            with_fast_note(answer(result, started.elapsed().as_secs_f64()), fast)
+            with_fast_note(Answer::of(result, started.elapsed().as_secs_f64()), fast)
         }
         Err(e) => Answer::BadInput(e.to_string()),
     }
@@ -333,7 +285,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
                     source_errors += 1;
                 }
                 ((Ok(input), _), Some(result)) => {
-                    let answer = with_fast_note(answer(result, seconds), fast);
+                    let answer = with_fast_note(Answer::of(result, seconds), fast);
                     emit(input, answer, out)?;
                 }
                 ((Ok(input), misfit), None) => {
@@ -417,7 +369,7 @@ pub fn play(args: &PlayArgs, out: &mut impl Write) -> io::Result<u8> {
         write!(out, "\r\x1b[K")?;
         out.flush()?;
     }
-    match with_fast_note(answer(result, 0.0), args.search.fast) {
+    match with_fast_note(Answer::of(result, 0.0), args.search.fast) {
         Answer::Solved(solved) => {
             if let Some(note) = &solved.note {
                 let how = crate::output::not_optimal_how(solved.algorithm, Some(note));

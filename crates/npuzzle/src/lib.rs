@@ -42,6 +42,7 @@ mod distributed;
 mod error;
 mod note;
 mod plan;
+mod policy;
 #[cfg(feature = "native")]
 mod pool;
 mod sides;
@@ -69,7 +70,7 @@ pub use npuzzle_search::{
     seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, Stats, Strategy,
     MAX_SEARCH_SIZE,
 };
-pub use plan::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
+pub use policy::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
 pub use solution::Solution;
 pub use solver::{Run, Solver};
 #[cfg(feature = "native")]

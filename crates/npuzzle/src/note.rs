@@ -58,14 +58,16 @@ impl Note {
                 error,
                 attempt_nodes,
                 within,
-            } if *within == 0 && (5..=crate::plan::BEAM_MAX_SIZE).contains(&error.size) => format!(
-                "{}\nmeanwhile {n}x{n} boards are solved with linear conflict: optimally \
+            } if *within == 0 && (5..=crate::policy::BEAM_MAX_SIZE).contains(&error.size) => {
+                format!(
+                    "{}\nmeanwhile {n}x{n} boards are solved with linear conflict: optimally \
                  within {attempt_nodes} nodes when the lower bound is at most {near}, else \
                  by beam search (not optimal, no guarantee how far from it)",
-                tables(error),
-                n = error.size,
-                near = crate::plan::OPTIMAL_ATTEMPT_MAX_BOUND,
-            ),
+                    tables(error),
+                    n = error.size,
+                    near = crate::policy::OPTIMAL_ATTEMPT_MAX_BOUND,
+                )
+            }
             Note::TablesMissing {
                 error,
                 attempt_nodes,

@@ -1,7 +1,7 @@
-//! The policy: which search a board gets (tables for 4x4 and 5x5 when
+//! The plan: which search a board gets (tables for 4x4 and 5x5 when
 //! built, linear conflict with a node budget and the reduction past it,
-//! the reduction alone past 15x15), and the one path every solve takes
-//! from a board to an answer.
+//! the reduction alone past 15x15; the limits are in `policy`), and the
+//! one path every solve takes from a board to an answer.
 
 use npuzzle_board::clock::Instant;
 use std::sync::atomic::AtomicUsize;
@@ -16,13 +16,12 @@ use npuzzle_search::{
 
 use crate::error::{Error, TablesProblem};
 use crate::note::Note;
+use crate::policy::{
+    BEAM_MAX_SIZE, MAX_BEAM_WIDTH, MIN_BEAM_WIDTH, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES,
+};
 use crate::solution::Solution;
 use crate::solver::{Run, Solver};
 use crate::tables::tables_error;
-
-/// Expanded nodes an optimal search may take on a board that has no tables
-/// before it gives way to the reduction (a second or two on one core).
-pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
 
 /// A beam search as [`Solver::beam`] runs it.
 struct BeamRequest {
@@ -51,27 +50,6 @@ enum Plan {
         tables: bool,
     },
 }
-
-/// Boards whose lower bound is at most this get an optimal attempt before
-/// the beam on sides without optimal tables: past it an attempt of
-/// [`OPTIMAL_ATTEMPT_NODES`] essentially never finishes (random 5x5
-/// boards bound about 100, their optimal lengths about 25 more).
-pub const OPTIMAL_ATTEMPT_MAX_BOUND: u64 = 50;
-
-/// The largest side the beam takes. Up to 8x8 a beam with linear
-/// conflict backs up the frame-weighted one; on 9x9 and 10x10 the
-/// reduction finishes where the frame-weighted beam stalls (2.0 against
-/// the reduction's 2.45 times Manhattan on 10x10). Past 10x10 a beam as
-/// wide as the budget affords costs more than a board's 10 s.
-pub const BEAM_MAX_SIZE: usize = 10;
-
-/// The widest beam: past it, answers gain under 1 % (docs/experiments.md).
-const MAX_BEAM_WIDTH: u64 = 50_000;
-
-/// The narrowest beam tried: narrower ones wander on 7x7 and 8x8 (a beam
-/// of 350 on 7x7 found nothing on 77 boards of 100), so the reduction
-/// answers at once.
-pub const MIN_BEAM_WIDTH: usize = 500;
 
 impl Solver {
     /// The best lower bound on the board's distance available without a

@@ -792,7 +792,7 @@ fn far_boards_without_tables_get_the_beam_and_near_ones_an_optimal_search() {
     let mut rng = SplitMix64::new(61);
     for _ in 0..2 {
         let board = npuzzle_board::random_board(5, Goal::BlankLast, &mut rng);
-        assert!(solver.lower_bound(&board) > crate::plan::OPTIMAL_ATTEMPT_MAX_BOUND);
+        assert!(solver.lower_bound(&board) > crate::policy::OPTIMAL_ATTEMPT_MAX_BOUND);
         let solution = solver.solve(&board).unwrap();
         assert_eq!(solution.algorithm, "beam", "{board}");
         assert!(board.solves(&solution.moves, Goal::BlankLast), "{board}");

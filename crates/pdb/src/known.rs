@@ -154,9 +154,10 @@ impl<D: AsRef<[u8]> + Sync> Pdb<D> {
     /// differs and how many do.
     pub fn check_exact(&self) -> Result<(), PdbError> {
         let pattern = self.pattern();
-        let built = crate::build_file(pattern, 1, |_| {}).map_err(|e| PdbError::Malformed {
-            what: format!("it cannot be built again: {e}"),
-        })?;
+        let built =
+            crate::image::build_file(pattern, 1, |_| {}).map_err(|e| PdbError::Malformed {
+                what: format!("it cannot be built again: {e}"),
+            })?;
         let built = Pdb::from_bytes(&built[..]).expect("the generator writes valid files");
         if built.encoding() != self.encoding() {
             return Err(differs(

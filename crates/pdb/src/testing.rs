@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use npuzzle_board::Goal;
 
-use crate::{build_file, Partition, Pattern, Pdb};
+use crate::image::build_file;
+use crate::{Partition, Pattern, Pdb};
 
 /// A built table's bytes, shared between the tests that ask for it.
 #[derive(Clone)]

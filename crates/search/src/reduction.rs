@@ -21,10 +21,10 @@ use std::sync::Arc;
 
 use npuzzle_board::{Board, Goal, Move};
 
+use crate::dispatch::solve;
 use crate::grid::{move_between, Grid, Position, MAX_SEARCH_SIZE};
 use crate::heuristic::{Heuristic, LinearConflict};
 use crate::smooth::{cancel_pairs, polish};
-use crate::solve;
 use crate::types::{Algorithm, HeuristicKind, Request, SearchError, Solution};
 
 /// What a blank move costs, in the units of the cheapest-path search, when

@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use super::common::Ctx;
-use crate::root;
+use crate::workspace::root;
 
 pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
     build_section(&ctx.npuzzle, "the default tables (7-8)", &[], report)?;

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::root;
+use crate::workspace::root;
 
 /// What every section is given.
 pub struct Ctx {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::common::{first_record, fresh_page_cache, strategy, Ctx, BOARD_80};
-use crate::{root, target_dir};
+use crate::workspace::{root, target_dir};
 
 /// A table set and a board to solve over it.
 struct Case {
@@ -158,7 +158,7 @@ fn c_abi(program: &Path, case: &Case) -> Result<Sample, String> {
 /// The test venv's python with the package built from this checkout (a
 /// package installed earlier may be of other code).
 fn python() -> Option<PathBuf> {
-    match crate::python_package() {
+    match crate::python::python_package() {
         Ok(python) => Some(python),
         Err(e) => {
             eprintln!("bench: the Python door is left out: {e}");

@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use super::common::{first_record, strategy, Ctx, BOARD_80};
-use crate::root;
+use crate::workspace::root;
 
 /// One 80-move board, end to end, as a user runs it.
 pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::common::{fresh_page_cache, join_strategies, read_set, strategy, Ctx, Instance};
-use crate::root;
+use crate::workspace::root;
 
 /// The ten 24-puzzles of issue 12, by number in Korf & Felner's list, with
 /// the expanded nodes published for clausecker/24puzzle's zero-aware

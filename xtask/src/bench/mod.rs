@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 
-use crate::{release_npuzzle, root};
+use crate::workspace::{release_npuzzle, root};
 
 mod build;
 mod catalogues;
@@ -502,7 +502,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// `ctx.boards` random 15-puzzle boards, then one search split over 1 and
 /// 2 workers. The script prints its own Markdown; it is passed through.
 fn distributed(ctx: &Ctx, report: &mut String) -> Result<(), String> {
-    let python = crate::python_package()?;
+    let python = crate::python::python_package()?;
     let output = std::process::Command::new(python)
         .arg(root().join("bench/distributed_bench.py"))
         .arg(ctx.boards.to_string())

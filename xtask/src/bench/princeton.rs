@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::common::{strategies, Ctx};
-use crate::root;
+use crate::workspace::root;
 
 /// The Princeton files with default options, every answer checked.
 pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
-use crate::root;
+use crate::workspace::root;
 
 /// When a run started, and at which commit.
 pub struct Started {

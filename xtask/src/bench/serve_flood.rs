@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::common::{has_default_tables, integration_test, Ctx, SERVER_STRATEGY};
-use crate::root;
+use crate::workspace::root;
 
 /// Hints of `npuzzle serve` while 24 clients post random 5x5 to 8x8 boards
 /// for 30 s (the suite's flood test, on data/'s 7-8 tables when built):

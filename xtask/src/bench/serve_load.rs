@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::common::{integration_test, Ctx, SERVER_STRATEGY};
-use crate::root;
+use crate::workspace::root;
 
 /// The game's server under load: the test suite's load test, pointed at data/.
 pub fn run(_ctx: &Ctx, report: &mut String) -> Result<(), String> {

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::common::{integration_test, Ctx, SERVER_STRATEGY};
-use crate::root;
+use crate::workspace::root;
 
 /// `npuzzle serve` under ten minutes of mixed traffic (the suite's soak
 /// test, pointed at data/): resident memory and the hints' p99 per minute.

@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::common::{fresh_page_cache, join_strategies, solve_set, tables_built, Ctx, BOARD_80};
-use crate::root;
+use crate::workspace::root;
 
 /// The 15-puzzle table configurations the bench compares, with how to
 /// build each.

@@ -32,7 +32,10 @@ fn the_default_run_writes_the_report() {
     let plan = plan_of(&[]);
     assert_eq!(plan.sections, defaults());
     assert!(plan.full);
-    assert_eq!(plan.out, Some(crate::root().join("bench/report.md")));
+    assert_eq!(
+        plan.out,
+        Some(crate::workspace::root().join("bench/report.md"))
+    );
     assert_eq!(plan.command(), "");
 }
 

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 use super::common::Ctx;
-use crate::{root, stages, target_dir};
+use crate::stages;
+use crate::workspace::{root, target_dir};
 
 pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
     let host = stages::Host::current();
@@ -20,7 +21,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
     }
     let site = target_dir().join("web");
     crate::web::build_site(&site)?;
-    let python = crate::python_venv(&["playwright>=1.40,<2"])?;
+    let python = crate::python::python_venv(&["playwright>=1.40,<2"])?;
     let output = Command::new(python)
         .arg(root().join("bench/web_bench.py"))
         .env("NPUZZLE_WEB_DIR", &site)

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::common::{read_set, solve_batch, strategies, Ctx};
-use crate::root;
+use crate::workspace::root;
 
 /// Near-optimal answers with a guarantee: `--within` on Korf and Felner's
 /// 50 24-puzzles over the 6z-6z-6z-6z tables, one thread, a node cap.

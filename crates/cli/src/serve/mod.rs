@@ -27,9 +27,10 @@ use std::sync::Arc;
 
 use npuzzle::{Goal, Solver};
 
+use crate::args::ServeArgs;
 use crate::output::Answer;
 use crate::serve::pools::{Pools, Settings, QUICK_NODES};
-use crate::{ServeArgs, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
 
 pub fn run(args: &ServeArgs) -> u8 {
     match serve(args) {

@@ -197,7 +197,7 @@ impl Pools {
             ..Run::default()
         };
         let result = self.solver(goal).solve_with(board, &run);
-        crate::solve::answer(result, started.elapsed().as_secs_f64())
+        Answer::of(result, started.elapsed().as_secs_f64())
     }
 
     /// A place for a search in `lane`, or a refusal at once: light work

@@ -1,7 +1,7 @@
 //! Checking the tables and laying out what lookups need.
 
-use super::geometry::{CheckedSet, Reflection};
 use super::*;
+use crate::additive::geometry::{CheckedSet, Reflection};
 
 impl<'a, D: AsRef<[u8]> + Sync> Additive<'a, D> {
     /// Checks that the tables are disjoint patterns of `grid`'s size and

@@ -1,8 +1,8 @@
 //! From a placement to an entry: ranks, the index schemes (plain, by free
 //! cell, by blank region) and reading values.
 
-use super::geometry::placement;
 use super::*;
+use crate::additive::geometry::placement;
 
 impl<D: AsRef<[u8]> + Sync, const P: usize, const G: usize> Additive<'_, D, P, G> {
     /// Pattern `p`'s view of the board or of its mirror, from scratch.

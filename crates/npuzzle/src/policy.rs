@@ -1,0 +1,27 @@
+//! The limits of the policy every door follows: how far an optimal search
+//! goes on a board without tables, and which boards the beam takes.
+
+/// Expanded nodes an optimal search may take on a board that has no tables
+/// before it gives way to the reduction (a second or two on one core).
+pub const OPTIMAL_ATTEMPT_NODES: u64 = 3_000_000;
+
+/// Boards whose lower bound is at most this get an optimal attempt before
+/// the beam on sides without optimal tables: past it an attempt of
+/// [`OPTIMAL_ATTEMPT_NODES`] essentially never finishes (random 5x5
+/// boards bound about 100, their optimal lengths about 25 more).
+pub const OPTIMAL_ATTEMPT_MAX_BOUND: u64 = 50;
+
+/// The largest side the beam takes. Up to 8x8 a beam with linear
+/// conflict backs up the frame-weighted one; on 9x9 and 10x10 the
+/// reduction finishes where the frame-weighted beam stalls (2.0 against
+/// the reduction's 2.45 times Manhattan on 10x10). Past 10x10 a beam as
+/// wide as the budget affords costs more than a board's 10 s.
+pub const BEAM_MAX_SIZE: usize = 10;
+
+/// The widest beam: past it, answers gain under 1 % (docs/experiments.md).
+pub const MAX_BEAM_WIDTH: u64 = 50_000;
+
+/// The narrowest beam tried: narrower ones wander on 7x7 and 8x8 (a beam
+/// of 350 on 7x7 found nothing on 77 boards of 100), so the reduction
+/// answers at once.
+pub const MIN_BEAM_WIDTH: usize = 500;

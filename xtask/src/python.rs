@@ -1,0 +1,137 @@
+//! The Python package: its test environment under target/, its wheel
+//! (`cargo xtask wheel`) and its tests (`cargo xtask python`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::stages;
+use crate::workspace::{release_npuzzle, root, run, target_dir};
+
+/// The test virtual environment under target/, made if missing, with
+/// `packages` installed from PyPI; returns its python.
+pub fn python_venv(packages: &[&str]) -> Result<PathBuf, String> {
+    let venv = target_dir().join("python-venv");
+    let python = venv.join("bin").join("python");
+    if !python.is_file() {
+        run(
+            Command::new("python3").args(["-m", "venv"]).arg(&venv),
+            "python3 -m venv (on Debian: apt-get install python3-venv)",
+        )?;
+    }
+    pip_install(&python, packages)?;
+    Ok(python)
+}
+
+/// `pip install --quiet ARGS` in the environment of `python`.
+pub fn pip_install(python: &Path, args: &[&str]) -> Result<(), String> {
+    run(
+        Command::new(python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .args(args),
+        &format!("pip install {}", args.join(" ")),
+    )
+}
+
+/// Builds the Python package into a virtual environment under target/ with
+/// maturin and runs its tests with pytest.
+pub fn python_tests() -> Result<(), String> {
+    if let Some(missing) = stages::python_missing(&stages::Host::current()) {
+        return Err(format!("the Python tests cannot run: {missing}"));
+    }
+    let root = root();
+    let (python, wheel) = python_package_and_wheel()?;
+    let npuzzle = release_npuzzle()?;
+    run(
+        Command::new(&python)
+            .args(["-m", "pytest", "-q"])
+            .arg(root.join("crates/python/tests"))
+            .env("NPUZZLE_BIN", &npuzzle)
+            .env("NPUZZLE_WHEEL", &wheel)
+            .current_dir(&root),
+        "pytest",
+    )?;
+    println!(
+        "Python package installed in {venv}: {venv}/bin/python -c 'import npuzzle'",
+        venv = target_dir().join("python-venv").display()
+    );
+    Ok(())
+}
+
+/// Builds the Python package with maturin and installs it into the test
+/// environment under target/; returns its python.
+pub fn python_package() -> Result<PathBuf, String> {
+    python_package_and_wheel().map(|(python, _)| python)
+}
+
+/// `python_package`, and the wheel it installed (target/wheels).
+pub fn python_package_and_wheel() -> Result<(PathBuf, PathBuf), String> {
+    let python = python_venv(&[
+        "maturin>=1.9,<2",
+        "pytest",
+        "numpy",
+        "dask[distributed]",
+        "pyarrow",
+    ])?;
+    let wheels = target_dir().join("wheels");
+    let _ = std::fs::remove_dir_all(&wheels);
+    let wheel = build_wheel(&python, &wheels)?;
+    pip_install(
+        &python,
+        &["--force-reinstall", "--no-deps", &wheel.to_string_lossy()],
+    )?;
+    Ok((python, wheel))
+}
+
+/// `cargo xtask wheel [--out DIR]`.
+pub fn wheel(args: &[String]) -> Result<(), String> {
+    let out = match args {
+        [] => target_dir().join("wheels"),
+        [flag, dir] if flag == "--out" => PathBuf::from(dir),
+        _ => return Err("wheel: usage: cargo xtask wheel [--out DIR]".to_string()),
+    };
+    if let Some(missing) = stages::python_missing(&stages::Host::current()) {
+        return Err(format!(
+            "wheel: maturin runs in a virtual environment: {missing}"
+        ));
+    }
+    let python = python_venv(&["maturin>=1.9,<2"])?;
+    let wheel = build_wheel(&python, &out)?;
+    println!("{}", wheel.display());
+    Ok(())
+}
+
+/// Builds the abi3 wheel (one for every CPython from 3.9: pyo3's
+/// `abi3-py39`) into `out` with the maturin of `python`'s environment;
+/// returns its path.
+pub fn build_wheel(python: &Path, out: &Path) -> Result<PathBuf, String> {
+    let maturin = python.with_file_name("maturin");
+    eprintln!("xtask: building the Python wheel (a release build of the engine)");
+    run(
+        Command::new(maturin)
+            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .arg(root().join("crates/python/Cargo.toml"))
+            .arg("--out")
+            .arg(out)
+            .arg("--interpreter")
+            .arg(python),
+        "maturin build",
+    )?;
+    // The newest npuzzle wheel there: DIR may hold earlier ones.
+    std::fs::read_dir(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| {
+            path.extension().is_some_and(|e| e == "whl")
+                && path
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("npuzzle-"))
+        })
+        .max_by_key(|path| path.metadata().and_then(|m| m.modified()).ok())
+        .ok_or_else(|| format!("maturin made no wheel in {}", out.display()))
+}

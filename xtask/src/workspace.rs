@@ -1,0 +1,68 @@
+//! Where things are and how tools run: the checkout, the target folder,
+//! the release build of `npuzzle`.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the repository")
+        .to_path_buf()
+}
+
+/// Builds the release `npuzzle` and returns its path.
+/// Cargo's progress shows: the first build takes minutes.
+pub fn release_npuzzle() -> Result<PathBuf, String> {
+    let cargo = cargo();
+    let binary = target_dir().join("release").join("npuzzle");
+    let mut command = Command::new(cargo);
+    command.args([
+        "build",
+        "--release",
+        "--package",
+        "npuzzle-cli",
+        "--bin",
+        "npuzzle",
+    ]);
+    if !binary.is_file() {
+        eprintln!(
+            "xtask: compiling npuzzle (release build; the first time takes a few minutes, \
+             then seconds)"
+        );
+    }
+    let status = command
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("cargo build --release failed".to_string());
+    }
+    Ok(target_dir().join("release").join("npuzzle"))
+}
+
+/// The cargo that runs this task (its path in $CARGO), else `cargo`.
+pub fn cargo() -> String {
+    env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
+}
+
+/// Runs `command`; `what` names it in the error.
+pub fn run(command: &mut Command, what: &str) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// The target directory (CARGO_TARGET_DIR or the checkout's target/).
+pub fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
