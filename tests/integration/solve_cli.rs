@@ -320,9 +320,10 @@ fn classic_searches_refuse_boards_beyond_their_limit() {
     assert_eq!(run.status, 1);
     // The command line adds its own remedy to the engine's message.
     assert!(
-        run.stderr
-            .contains("more than 20000 boards in memory (--max-nodes 20000)")
-            && run.stderr.contains("--algorithm idastar"),
+        run.stderr.contains(
+            "more than 20000 boards in memory, its node limit; IDA* solves the board \
+                       in constant memory (--max-nodes 20000; IDA* is --algorithm idastar)"
+        ) && run.stderr.contains("--algorithm idastar"),
         "{}",
         run.stderr
     );

@@ -47,16 +47,12 @@ fn refusal(e: &Error) -> String {
     match e {
         Error::NodeLimit {
             algorithm: Algorithm::IdaStar,
-            limit,
-        } => format!(
-            "IDA* expanded {limit} nodes without finishing (--max-nodes); raise the limit or use \
-             a stronger heuristic"
-        ),
-        Error::NodeLimit { algorithm, limit } => format!(
-            "{} would need more than {limit} boards in memory (--max-nodes {limit}); IDA* \
-             (--algorithm idastar) solves it in constant memory",
-            algorithm.name()
-        ),
+            ..
+        } => format!("{e} (--max-nodes)"),
+        Error::NodeLimit { limit, .. } => {
+            format!("{e} (--max-nodes {limit}; IDA* is --algorithm idastar)")
+        }
+        Error::TimeLimit { .. } => format!("{e} (--max-seconds)"),
         Error::Tables(tables) => remedy::tables_message(tables),
         other => other.to_string(),
     }

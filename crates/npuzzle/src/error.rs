@@ -274,26 +274,12 @@ impl fmt::Display for Error {
                 "the board cannot reach the goal {goal} (its permutation parity and \
                  blank row say so); no solution exists"
             ),
-            Error::NodeLimit {
-                algorithm: Algorithm::IdaStar,
-                limit,
-            } => write!(
-                f,
-                "IDA* expanded {limit} nodes, its node limit, without finishing; raise the \
-                 node limit or use a stronger heuristic"
-            ),
-            Error::NodeLimit { algorithm, limit } => write!(
-                f,
-                "{} would need more than {limit} boards in memory, its node limit; IDA* \
-                 solves the board in constant memory",
-                algorithm.name()
-            ),
-            Error::TimeLimit { budget } => write!(
-                f,
-                "no answer within the time budget of {} s; allow more time or use a stronger \
-                 heuristic",
-                npuzzle_search::seconds_text(*budget)
-            ),
+            // The search crate words these outcomes; each door adds how
+            // its users raise the budget.
+            &Error::NodeLimit { algorithm, limit } => {
+                SearchError::NodeLimit { algorithm, limit }.fmt(f)
+            }
+            &Error::TimeLimit { budget } => SearchError::TimeLimit { budget }.fmt(f),
             Error::Search(e) => e.fmt(f),
             Error::InvalidArgument(e) => f.write_str(e),
             Error::OutOfMemory {
