@@ -72,6 +72,26 @@ pub(crate) fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
         .map_err(SearchError::Tables)
 }
 
+/// [`with_catalogue`] with the request's goal and forced strategy.
+pub(crate) fn with_request_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
+    board: &Board,
+    request: &Request,
+    tables: &[npuzzle_pdb::Pdb<D>],
+    groups: &[usize],
+    reflect: bool,
+    job: W,
+) -> Result<W::Output, SearchError> {
+    with_catalogue(
+        board,
+        request.goal,
+        tables,
+        groups,
+        reflect,
+        request.strategy,
+        job,
+    )
+}
+
 /// Solves `board` optimally over a catalogue: `groups[i]` tables of
 /// partition i in a row, the heuristic the largest partition sum, of the
 /// [`Capacity`] the counts call for.
@@ -89,13 +109,12 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
             solve_with(grid, heuristic, self.0, self.1)
         }
     }
-    with_catalogue(
+    with_request_catalogue(
         board,
-        request.goal,
+        request,
         tables,
         groups,
         reflect,
-        request.strategy,
         Solve(board, request),
     )?
 }

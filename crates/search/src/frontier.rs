@@ -4,7 +4,7 @@
 use npuzzle_board::{Board, Move};
 
 use crate::additive::WithHeuristic;
-use crate::dispatch::with_catalogue;
+use crate::dispatch::{with_catalogue, with_request_catalogue};
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
@@ -134,13 +134,12 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    with_catalogue(
+    with_request_catalogue(
         board,
-        request.goal,
+        request,
         tables,
         groups,
         reflect,
-        request.strategy,
         Run(board, request, prefix, bound),
     )?
 }

@@ -8,7 +8,7 @@ use npuzzle_board::{Board, Goal, Move};
 
 use super::search::{self as beam};
 use crate::additive::WithHeuristic;
-use crate::dispatch::{ended_early, search_grid, with_catalogue};
+use crate::dispatch::{ended_early, search_grid, with_request_catalogue};
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::{Heuristic, LinearConflict};
@@ -41,13 +41,12 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    with_catalogue(
+    with_request_catalogue(
         board,
-        request.goal,
+        request,
         tables,
         groups,
         reflect,
-        request.strategy,
         Run(board, request, width),
     )?
 }
