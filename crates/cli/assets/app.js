@@ -403,6 +403,7 @@ function lowerBound(tiles, goal) {
 function wasmEngine(hooks) {
   let worker = null;
   let module = null;     // the compiled engine, handed to each new worker
+  let sent = Promise.resolve(); // the worker's "init" posted: questions follow it
   let fatal = null;      // why the engine cannot start, once known
   let ready = false;
   let preparing = false; // tables being built: kept as they come, worth finishing
@@ -414,15 +415,17 @@ function wasmEngine(hooks) {
   function start() {
     ready = false;
     preparing = false;
+    // The first worker and compile were started by the page's head.
+    const head = window.npuzzleStart;
+    window.npuzzleStart = null;
     try {
-      worker = new Worker("worker.js", { type: "module" });
+      worker = head ? head.worker : new Worker("worker.js", { type: "module" });
       root.dataset.workers = String(Number(root.dataset.workers || 0) + 1);
     } catch (error) {
       fail(error.message);
       return;
     }
-    worker.addEventListener("message", (event) => receive(event.data));
-    worker.addEventListener("error", (event) => {
+    const onError = (event) => {
       event.preventDefault();
       if (ready) {
         // A worker that ran and stopped: the questions asked are lost, a
@@ -435,8 +438,22 @@ function wasmEngine(hooks) {
       } else {
         fail(event.message || "its Web Worker (worker.js) did not load");
       }
-    });
-    worker.postMessage({ op: "init", module });
+    };
+    worker.addEventListener("message", (event) => receive(event.data));
+    worker.addEventListener("error", onError);
+    if (!head) {
+      worker.postMessage({ op: "init", module });
+      sent = Promise.resolve();
+      return;
+    }
+    worker.onmessage = worker.onerror = null;
+    for (const event of head.early) {
+      if (event.type === "error") onError(event);
+      else receive(event.data);
+    }
+    if (!worker) return; // it failed to load
+    const started = worker;
+    sent = head.compiled.then((compiled) => started.postMessage({ op: "init", module: compiled }));
   }
 
   function fail(message) {
@@ -483,7 +500,8 @@ function wasmEngine(hooks) {
     return new Promise((resolve, reject) => {
       const id = ++nextId;
       pending.set(id, { resolve, reject, long });
-      worker.postMessage({ id, op, ...fields });
+      const asked = worker;
+      sent.then(() => asked.postMessage({ id, op, ...fields }));
     });
   }
 
