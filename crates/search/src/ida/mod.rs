@@ -1,0 +1,18 @@
+//! Iterative-deepening A* (Korf 1985): depth-first search bounded by
+//! f = g + h, the bound raised to the smallest f that exceeded it. Memory is
+//! the path alone; the board is changed and restored in place, the heuristic
+//! is updated per move, and the move back to the parent is never generated.
+//!
+//! `dfs` is the searcher and IDA* on one thread; `split` runs the subtrees
+//! below a split depth on several threads; `pass` gives a distributed run
+//! its frontier and its passes.
+
+mod dfs;
+mod pass;
+mod split;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use pass::{frontier_moves, pass_below};
+pub use split::split_depth;
+pub(crate) use split::split_ida_star;

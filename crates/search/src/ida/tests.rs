@@ -1,0 +1,228 @@
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use npuzzle_board::{random_walk, Goal, Move, SplitMix64};
+use npuzzle_pdb::testing::TestBytes;
+use npuzzle_pdb::Partition;
+
+use super::pass::*;
+use super::split::*;
+use crate::additive::kept_indexes::KeptIndexes;
+use crate::additive::TableSet;
+use crate::grid::{Grid, Position};
+use crate::halt::Halt;
+use crate::heuristic::Heuristic;
+use crate::types::Stats;
+
+/// A 4x4 catalogue of zero-aware and plain tables in two partitions,
+/// small enough to build in a test: its grid, tables and partition
+/// sizes.
+fn small_catalogue() -> (Grid, Vec<npuzzle_pdb::Pdb<TestBytes>>, Vec<usize>) {
+    let goal = Goal::BlankLast;
+    let name = "z1,2,5,6,9;3,4,7,8,12+1,2,3,4;z5,6,9,10,13;7,8,11,12,14,15";
+    let groups = Partition::parse(name, 4, goal).unwrap().groups().to_vec();
+    let pdbs = npuzzle_pdb::testing::tables(name, 4, goal);
+    (Grid::new(4, goal), pdbs, groups)
+}
+
+/// The levels above the split depth are the same, in the same order,
+/// however many threads expand them, and so is the split search's
+/// solution.
+#[test]
+fn the_frontier_and_the_solution_do_not_depend_on_the_threads() {
+    let (grid, pdbs, groups) = small_catalogue();
+    let goal = grid.goal;
+    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut rng = SplitMix64::new(5);
+    for _ in 0..3 {
+        let board = random_walk(4, goal, 60, &mut rng);
+        let position = Position::new(&board);
+        let state = heuristic.init(&position);
+        let root = Subtree::root(position.clone(), state);
+        let bound = heuristic.value(&state) + 14;
+        let one = frontier(&grid, &heuristic, &root, 10, bound, 1);
+        let two = pool.install(|| frontier(&grid, &heuristic, &root, 10, bound, 2));
+        let moves = |f: &Frontier<_>| -> Vec<Vec<Move>> {
+            f.parts.iter().flatten().map(|t| t.moves.clone()).collect()
+        };
+        assert!(moves(&one).len() > 100, "{board}: {}", moves(&one).len());
+        assert_eq!(moves(&one), moves(&two), "{board}");
+        assert_eq!((one.least_cut, one.stats), (two.least_cut, two.stats));
+        let solve = |workers| {
+            pool.install(|| {
+                split_ida_star(
+                    &grid,
+                    &heuristic,
+                    position.clone(),
+                    u64::MAX,
+                    Halt::default(),
+                    workers,
+                    None,
+                )
+            })
+            .unwrap()
+        };
+        let (alone, _) = solve(1);
+        let (together, _) = solve(2);
+        assert_eq!(alone, together, "{board}");
+        assert!(board.solves(&alone, goal));
+        // One thread with a spare one, lent for every iteration.
+        let spare = AtomicUsize::new(1);
+        let (helped, _) = split_ida_star(
+            &grid,
+            &heuristic,
+            position.clone(),
+            u64::MAX,
+            Halt::default(),
+            1,
+            Some(&spare),
+        )
+        .unwrap();
+        assert_eq!(alone, helped, "{board}");
+        assert_eq!(
+            spare.load(Ordering::Relaxed),
+            1,
+            "the spare thread is given back"
+        );
+    }
+}
+
+/// A search takes on every spare thread when it looks, runs the worker
+/// on each, adds up their figures, and gives the threads back.
+#[test]
+fn spare_threads_join_the_search_and_are_given_back() {
+    let spare = AtomicUsize::new(3);
+    let runs = AtomicUsize::new(0);
+    let worker = |recruit: Option<&dyn Fn()>| {
+        if let Some(recruit) = recruit {
+            recruit();
+            assert_eq!(spare.load(Ordering::Relaxed), 0, "all three taken");
+        }
+        let run = runs.fetch_add(1, Ordering::Relaxed) as u64;
+        let stats = Stats {
+            expanded: 10 + run,
+            ..Stats::default()
+        };
+        (stats, 40 + run as u32)
+    };
+    let (stats, next_bound) = with_spare_threads(&spare, &worker);
+    assert_eq!(runs.load(Ordering::Relaxed), 4);
+    assert_eq!(stats.expanded, 10 + 11 + 12 + 13);
+    assert_eq!(next_bound, 40);
+    assert_eq!(spare.load(Ordering::Relaxed), 3);
+    // None spare: the worker alone.
+    let none = AtomicUsize::new(0);
+    runs.store(0, Ordering::Relaxed);
+    let worker = |recruit: Option<&dyn Fn()>| {
+        if let Some(recruit) = recruit {
+            recruit();
+        }
+        runs.fetch_add(1, Ordering::Relaxed);
+        (Stats::default(), 7)
+    };
+    assert_eq!(with_spare_threads(&none, &worker).1, 7);
+    assert_eq!(runs.load(Ordering::Relaxed), 1);
+}
+
+/// A goal above the depth, as a bound past it (an inadmissible
+/// estimate's) finds it: the shallowest, the first in move order, for
+/// any number of threads, and no frontier with it.
+#[test]
+fn the_frontier_stops_at_the_shallowest_goal() {
+    let grid = Grid::new(4, Goal::BlankLast);
+    let heuristic = crate::heuristic::Manhattan::new(&grid);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut rng = SplitMix64::new(3);
+    for walk in [3, 6, 9] {
+        let board = random_walk(4, Goal::BlankLast, walk, &mut rng);
+        let position = Position::new(&board);
+        let (shortest, _) =
+            crate::classic::bfs(&grid, position.clone(), u64::MAX, Halt::default()).unwrap();
+        let root = Subtree::root(position.clone(), heuristic.init(&position));
+        let one = frontier(&grid, &heuristic, &root, 12, 40, 1);
+        let two = pool.install(|| frontier(&grid, &heuristic, &root, 12, 40, 2));
+        let found = one.goal.expect("a goal within the bound");
+        assert_eq!(found.len(), shortest.len(), "{board}");
+        assert!(board.solves(&found, Goal::BlankLast), "{board}");
+        assert_eq!(two.goal, Some(found), "{board}");
+        assert!(one.parts.is_empty() && two.parts.is_empty());
+    }
+}
+
+/// One thread's split search expands exactly the nodes of the
+/// frontier's subtrees passed one by one in `promise` order, which the
+/// last iteration's nearest approaches change: the order the
+/// distributed search rebuilds from the passes' reports.
+#[test]
+fn the_split_search_takes_the_subtrees_that_came_nearest_first() {
+    let (grid, pdbs, groups) = small_catalogue();
+    let goal = grid.goal;
+    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let mut rng = SplitMix64::new(9);
+    let mut reordered = 0;
+    for _ in 0..3 {
+        let board = random_walk(4, goal, 60, &mut rng);
+        let position = Position::new(&board);
+        let (solution, stats) = split_ida_star(
+            &grid,
+            &heuristic,
+            position.clone(),
+            u64::MAX,
+            Halt::default(),
+            1,
+            None,
+        )
+        .unwrap();
+        let mut bound = heuristic.value(&heuristic.init(&position));
+        let mut came_near: HashMap<Vec<Move>, u32> = HashMap::new();
+        let mut expanded = 0;
+        let found = loop {
+            let (nodes, least_cut, shallow, above) = frontier_moves(
+                &grid,
+                &heuristic,
+                position.clone(),
+                split_depth(grid.n),
+                bound,
+            );
+            assert!(shallow.is_none(), "{board}");
+            expanded += above;
+            let mut ordered = nodes.clone();
+            ordered.sort_by_key(|(moves, h)| promise(*h, came_near.get(moves).copied()));
+            reordered += (ordered != nodes) as usize;
+            let (mut next_bound, mut found) = (least_cut, None);
+            came_near.clear();
+            for (prefix, h) in &ordered {
+                let (rest, below, nodes, complete, closest) = pass_below(
+                    &grid,
+                    &heuristic,
+                    position.clone(),
+                    prefix,
+                    bound,
+                    u64::MAX,
+                    Halt::default(),
+                );
+                assert!(complete && closest <= *h);
+                expanded += nodes;
+                came_near.insert(prefix.clone(), closest);
+                if let Some(rest) = rest {
+                    found = Some([prefix.clone(), rest].concat());
+                    break;
+                }
+                next_bound = next_bound.min(below);
+            }
+            match found {
+                Some(moves) => break moves,
+                None => bound = next_bound,
+            }
+        };
+        assert_eq!((found, expanded), (solution, stats.expanded), "{board}");
+    }
+    assert!(reordered > 0, "no iteration changed the order");
+}
