@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use super::common::Ctx;
+use super::context::Ctx;
 use crate::workspace::root;
 
 pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {

@@ -5,9 +5,13 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use super::common::{
-    first_record, fresh_page_cache, join_strategies, solve_set, strategy, tables_built, Ctx,
-};
+use super::context::Ctx;
+
+use super::data::{fresh_page_cache, tables_built};
+
+use super::strategies::{join_strategies, strategy};
+
+use super::runs::{first_record, solve_set};
 
 /// The 4x4 catalogues against 7-8 on the 17 boards at distance 80 (fewer
 /// nodes for more lookups per move), with the tables a move reads: one of

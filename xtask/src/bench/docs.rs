@@ -3,7 +3,9 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use super::common::{integration_test, Ctx};
+use super::context::Ctx;
+
+use super::integration::integration_test;
 
 /// Runs the docs' shell blocks with the real tables, those marked for the
 /// bench too (the 7-8 build and solve of the README's quick start).

@@ -8,7 +8,15 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::common::{first_record, fresh_page_cache, strategy, Ctx, BOARD_80};
+use super::context::Ctx;
+
+use super::data::fresh_page_cache;
+
+use super::strategies::strategy;
+
+use super::runs::first_record;
+
+use super::sets::BOARD_80;
 use crate::workspace::{root, target_dir};
 
 /// A table set and a board to solve over it.

@@ -4,7 +4,13 @@ use std::fmt::Write as _;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use super::common::{first_record, strategy, Ctx, BOARD_80};
+use super::context::Ctx;
+
+use super::strategies::strategy;
+
+use super::runs::first_record;
+
+use super::sets::BOARD_80;
 use crate::workspace::root;
 
 /// One 80-move board, end to end, as a user runs it.

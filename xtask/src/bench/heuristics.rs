@@ -3,7 +3,11 @@
 
 use std::fmt::Write as _;
 
-use super::common::{ensure_tables, solve_set, Ctx};
+use super::context::Ctx;
+
+use super::data::ensure_tables;
+
+use super::runs::solve_set;
 
 /// Heuristics on Korf's 100, beside the literature.
 pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {

@@ -9,7 +9,13 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::common::{fresh_page_cache, join_strategies, read_set, strategy, Ctx, Instance};
+use super::context::Ctx;
+
+use super::data::fresh_page_cache;
+
+use super::strategies::{join_strategies, strategy};
+
+use super::sets::{read_set, Instance};
 use crate::workspace::root;
 
 /// The ten 24-puzzles of issue 12, by number in Korf & Felner's list, with

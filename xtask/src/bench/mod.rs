@@ -15,26 +15,33 @@ use crate::workspace::{release_npuzzle, root};
 
 mod build;
 mod catalogues;
-mod common;
+mod context;
+mod data;
 mod docs;
 mod doors;
 mod end_to_end;
 mod heuristics;
+mod integration;
 mod korf24;
 mod near_optimal;
 mod princeton;
 mod record;
+
 mod reduction;
+mod replay;
+mod runs;
 mod serve_flood;
 mod serve_load;
+mod sets;
 mod soak;
 mod standard;
+mod strategies;
 mod tables;
 mod thread_rate;
 mod web;
 mod within;
 
-pub use common::Ctx;
+pub use context::Ctx;
 
 /// One section of the report.
 pub struct Section {
@@ -428,7 +435,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .sections
         .iter()
         .any(|name| section(name).is_some_and(|s| s.needs_default_tables))
-        && !common::has_default_tables()
+        && !data::has_default_tables()
     {
         return Err(format!(
             "no default tables in data/: run `cargo xtask build-pdb` first (needed by: {})",

@@ -7,7 +7,13 @@ use std::fmt::Write as _;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use super::common::{random_boards, solve_batch, strategies, Ctx};
+use super::context::Ctx;
+
+use super::strategies::strategies;
+
+use super::runs::solve_batch;
+
+use super::sets::random_boards;
 
 /// (side, mean length / Manhattan to reach).
 const TARGETS: [(usize, f64); 5] = [(5, 1.40), (6, 1.50), (7, 1.60), (8, 1.70), (10, 1.90)];

@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::common::{strategies, Ctx};
+use super::context::Ctx;
+
+use super::strategies::strategies;
 use crate::workspace::root;
 
 /// The Princeton files with default options, every answer checked.

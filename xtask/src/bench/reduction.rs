@@ -3,7 +3,13 @@
 
 use std::fmt::Write as _;
 
-use super::common::{random_boards, solve_batch, strategies, walked_board, Ctx};
+use super::context::Ctx;
+
+use super::strategies::strategies;
+
+use super::runs::solve_batch;
+
+use super::sets::{random_boards, walked_board};
 
 /// Big boards by reduction.
 pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {

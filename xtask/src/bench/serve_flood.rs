@@ -3,7 +3,13 @@
 
 use std::fmt::Write as _;
 
-use super::common::{has_default_tables, integration_test, Ctx, SERVER_STRATEGY};
+use super::context::Ctx;
+
+use super::data::has_default_tables;
+
+use super::integration::integration_test;
+
+use super::strategies::SERVER_STRATEGY;
 use crate::workspace::root;
 
 /// Hints of `npuzzle serve` while 24 clients post random 5x5 to 8x8 boards

@@ -2,7 +2,11 @@
 
 use std::fmt::Write as _;
 
-use super::common::{integration_test, Ctx, SERVER_STRATEGY};
+use super::context::Ctx;
+
+use super::integration::integration_test;
+
+use super::strategies::SERVER_STRATEGY;
 use crate::workspace::root;
 
 /// The game's server under load: the test suite's load test, pointed at data/.

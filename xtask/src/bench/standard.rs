@@ -3,7 +3,11 @@
 
 use std::fmt::Write as _;
 
-use super::common::{fresh_page_cache, solve_set, Ctx, Outcome};
+use super::context::Ctx;
+
+use super::data::fresh_page_cache;
+
+use super::runs::{solve_set, Outcome};
 
 /// The tables `cargo xtask build-pdb` builds, named: with none named,
 /// solve takes the strongest set built in data/, which may be another.

@@ -8,7 +8,15 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::common::{fresh_page_cache, join_strategies, solve_set, tables_built, Ctx, BOARD_80};
+use super::context::Ctx;
+
+use super::data::{fresh_page_cache, tables_built};
+
+use super::strategies::join_strategies;
+
+use super::runs::solve_set;
+
+use super::sets::BOARD_80;
 use crate::workspace::root;
 
 /// The 15-puzzle table configurations the bench compares, with how to

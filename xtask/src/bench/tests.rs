@@ -215,14 +215,14 @@ fn a_kept_run_is_never_overwritten() {
 fn the_strategy_is_read_from_the_record_or_dashed() {
     let named = serde_json::json!({"type": "solution", "strategy": "prepared-ranks"});
     let older = serde_json::json!({"type": "solution", "length": 80});
-    assert_eq!(common::strategy(&named), "prepared-ranks");
-    assert_eq!(common::strategy(&older), "-");
-    assert_eq!(common::strategies([&older, &older]), "-");
+    assert_eq!(strategies::strategy(&named), "prepared-ranks");
+    assert_eq!(strategies::strategy(&older), "-");
+    assert_eq!(strategies::strategies([&older, &older]), "-");
     assert_eq!(
-        common::strategies([&named, &older, &named]),
+        strategies::strategies([&named, &older, &named]),
         "prepared-ranks"
     );
-    assert_eq!(common::join_strategies(["b", "a", "b"]), "a, b");
+    assert_eq!(strategies::join_strategies(["b", "a", "b"]), "a, b");
 }
 
 /// The modules of xtask/src, by path (`[]` is the crate root), and the
@@ -364,16 +364,16 @@ fn fake_npuzzle(dir: &Path, extra: &str) -> std::path::PathBuf {
 #[test]
 fn a_set_reports_the_strategy_its_records_name() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let hard = common::read_set("hard80.txt").expect("bench/hard80.txt");
+    let hard = sets::read_set("hard80.txt").expect("bench/hard80.txt");
     let named = fake_npuzzle(dir.path(), r#","strategy":"prepared-ranks""#);
-    let outcome = common::solve_set(&named, &hard[..3], &[]).expect("solved");
+    let outcome = runs::solve_set(&named, &hard[..3], &[]).expect("solved");
     assert!(outcome.all_optimal);
     assert_eq!(outcome.expanded, 15);
     assert_eq!(outcome.strategy(), "prepared-ranks");
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let unnamed = fake_npuzzle(dir.path(), "");
-    let outcome = common::solve_set(&unnamed, &hard[..3], &[]).expect("solved");
+    let outcome = runs::solve_set(&unnamed, &hard[..3], &[]).expect("solved");
     assert_eq!(outcome.strategy(), "-");
 }
 
@@ -393,7 +393,7 @@ fn a_failed_section_is_reported_with_its_error() {
 /// both goals, and refuses an illegal move or one short of the goal.
 #[test]
 fn the_bench_replays_moves_to_either_goal() {
-    use super::common::replays;
+    use super::replay::replays;
     // 1 2 3 / 4 5 6 / 7 0 8: tile 8 slides left into the blank.
     let near = [1, 2, 3, 4, 5, 6, 7, 0, 8];
     assert!(replays(&near, "L", false));

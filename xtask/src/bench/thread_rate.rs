@@ -4,7 +4,13 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use super::common::{first_record, strategies, Ctx, BOARD_80};
+use super::context::Ctx;
+
+use super::strategies::strategies;
+
+use super::runs::first_record;
+
+use super::sets::BOARD_80;
 
 /// Nanoseconds per read when each read's address is the value the one
 /// before it read, over `bytes` of memory visited in one random cycle of

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::process::Command;
 
-use super::common::Ctx;
+use super::context::Ctx;
 use crate::stages;
 use crate::workspace::{root, target_dir};
 

@@ -2,7 +2,13 @@
 
 use std::fmt::Write as _;
 
-use super::common::{read_set, solve_batch, strategies, Ctx};
+use super::context::Ctx;
+
+use super::strategies::strategies;
+
+use super::runs::solve_batch;
+
+use super::sets::read_set;
 use crate::workspace::root;
 
 /// Near-optimal answers with a guarantee: `--within` on Korf and Felner's
