@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use npuzzle::table_file::{self as file, TableFile, HEADER_LEN};
+use npuzzle::table_file::{self as file, Header, TableFile, HEADER_LEN};
 use npuzzle::{parse_board, BuildEvent, BuildOptions, OpenError, Tables};
 
 use crate::args::{BuildArgs, FilesArgs, GoalArg, LookupArgs, PartitionArgs, PdbCommand};
@@ -69,19 +69,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
         BuildEvent::Replacing { path, why } => print(format!("{}: {why}", path.display())),
         BuildEvent::Started { pattern } => {
             progress = if terminal {
-                // States reached out of all: the search's share done.
-                let bar = ProgressBar::new(pattern.entries().max(1));
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{spinner} {prefix} [{elapsed}] {bar:24} {percent:>3}% (about {eta} \
-                         left) {wide_msg}",
-                    )
-                    .expect("a valid template")
-                    .progress_chars("=> "),
-                );
-                bar.set_prefix(format!("pattern {pattern}"));
-                bar.enable_steady_tick(Duration::from_millis(200));
-                bar
+                pattern_bar(pattern, pattern.entries())
             } else {
                 ProgressBar::hidden()
             };
@@ -106,20 +94,7 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
             elapsed,
         } => {
             progress.finish_and_clear();
-            print(format!(
-                "{}: pattern {}, {} states, {} entries ({}), max value {}, {:.1} s ({:.1} s \
-                 searching, as `pdb info` says), {} on disk, {} unpacked",
-                path.display(),
-                header.pattern(),
-                group_digits(header.build().states()),
-                group_digits(header.entries()),
-                header.encoding().name(),
-                header.max_value(),
-                elapsed.as_secs_f64(),
-                header.build().milliseconds() as f64 / 1000.0,
-                megabytes(packed_bytes),
-                megabytes(header.file_len()),
-            ))
+            print(built_line(path, header, packed_bytes, elapsed))
         }
         _ => {}
     });
@@ -151,6 +126,41 @@ fn build(args: &BuildArgs, out: &mut impl Write) -> io::Result<u8> {
             .unwrap_or_default()
     )?;
     Ok(EXIT_OK)
+}
+
+/// A terminal's bar for one pattern's build: states reached out of all,
+/// the search's share done.
+fn pattern_bar(pattern: &impl std::fmt::Display, entries: u64) -> ProgressBar {
+    let bar = ProgressBar::new(entries.max(1));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {prefix} [{elapsed}] {bar:24} {percent:>3}% (about {eta} \
+             left) {wide_msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(format!("pattern {pattern}"));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// What a table just built is, in `pdb info`'s words.
+fn built_line(path: &Path, header: &Header, packed_bytes: u64, elapsed: Duration) -> String {
+    format!(
+        "{}: pattern {}, {} states, {} entries ({}), max value {}, {:.1} s ({:.1} s \
+         searching, as `pdb info` says), {} on disk, {} unpacked",
+        path.display(),
+        header.pattern(),
+        group_digits(header.build().states()),
+        group_digits(header.entries()),
+        header.encoding().name(),
+        header.max_value(),
+        elapsed.as_secs_f64(),
+        header.build().milliseconds() as f64 / 1000.0,
+        megabytes(packed_bytes),
+        megabytes(header.file_len()),
+    )
 }
 
 fn open_any(path: &Path) -> Result<TableFile, OpenError> {

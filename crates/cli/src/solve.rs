@@ -206,18 +206,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     let mut printer = Printer::new(args);
     // Read two boards ahead: one board alone gets every thread for its
     // search and is printed without a batch header.
-    let mut ahead = Vec::new();
-    let mut source_errors = 0;
-    while ahead.len() < if interactive { 1 } else { 2 } {
-        match inputs.next() {
-            Some(Ok(input)) => ahead.push(input),
-            Some(Err(message)) => {
-                eprintln!("npuzzle: {message}");
-                source_errors += 1;
-            }
-            None => break,
-        }
-    }
+    let (mut ahead, mut source_errors) = read_ahead(&mut inputs, if interactive { 1 } else { 2 });
     let batch = ahead.len() > 1 || many_sources || interactive;
     printer.batch = batch;
     if ahead.is_empty() {
@@ -231,7 +220,6 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     if args.svg.is_some() && batch {
         return bad("--svg animates one board; give one".to_string());
     }
-    let fast = args.search.fast;
     let mut emit = |input: Input, answer: Answer, out: &mut dyn Write| -> io::Result<()> {
         summary.count(&answer, input.item.known.as_ref());
         printer.print(out, &input, &answer)?;
@@ -243,61 +231,14 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
         if let (Some(path), Ok(board), Answer::Solved(solved)) =
             (&args.svg, &input.item.board, &answer)
         {
-            match show::svg(board, &solved.moves) {
-                Ok(svg) => std::fs::write(path, svg).map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
-                })?,
-                Err(message) => {
-                    eprintln!("npuzzle: {message}");
-                    return Ok(EXIT_FAILED);
-                }
+            if !write_svg(path, board, &solved.moves)? {
+                return Ok(EXIT_FAILED);
             }
         }
         emit(input, answer, out)?;
     } else {
-        /// An input, and why `--partition` does not fit its board.
-        type Item = (Result<Input, String>, Option<String>);
-        let search = args.search.clone();
-        let rest =
-            ahead
-                .into_iter()
-                .map(Ok)
-                .chain(inputs)
-                .map(move |item: Result<Input, String>| {
-                    let misfit = item
-                        .as_ref()
-                        .ok()
-                        .and_then(|input| input.item.board.as_ref().ok())
-                        .and_then(|board| partition_misfit(&search, board.size()));
-                    (item, misfit)
-                });
-        fn board_of(item: &Item) -> Option<&npuzzle::Board> {
-            match item {
-                (Ok(input), None) => input.item.board.as_ref().ok(),
-                _ => None,
-            }
-        }
-        for answered in solver.answers(rest, board_of) {
-            let seconds = answered.elapsed.as_secs_f64();
-            match (answered.item, answered.result) {
-                ((Err(message), _), _) => {
-                    eprintln!("npuzzle: {message}");
-                    source_errors += 1;
-                }
-                ((Ok(input), _), Some(result)) => {
-                    let answer = with_fast_note(Answer::of(result, seconds), fast);
-                    emit(input, answer, out)?;
-                }
-                ((Ok(input), misfit), None) => {
-                    let answer = match (&input.item.board, misfit) {
-                        (Err(e), _) => Answer::BadInput(e.to_string()),
-                        (Ok(_), Some(misfit)) => Answer::BadInput(misfit),
-                        (Ok(_), None) => unreachable!("a board gets an answer"),
-                    };
-                    emit(input, answer, out)?;
-                }
-            }
-        }
+        let inputs = ahead.into_iter().map(Ok).chain(inputs);
+        source_errors += answer_batch(&solver, &args.search, inputs, &mut emit, out)?;
     }
     summary.errors += source_errors;
     printer.print_summary(out, &summary, started.elapsed().as_secs_f64())?;
@@ -307,6 +248,92 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
         return Ok(EXIT_FAILED);
     }
     Ok(summary.exit_code())
+}
+
+/// Reads up to `count` boards; says why each unreadable one is skipped, and
+/// counts them.
+fn read_ahead(inputs: &mut Inputs, count: usize) -> (Vec<Input>, u64) {
+    let mut ahead = Vec::new();
+    let mut errors = 0;
+    while ahead.len() < count {
+        match inputs.next() {
+            Some(Ok(input)) => ahead.push(input),
+            Some(Err(message)) => {
+                eprintln!("npuzzle: {message}");
+                errors += 1;
+            }
+            None => break,
+        }
+    }
+    (ahead, errors)
+}
+
+/// Writes the animated solution to `path`; false when it cannot be drawn
+/// (said on stderr).
+fn write_svg(path: &std::path::Path, board: &npuzzle::Board, moves: &[npuzzle::Move]) -> io::Result<bool> {
+    match show::svg(board, moves) {
+        Ok(svg) => {
+            std::fs::write(path, svg).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+            })?;
+            Ok(true)
+        }
+        Err(message) => {
+            eprintln!("npuzzle: {message}");
+            Ok(false)
+        }
+    }
+}
+
+/// Answers every board of a batch in input order, boards in parallel;
+/// returns how many inputs could not be read.
+fn answer_batch(
+    solver: &Solver,
+    search: &SearchArgs,
+    inputs: impl Iterator<Item = Result<Input, String>> + Send + 'static,
+    emit: &mut impl FnMut(Input, Answer, &mut dyn Write) -> io::Result<()>,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    /// An input, and why `--partition` does not fit its board.
+    type Item = (Result<Input, String>, Option<String>);
+    fn board_of(item: &Item) -> Option<&npuzzle::Board> {
+        match item {
+            (Ok(input), None) => input.item.board.as_ref().ok(),
+            _ => None,
+        }
+    }
+    let fitted = search.clone();
+    let items = inputs.map(move |item: Result<Input, String>| {
+        let misfit = item
+            .as_ref()
+            .ok()
+            .and_then(|input| input.item.board.as_ref().ok())
+            .and_then(|board| partition_misfit(&fitted, board.size()));
+        (item, misfit)
+    });
+    let mut errors = 0;
+    for answered in solver.answers(items, board_of) {
+        let seconds = answered.elapsed.as_secs_f64();
+        match (answered.item, answered.result) {
+            ((Err(message), _), _) => {
+                eprintln!("npuzzle: {message}");
+                errors += 1;
+            }
+            ((Ok(input), _), Some(result)) => {
+                let answer = with_fast_note(Answer::of(result, seconds), search.fast);
+                emit(input, answer, out)?;
+            }
+            ((Ok(input), misfit), None) => {
+                let answer = match (&input.item.board, misfit) {
+                    (Err(e), _) => Answer::BadInput(e.to_string()),
+                    (Ok(_), Some(misfit)) => Answer::BadInput(misfit),
+                    (Ok(_), None) => unreachable!("a board gets an answer"),
+                };
+                emit(input, answer, out)?;
+            }
+        }
+    }
+    Ok(errors)
 }
 
 /// `npuzzle play`: solves one board and plays the solution.

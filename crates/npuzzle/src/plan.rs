@@ -21,7 +21,7 @@ use crate::policy::{
 };
 use crate::solution::Solution;
 use crate::solver::{Run, Solver};
-use crate::tables::tables_error;
+use crate::tables::{tables_error, Tables};
 
 /// A beam search as [`Solver::beam`] runs it.
 struct BeamRequest {
@@ -244,18 +244,7 @@ impl Solver {
             strategy: self.config.strategy,
             beam_outcomes: Vec::new(),
         };
-        let mut solution = Solution {
-            heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
-            ..Solution::by(algorithm.name(), Vec::new())
-        };
-        let tables = if heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs {
-            let tables = self.tables(board.size())?;
-            solution.partition = Some(tables.partition().name().to_string());
-            solution.reflection = Some(self.config.reflection);
-            Some(tables)
-        } else {
-            None
-        };
+        let (tables, solution) = self.search_tables(board, algorithm, heuristic)?;
         let search = |request: &Request| match &tables {
             Some(tables) => npuzzle_search::solve_catalogue(
                 board,
@@ -276,39 +265,16 @@ impl Solver {
             tables.certify(board, &found.moves)?;
         }
         match result {
-            Ok((found, within)) if within > 0 => {
-                // The search's own estimate is a lower bound; a solution
-                // that long is optimal after all.
-                let estimate = u64::from(found.initial_estimate).max(self.lower_bound(board));
-                // Every solution of a board has the same parity.
-                let lower_bound = estimate + ((found.moves.len() as u64 + estimate) & 1);
-                let optimal = found.moves.len() as u64 == lower_bound;
-                let note = if within > request.within {
-                    let budget = if deadline.is_some_and(|d| d.passed()) {
-                        "time"
-                    } else {
-                        "node"
-                    };
-                    format!(
-                        "within {}% of optimal asked for; the {budget} budget ran out first, \
-                         so this answer is within {within}%",
-                        request.within
-                    )
-                } else {
-                    format!("within {within}% of optimal asked for")
-                };
-                Ok(Solution {
-                    optimal,
-                    within: (!optimal).then_some(within),
-                    lower_bound: (!optimal).then_some(lower_bound),
-                    note: (!optimal).then_some(note),
-                    moves: found.moves,
-                    stats: Some(found.stats),
-                    initial_estimate: Some(found.initial_estimate),
+            Ok((found, within)) if within > 0 => Ok(self.weighted_solution(
+                board,
+                found,
+                (request.within, within),
+                deadline,
+                Solution {
                     elapsed: started.elapsed(),
                     ..solution
-                })
-            }
+                },
+            )),
             Ok((found, _)) => Ok(Solution {
                 moves: found.moves,
                 stats: Some(found.stats),
@@ -348,6 +314,70 @@ impl Solver {
                 ))
             }
             Err(e) => Err(Error::from_search(e, goal)),
+        }
+    }
+
+    /// The tables a search of `board` reads (none without the PDB
+    /// heuristic), and its solution's labels so far.
+    fn search_tables(
+        &self,
+        board: &Board,
+        algorithm: Algorithm,
+        heuristic: HeuristicKind,
+    ) -> Result<(Option<Arc<Tables>>, Solution), Error> {
+        let mut solution = Solution {
+            heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
+            ..Solution::by(algorithm.name(), Vec::new())
+        };
+        if heuristic != HeuristicKind::Pdb || algorithm == Algorithm::Bfs {
+            return Ok((None, solution));
+        }
+        let tables = self.tables(board.size())?;
+        solution.partition = Some(tables.partition().name().to_string());
+        solution.reflection = Some(self.config.reflection);
+        Ok((Some(tables), solution))
+    }
+
+    /// A solution found within `within.1` % of optimal (`within.0` asked
+    /// for): optimal after all when as long as the proven bound, else
+    /// labelled with the bound and why the percentage is what it is.
+    fn weighted_solution(
+        &self,
+        board: &Board,
+        found: npuzzle_search::Solution,
+        within: (u32, u32),
+        deadline: Option<Deadline>,
+        solution: Solution,
+    ) -> Solution {
+        let (asked, within) = within;
+        // The search's own estimate is a lower bound; a solution that long
+        // is optimal after all.
+        let estimate = u64::from(found.initial_estimate).max(self.lower_bound(board));
+        // Every solution of a board has the same parity.
+        let lower_bound = estimate + ((found.moves.len() as u64 + estimate) & 1);
+        let optimal = found.moves.len() as u64 == lower_bound;
+        let note = if within > asked {
+            let budget = if deadline.is_some_and(|d| d.passed()) {
+                "time"
+            } else {
+                "node"
+            };
+            format!(
+                "within {asked}% of optimal asked for; the {budget} budget ran out first, so \
+                 this answer is within {within}%"
+            )
+        } else {
+            format!("within {within}% of optimal asked for")
+        };
+        Solution {
+            optimal,
+            within: (!optimal).then_some(within),
+            lower_bound: (!optimal).then_some(lower_bound),
+            note: (!optimal).then_some(note),
+            moves: found.moves,
+            stats: Some(found.stats),
+            initial_estimate: Some(found.initial_estimate),
+            ..solution
         }
     }
 
