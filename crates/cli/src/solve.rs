@@ -270,7 +270,11 @@ fn read_ahead(inputs: &mut Inputs, count: usize) -> (Vec<Input>, u64) {
 
 /// Writes the animated solution to `path`; false when it cannot be drawn
 /// (said on stderr).
-fn write_svg(path: &std::path::Path, board: &npuzzle::Board, moves: &[npuzzle::Move]) -> io::Result<bool> {
+fn write_svg(
+    path: &std::path::Path,
+    board: &npuzzle::Board,
+    moves: &[npuzzle::Move],
+) -> io::Result<bool> {
     match show::svg(board, moves) {
         Ok(svg) => {
             std::fs::write(path, svg).map_err(|e| {
