@@ -392,8 +392,12 @@ def _read_part(dest: pathlib.Path, path: pathlib.Path, rows: int) -> tuple:
             f"{dest}: {path.name} changed since npuzzle wrote it (its SHA-256 is not the one in "
             f"{digest_path.name}): {_relabel_hint(path.name)}"
         )
+    # Read on this thread: a dataset scan's pool thread can drop the last
+    # reference to `data` during interpreter shutdown, which aborts the
+    # process (apache/arrow#34314).
     try:
-        table = pq.read_table(pa.BufferReader(data))
+        with pq.ParquetFile(pa.BufferReader(data)) as reader:
+            table = reader.read(use_threads=False)
     except pa.ArrowException as e:
         raise ValueError(f"{dest}: {path.name} is not a Parquet file npuzzle can read ({e}): remove it") from None
     if table.num_rows != last - first + 1:
