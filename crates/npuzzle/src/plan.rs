@@ -77,6 +77,14 @@ impl Solver {
         size == 4 || size == 5
     }
 
+    /// Whether this solver answers boards of side `size` near-optimally
+    /// once their optimal attempt is out of reach (the beam or the
+    /// reduction), judged by the tables opened so far: a door sizes its
+    /// first search by it without opening tables.
+    pub fn near_optimal_side(&self, size: usize) -> bool {
+        size >= 5 && !(Self::tables_by_default(size) && self.opened_tables(size).is_some())
+    }
+
     /// Sides whose default tables guide the beam, when built.
     fn beam_tables_by_default(size: usize) -> bool {
         npuzzle_pdb::Partition::has_default(size) && size > 5
@@ -638,4 +646,34 @@ fn weighted_ladder(
         }
     }
     Ok(best.expect("the last stage answered or returned"))
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_board::{random_board, Goal, SplitMix64};
+
+    use super::*;
+
+    /// `serve` sizes its first search by [`Solver::near_optimal_side`]:
+    /// it must say what the plan does with a random board of each side.
+    #[test]
+    fn near_optimal_sides_are_the_ones_the_plan_beams_or_reduces() {
+        let empty = tempfile::tempdir().unwrap();
+        let solver = Solver::builder().pdb_dir(empty.path()).build().unwrap();
+        let mut rng = SplitMix64::new(74);
+        for size in 2..=12 {
+            let board = random_board(size, Goal::BlankLast, &mut rng);
+            if size >= 5 {
+                assert!(
+                    solver.lower_bound(&board) > OPTIMAL_ATTEMPT_MAX_BOUND,
+                    "{board}"
+                );
+            }
+            let beamed_or_reduced = matches!(
+                solver.plan(&board, None),
+                Plan::Beam { .. } | Plan::Reduce { .. }
+            );
+            assert_eq!(solver.near_optimal_side(size), beamed_or_reduced, "{size}");
+        }
+    }
 }

@@ -298,11 +298,10 @@ impl Pools {
         }
         let light = hint && board.size() <= LIGHT_SIDE;
         let mut slot = self.admit(if light { Lane::Light } else { Lane::Heavy }, client)?;
-        // Boards past optimal search (5x5 without tables open, 6x6 and
-        // up): the beam and the reduction answer within the short budget
-        // (near-solved boards still get their optimal attempt).
-        let size = board.size();
-        let beamed = size >= 6 || (size == 5 && self.solver(goal).opened_tables(size).is_none());
+        // Boards the engine answers near-optimally: the beam and the
+        // reduction answer within the short budget (near-solved boards
+        // still get their optimal attempt).
+        let beamed = self.solver(goal).near_optimal_side(board.size());
         let quick_nodes = if beamed { CHECK_NODES } else { QUICK_NODES }.min(max_nodes);
         let searched = board.clone();
         let first = self
