@@ -10,8 +10,8 @@ use std::sync::Arc;
 use npuzzle_board::Board;
 use npuzzle_search::heuristic::{Heuristic, LinearConflict};
 use npuzzle_search::{
-    Algorithm, BeamOutcome, Deadline, Effort, Grid, HeuristicKind, Position, Request, SearchError,
-    Stats, MAX_SEARCH_SIZE,
+    Algorithm, BeamOutcome, Deadline, Effort, Grid, HeuristicKind, Incomplete, InputError,
+    Position, Request, SearchError, Stats, MAX_SEARCH_SIZE,
 };
 
 use crate::error::{Error, TablesProblem};
@@ -290,30 +290,38 @@ impl Solver {
                 elapsed: started.elapsed(),
                 ..solution
             }),
-            Err(SearchError::TimeLimit { budget }) if fallback_after.is_some() => self.reduce(
-                board,
-                format!(
-                    "no optimal answer within the time budget of {} s",
-                    npuzzle_search::seconds_text(budget)
-                ),
-                started,
-                stop.as_ref(),
-                true,
-            ),
-            Err(SearchError::NodeLimit { .. })
+            Err(SearchError::Incomplete(Incomplete::TimeLimit { budget }))
+                if fallback_after.is_some() =>
+            {
+                self.reduce(
+                    board,
+                    format!(
+                        "no optimal answer within the time budget of {} s",
+                        npuzzle_search::seconds_text(budget)
+                    ),
+                    started,
+                    stop.as_ref(),
+                    true,
+                )
+            }
+            Err(SearchError::Incomplete(Incomplete::NodeLimit { .. }))
                 if fallback_after.is_some() && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
             {
                 let tables = self.beam_tables(board.size()) == Ok(true);
                 self.beam(board, tables, None, run, deadline, started)
             }
-            Err(SearchError::NodeLimit { limit, .. }) if fallback_after.is_some() => self.reduce(
-                board,
-                format!("optimal search gave up after {limit} nodes"),
-                started,
-                stop.as_ref(),
-                false,
-            ),
-            Err(SearchError::Tables(e)) => {
+            Err(SearchError::Incomplete(Incomplete::NodeLimit { limit, .. }))
+                if fallback_after.is_some() =>
+            {
+                self.reduce(
+                    board,
+                    format!("optimal search gave up after {limit} nodes"),
+                    started,
+                    stop.as_ref(),
+                    false,
+                )
+            }
+            Err(SearchError::Input(InputError::Tables(e))) => {
                 let tables = self.tables(board.size())?;
                 Err(tables_error(
                     tables.partition(),
@@ -506,20 +514,20 @@ impl Solver {
         };
         let found = match found {
             Ok(found) => found,
-            Err(SearchError::NodeLimit { .. }) => {
+            Err(SearchError::Incomplete(Incomplete::NodeLimit { .. })) => {
                 let why = format!(
                     "a beam search of width {width} found nothing within {depth_cap} moves"
                 );
                 return self.reduce(board, why, started, stop, false);
             }
-            Err(SearchError::TimeLimit { budget }) => {
+            Err(SearchError::Incomplete(Incomplete::TimeLimit { budget })) => {
                 let why = format!(
                     "a beam search of width {width} found nothing within the time budget of {} s",
                     npuzzle_search::seconds_text(budget)
                 );
                 return self.reduce(board, why, started, stop, true);
             }
-            Err(SearchError::Tables(e)) => {
+            Err(SearchError::Input(InputError::Tables(e))) => {
                 let tables = self.tables(board.size())?;
                 return Err(tables_error(
                     tables.partition(),
@@ -634,8 +642,8 @@ fn weighted_ladder(
                     break;
                 }
             }
-            Err(SearchError::TimeLimit { .. }) if best.is_some() => break,
-            Err(SearchError::NodeLimit { .. }) if best.is_some() => {
+            Err(SearchError::Incomplete(Incomplete::TimeLimit { .. })) if best.is_some() => break,
+            Err(SearchError::Incomplete(Incomplete::NodeLimit { .. })) if best.is_some() => {
                 // The stage that ran out spent the rest of the budget.
                 if let Some((found, _)) = &mut best {
                     found.stats.expanded = budget;
@@ -648,7 +656,8 @@ fn weighted_ladder(
     Ok(best.expect("the last stage answered or returned"))
 }
 
-#[cfg(test)]
+// Over a table directory: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
 mod tests {
     use npuzzle_board::{random_board, Goal, SplitMix64};
 
