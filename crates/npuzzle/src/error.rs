@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use npuzzle_board::Goal;
 use npuzzle_pdb::{normalize, OpenError, PatternError};
-use npuzzle_search::{Algorithm, SearchError};
+use npuzzle_search::{Algorithm, Incomplete, InputError, SearchError};
 
 /// Why a call failed. Each message says what to do.
 ///
@@ -277,9 +277,9 @@ impl fmt::Display for Error {
             // The search crate words these outcomes; each door adds how
             // its users raise the budget.
             &Error::NodeLimit { algorithm, limit } => {
-                SearchError::NodeLimit { algorithm, limit }.fmt(f)
+                Incomplete::NodeLimit { algorithm, limit }.fmt(f)
             }
-            &Error::TimeLimit { budget } => SearchError::TimeLimit { budget }.fmt(f),
+            &Error::TimeLimit { budget } => Incomplete::TimeLimit { budget }.fmt(f),
             Error::Search(e) => e.fmt(f),
             Error::InvalidArgument(e) => f.write_str(e),
             Error::OutOfMemory {
@@ -362,10 +362,14 @@ impl Error {
     /// board and a stop each have one variant, whichever layer saw them.
     pub(crate) fn from_search(e: SearchError, goal: Goal) -> Error {
         match e {
-            SearchError::NodeLimit { algorithm, limit } => Error::NodeLimit { algorithm, limit },
-            SearchError::Unsolvable => Error::Unsolvable { goal },
-            SearchError::Stopped => Error::Stopped,
-            SearchError::TimeLimit { budget } => Error::TimeLimit { budget },
+            SearchError::Incomplete(Incomplete::NodeLimit { algorithm, limit }) => {
+                Error::NodeLimit { algorithm, limit }
+            }
+            SearchError::Input(InputError::Unsolvable) => Error::Unsolvable { goal },
+            SearchError::Incomplete(Incomplete::Stopped) => Error::Stopped,
+            SearchError::Incomplete(Incomplete::TimeLimit { budget }) => {
+                Error::TimeLimit { budget }
+            }
             e => Error::Search(e),
         }
     }

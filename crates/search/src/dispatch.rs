@@ -8,18 +8,21 @@ use crate::additive::{self, Strategy, TableSet, WithHeuristic};
 use crate::grid::{Grid, Position, MAX_SEARCH_SIZE};
 use crate::halt::Halt;
 use crate::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
-use crate::types::{default_max_nodes, Algorithm, HeuristicKind, Request, SearchError, Solution};
+use crate::types::{
+    default_max_nodes, Algorithm, HeuristicKind, Incomplete, InputError, Request, SearchError,
+    Solution,
+};
 use crate::{classic, ida, weighted};
 
 /// The geometry of `board` for `goal`, when a search can take it:
 /// solvable, and no larger than [`MAX_SEARCH_SIZE`].
-pub(crate) fn search_grid(board: &Board, goal: Goal) -> Result<Grid, SearchError> {
+pub(crate) fn search_grid(board: &Board, goal: Goal) -> Result<Grid, InputError> {
     let n = board.size();
     if !board.is_solvable(goal) {
-        return Err(SearchError::Unsolvable);
+        return Err(InputError::Unsolvable);
     }
     if n > MAX_SEARCH_SIZE {
-        return Err(SearchError::TooLarge { size: n });
+        return Err(InputError::TooLarge { size: n });
     }
     Ok(Grid::new(n, goal))
 }
@@ -37,7 +40,7 @@ pub fn solve(board: &Board, request: &Request) -> Result<Solution, SearchError> 
         HeuristicKind::LinearConflict => {
             solve_with(&grid, &LinearConflict::new(&grid), board, request)
         }
-        HeuristicKind::Pdb => Err(SearchError::NoTables),
+        HeuristicKind::Pdb => Err(SearchError::Input(InputError::NoTables)),
     }
 }
 
@@ -65,11 +68,11 @@ pub(crate) fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     job: W,
 ) -> Result<W::Output, SearchError> {
     if !board.is_solvable(goal) {
-        return Err(SearchError::Unsolvable);
+        return Err(SearchError::Input(InputError::Unsolvable));
     }
     let grid = Grid::new(board.size(), goal);
     additive::run(&TableSet::new(&grid, tables, groups, reflect), forced, job)
-        .map_err(SearchError::Tables)
+        .map_err(|e| SearchError::Input(InputError::Tables(e)))
 }
 
 /// [`with_catalogue`] with the request's goal and forced strategy.
@@ -138,16 +141,16 @@ pub fn solve_with<H: Heuristic>(
 
 /// Why a search ended without a solution: the stop flag, else the
 /// deadline, else `limit`.
-pub(crate) fn ended_early(request: &Request, limit: u64) -> SearchError {
+pub(crate) fn ended_early(request: &Request, limit: u64) -> Incomplete {
     let halt = Halt::of(request);
     if halt.now() && !halt.timed_out() {
-        SearchError::Stopped
+        Incomplete::Stopped
     } else if let (true, Some(deadline)) = (halt.timed_out(), request.deadline) {
-        SearchError::TimeLimit {
+        Incomplete::TimeLimit {
             budget: deadline.budget(),
         }
     } else {
-        SearchError::NodeLimit {
+        Incomplete::NodeLimit {
             algorithm: request.algorithm,
             limit,
         }

@@ -9,7 +9,7 @@ use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
 use crate::ida;
-use crate::types::{Algorithm, Request, SearchError};
+use crate::types::{Algorithm, Incomplete, Request, SearchError};
 
 /// The subtrees one IDA* iteration splits into, for a search spread over
 /// machines ([`frontier_catalogue`]).
@@ -127,10 +127,10 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
                     closest,
                 })
             } else {
-                Err(SearchError::NodeLimit {
+                Err(SearchError::Incomplete(Incomplete::NodeLimit {
                     algorithm: Algorithm::IdaStar,
                     limit,
-                })
+                }))
             }
         }
     }

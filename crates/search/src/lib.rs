@@ -40,7 +40,7 @@ pub use reduction::{
 };
 pub use types::{
     default_max_nodes, seconds_text, Algorithm, BeamEnding, BeamOutcome, Deadline, HeuristicKind,
-    Request, SearchError, Solution, Stats, DEFAULT_MEMORY_BYTES,
+    Incomplete, InputError, Request, SearchError, Solution, Stats, DEFAULT_MEMORY_BYTES,
 };
 
 #[cfg(test)]

@@ -25,7 +25,9 @@ use crate::dispatch::solve;
 use crate::grid::{move_between, Grid, Position, MAX_SEARCH_SIZE};
 use crate::heuristic::{Heuristic, LinearConflict};
 use crate::smooth::{cancel_pairs, polish};
-use crate::types::{Algorithm, HeuristicKind, Request, SearchError, Solution};
+use crate::types::{
+    Algorithm, HeuristicKind, Incomplete, InputError, Request, SearchError, Solution,
+};
 
 /// What a blank move costs, in the units of the cheapest-path search, when
 /// it pushes its tile neither way (the blank itself, or the tile it goes to
@@ -112,7 +114,7 @@ struct Reducer {
     near_failed: bool,
     effort: Effort,
     /// Set by another thread to end the reduction with
-    /// [`SearchError::Stopped`]: looked at before every blank trip and
+    /// [`Incomplete::Stopped`]: looked at before every blank trip and
     /// every tile placed, so within a millisecond even on 127x127.
     stop: Option<Arc<AtomicBool>>,
 }
@@ -154,7 +156,9 @@ impl Reducer {
 
     fn check_stop(&self) -> Result<(), SearchError> {
         match &self.stop {
-            Some(stop) if stop.load(Ordering::Relaxed) => Err(SearchError::Stopped),
+            Some(stop) if stop.load(Ordering::Relaxed) => {
+                Err(SearchError::Incomplete(Incomplete::Stopped))
+            }
             _ => Ok(()),
         }
     }
@@ -282,7 +286,7 @@ impl Reducer {
     /// Brings the blank to `target` without crossing `avoid`.
     fn blank_to(&mut self, target: usize, avoid: &[usize]) -> Result<(), SearchError> {
         self.check_stop()?;
-        let (path, _) = self.blank_route(target, avoid).ok_or(SearchError::Stuck)?;
+        let (path, _) = self.blank_route(target, avoid).ok_or(Incomplete::Stuck)?;
         for cell in path {
             self.step_blank(cell);
         }
@@ -530,7 +534,7 @@ impl Reducer {
     ) -> Result<(), SearchError> {
         let checkpoint = self.checkpoint();
         match self.pair_by_search(columns, line, [first, second], PAIR_WINDOW) {
-            Err(SearchError::Stuck) => {
+            Err(SearchError::Incomplete(Incomplete::Stuck)) => {
                 self.restore(checkpoint);
                 self.pair_by_search(columns, line, [first, second], 3)
             }
@@ -645,7 +649,7 @@ impl Reducer {
                 }
             }
         }
-        let mut state = found.ok_or(SearchError::Stuck)?;
+        let mut state = found.ok_or(Incomplete::Stuck)?;
         let mut blanks = Vec::new();
         while parent[state] != state {
             blanks.push(window[state % w]);
@@ -684,7 +688,7 @@ impl Reducer {
                 .neighbours(at)
                 .filter(|&c| !self.locked[c] && !avoid.contains(&c))
                 .min_by_key(|&c| distance[c])
-                .ok_or(SearchError::Stuck)?;
+                .ok_or(Incomplete::Stuck)?;
             let mut avoid_tile = avoid.to_vec();
             avoid_tile.push(at);
             self.blank_to(step, &avoid_tile)?;
@@ -705,7 +709,7 @@ impl Reducer {
                     Some(cells) => cells
                         .into_iter()
                         .try_for_each(|cell| self.step_tile(tile, cell)),
-                    None => Err(SearchError::Stuck),
+                    None => Err(SearchError::Incomplete(Incomplete::Stuck)),
                 };
                 if routed.is_err() {
                     self.restore(checkpoint);
@@ -806,7 +810,7 @@ impl Reducer {
                 Ok(true)
             }
             // Never for 3x3: a few thousand nodes solve it optimally.
-            None if k <= 3 => Err(SearchError::Stuck),
+            None if k <= 3 => Err(SearchError::Incomplete(Incomplete::Stuck)),
             None => Ok(false),
         }
     }
@@ -849,7 +853,7 @@ fn search_core(
     };
     match solve(core, &request) {
         Ok(solution) => Ok(Some(solution)),
-        Err(SearchError::NodeLimit { .. }) => Ok(None),
+        Err(SearchError::Incomplete(Incomplete::NodeLimit { .. })) => Ok(None),
         Err(e) => Err(e),
     }
 }
@@ -869,7 +873,7 @@ pub fn solve_by_reduction_with(
 }
 
 /// [`solve_by_reduction_with`] that another thread can end by setting
-/// `stop`: it returns [`SearchError::Stopped`] within a millisecond or so,
+/// `stop`: it returns [`Incomplete::Stopped`] within a millisecond or so,
 /// on every board size.
 pub fn solve_by_reduction_until(
     board: &Board,
@@ -878,7 +882,7 @@ pub fn solve_by_reduction_until(
     stop: Option<&Arc<AtomicBool>>,
 ) -> Result<Vec<Move>, SearchError> {
     if !board.is_solvable(goal) {
-        return Err(SearchError::Unsolvable);
+        return Err(SearchError::Input(InputError::Unsolvable));
     }
     // Blank-first is blank-last turned half round: solve that, turn back.
     if goal == Goal::BlankFirst {
@@ -947,7 +951,7 @@ fn reduce(
     }
     let moves = polish(board, moves, stop.map(|s| &**s));
     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-        return Err(SearchError::Stopped);
+        return Err(SearchError::Incomplete(Incomplete::Stopped));
     }
     Ok(moves)
 }
@@ -974,7 +978,7 @@ mod tests {
             solve_by_reduction_until(&board, Goal::BlankLast, Effort::Thorough, Some(&stop));
         setter.join().unwrap();
         assert!(
-            matches!(result, Err(SearchError::Stopped)),
+            matches!(result, Err(SearchError::Incomplete(Incomplete::Stopped))),
             "{:?}",
             result.map(|m| m.len())
         );

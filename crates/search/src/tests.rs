@@ -164,7 +164,10 @@ fn every_2x2_board_is_solved_or_refused_correctly() {
             );
             match distances.get(&tiles) {
                 Some(&d) => assert_eq!(result.unwrap().moves.len() as u32, d),
-                None => assert_eq!(result.unwrap_err(), SearchError::Unsolvable),
+                None => assert_eq!(
+                    result.unwrap_err(),
+                    SearchError::Input(InputError::Unsolvable)
+                ),
             }
         }
     }
@@ -180,10 +183,10 @@ fn classic_searches_refuse_past_their_node_limit() {
         let err = solve(&board, &r).unwrap_err();
         assert_eq!(
             err,
-            SearchError::NodeLimit {
+            SearchError::Incomplete(Incomplete::NodeLimit {
                 algorithm,
                 limit: 10_000
-            }
+            })
         );
         // Library terms: each door names its own option for the limit.
         assert!(err.to_string().contains("node limit"), "{err}");
@@ -208,10 +211,10 @@ fn ida_star_refuses_at_its_node_limit_across_subtrees() {
         r.max_nodes = Some(needed / 2);
         assert_eq!(
             solve(&board, &r).unwrap_err(),
-            SearchError::NodeLimit {
+            SearchError::Incomplete(Incomplete::NodeLimit {
                 algorithm: Algorithm::IdaStar,
                 limit: needed / 2
-            },
+            }),
             "within {within}: {needed} nodes needed"
         );
         r.max_nodes = Some(needed + 1);
@@ -249,7 +252,7 @@ fn searches_end_at_their_deadline() {
             .unwrap_err();
         assert_eq!(
             err,
-            SearchError::TimeLimit { budget: spent },
+            SearchError::Incomplete(Incomplete::TimeLimit { budget: spent }),
             "{algorithm:?}"
         );
         assert!(err.to_string().contains("time budget of 0.001 s"), "{err}");
@@ -293,7 +296,7 @@ fn the_beam_answers_from_where_it_got_when_time_runs_out() {
     std::thread::sleep(Duration::from_millis(2));
     assert!(matches!(
         beam(&narrow, &r, 5_000),
-        Err(SearchError::TimeLimit { .. })
+        Err(SearchError::Incomplete(Incomplete::TimeLimit { .. }))
     ));
 }
 
@@ -622,7 +625,10 @@ fn additive_tables_are_checked_before_use() {
         &built_tables("1,2;3,4", 4, Goal::BlankFirst),
         true,
     );
-    assert!(matches!(err, Err(SearchError::Tables(_))), "{err:?}");
+    assert!(
+        matches!(err, Err(SearchError::Input(InputError::Tables(_)))),
+        "{err:?}"
+    );
 }
 
 /// The easiest boards of Korf's 100 (converted to blank-last), with their
@@ -892,7 +898,9 @@ fn every_strategy_that_takes_a_set_searches_the_general_nodes() {
                     let mut first_taking = None;
                     for strategy in Strategy::ALL {
                         let found = match run(strategy) {
-                            Err(SearchError::Tables(AdditiveError::NotTaken { strategy: s })) => {
+                            Err(SearchError::Input(InputError::Tables(
+                                AdditiveError::NotTaken { strategy: s },
+                            ))) => {
                                 assert_eq!(s, strategy.name());
                                 continue;
                             }

@@ -258,39 +258,87 @@ pub struct Solution {
     pub elapsed: Duration,
 }
 
-/// Why no solution came back.
+/// Why no solution came back: the input could not be searched, or the
+/// search ran and stopped short.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The board, or the tables given, cannot be searched: nothing ran.
+    Input(InputError),
+    /// The search ran and ended without an answer.
+    Incomplete(Incomplete),
+}
+
+/// Why a board cannot be searched as asked: found before any search runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 #[allow(missing_docs)] // the fields are named for what they hold
-pub enum SearchError {
+pub enum InputError {
     /// The parity rule says the goal cannot be reached.
     Unsolvable,
     /// Optimal search of boards this large is out of reach.
     TooLarge { size: usize },
-    /// The search hit its node limit first.
-    NodeLimit { algorithm: Algorithm, limit: u64 },
     /// The PDB heuristic was asked for without tables.
     NoTables,
     /// The tables given cannot make an admissible heuristic for this board.
     Tables(AdditiveError),
-    /// The reduction solver found no way on (a bug: please report the board).
-    Stuck,
-    /// The caller stopped the search.
-    Stopped,
+}
+
+/// Why a search that ran ended without an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[allow(missing_docs)] // the fields are named for what they hold
+pub enum Incomplete {
+    /// The search hit its node limit first.
+    NodeLimit { algorithm: Algorithm, limit: u64 },
     /// The wall-clock budget ran out before an answer.
     TimeLimit { budget: Duration },
+    /// The caller stopped the search.
+    Stopped,
+    /// The reduction solver found no way on (a bug: please report the board).
+    Stuck,
+}
+
+impl From<InputError> for SearchError {
+    fn from(e: InputError) -> SearchError {
+        SearchError::Input(e)
+    }
+}
+
+impl From<Incomplete> for SearchError {
+    fn from(e: Incomplete) -> SearchError {
+        SearchError::Incomplete(e)
+    }
 }
 
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SearchError::Unsolvable => f.write_str("No solution possible"),
-            SearchError::TooLarge { size } => write!(
+            SearchError::Input(e) => e.fmt(f),
+            SearchError::Incomplete(e) => e.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Unsolvable => f.write_str("No solution possible"),
+            InputError::TooLarge { size } => write!(
                 f,
                 "optimal search takes boards up to {MAX_SEARCH_SIZE}x{MAX_SEARCH_SIZE}; \
                  this one is {size}x{size}"
             ),
-            SearchError::NodeLimit {
+            InputError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
+            InputError::Tables(e) => write!(f, "unusable pattern databases: {e}"),
+        }
+    }
+}
+
+impl fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Incomplete::NodeLimit {
                 algorithm: Algorithm::IdaStar,
                 limit,
             } => write!(
@@ -298,24 +346,22 @@ impl fmt::Display for SearchError {
                 "IDA* expanded {limit} nodes, its node limit, without finishing; raise the \
                  limit or use a stronger heuristic"
             ),
-            SearchError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
-            SearchError::Tables(e) => write!(f, "unusable pattern databases: {e}"),
-            SearchError::Stopped => f.write_str("the search was stopped"),
-            SearchError::TimeLimit { budget } => write!(
-                f,
-                "no answer within the time budget of {} s; allow more time or use a \
-                 stronger heuristic",
-                seconds_text(*budget)
-            ),
-            SearchError::Stuck => {
-                f.write_str("the reduction solver got stuck (a bug: please report the board)")
-            }
-            SearchError::NodeLimit { algorithm, limit } => write!(
+            Incomplete::NodeLimit { algorithm, limit } => write!(
                 f,
                 "{} would need more than {limit} boards in memory, its node limit; IDA* \
                  solves the board in constant memory",
                 algorithm.name()
             ),
+            Incomplete::TimeLimit { budget } => write!(
+                f,
+                "no answer within the time budget of {} s; allow more time or use a \
+                 stronger heuristic",
+                seconds_text(*budget)
+            ),
+            Incomplete::Stopped => f.write_str("the search was stopped"),
+            Incomplete::Stuck => {
+                f.write_str("the reduction solver got stuck (a bug: please report the board)")
+            }
         }
     }
 }
@@ -329,8 +375,19 @@ pub fn seconds_text(duration: Duration) -> String {
 impl std::error::Error for SearchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SearchError::Tables(e) => Some(e),
+            SearchError::Input(InputError::Tables(e)) => Some(e),
             _ => None,
         }
     }
 }
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::Tables(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl std::error::Error for Incomplete {}

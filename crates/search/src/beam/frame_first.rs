@@ -247,7 +247,7 @@ fn frame_first_beams<H: Heuristic>(
     }
     // Out of time before any beam got anywhere: the reduction from the start.
     let Some(nearest) = nearest.or_else(|| halt.timed_out().then(Vec::new)) else {
-        return Err(ended_early(request, spent));
+        return Err(ended_early(request, spent).into());
     };
     let beam = Beam {
         grid,
@@ -611,7 +611,7 @@ fn beam_with<H: Heuristic>(
         Halt::of(request),
         None,
     ) else {
-        return Err(ended_early(request, limit));
+        return Err(ended_early(request, limit).into());
     };
     stats.strategy = heuristic.name();
     Ok(Solution {

@@ -3,6 +3,7 @@ use npuzzle_board::{random_board, Goal, SplitMix64};
 use super::*;
 use crate::reduction::solve_by_reduction;
 use crate::tests::catalogue;
+use crate::types::Incomplete;
 
 /// On 6x6 to 8x8 a wide beam is frame-weighted, at two widths, and the
 /// shorter answer is kept; when every beam is taken to be stuck at once,
@@ -172,7 +173,10 @@ fn past_8x8_repairs_and_the_reduction_finish_a_stalled_frame_first_beam() {
             ..request
         };
         let found = beam_stalling_after(&board, &stopped, FRAME_FIRST_MIN_WIDTH, 1_000);
-        assert!(matches!(found, Err(SearchError::Stopped)), "{found:?}");
+        assert!(
+            matches!(found, Err(SearchError::Incomplete(Incomplete::Stopped))),
+            "{found:?}"
+        );
     }
 }
 
