@@ -489,21 +489,12 @@ pub fn build_until(
     let orders = regions.orders();
     let space = regions.entries();
     let zero_aware = pattern.is_zero_aware();
-    // Filled a slice at a time, so that a stop is seen within the fill too
-    // (hundreds of megabytes for the bigger patterns).
     let count = if zero_aware {
         space
     } else {
         pattern.placements()
     } as usize;
-    let mut values: Vec<AtomicU8> = Vec::with_capacity(count);
-    while values.len() < count {
-        if stop.load(Ordering::Relaxed) {
-            return Err(BuildError::Stopped);
-        }
-        let slice = (count - values.len()).min(1 << 24);
-        values.extend((0..slice).map(|_| AtomicU8::new(UNREACHED)));
-    }
+    let values = unreached(count, stop)?;
     let codes = StateCodes::new(space, stop).ok_or(BuildError::Stopped)?;
     let maps = OrderMaps::new(&regions, k, n);
     if stop.load(Ordering::Relaxed) {
@@ -579,15 +570,49 @@ pub fn build_until(
         return Err(BuildError::Stopped);
     }
     let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
-    let values = match pattern.index_scheme() {
-        IndexScheme::Placement => by_rank(pattern, &regions, 1, |pairs, table| {
+    let values = in_table_order(pattern, &regions, &geometry, values);
+    Ok(Built {
+        values,
+        states: total,
+        max_value: depth as u8,
+        successors,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Every entry of a table of `count`, unreached, allocated a slice at a
+/// time so that a stop is seen within the fill too (hundreds of megabytes
+/// for the bigger patterns).
+fn unreached(count: usize, stop: &AtomicBool) -> Result<Vec<AtomicU8>, BuildError> {
+    let mut values: Vec<AtomicU8> = Vec::with_capacity(count);
+    while values.len() < count {
+        if stop.load(Ordering::Relaxed) {
+            return Err(BuildError::Stopped);
+        }
+        let slice = (count - values.len()).min(1 << 24);
+        values.extend((0..slice).map(|_| AtomicU8::new(UNREACHED)));
+    }
+    Ok(values)
+}
+
+/// The search's values, ordered by sets and regions, in the order of
+/// `pattern`'s index scheme.
+fn in_table_order(
+    pattern: &Pattern,
+    regions: &Regions,
+    geometry: &Geometry,
+    values: Vec<u8>,
+) -> Vec<u8> {
+    let orders = regions.orders();
+    match pattern.index_scheme() {
+        IndexScheme::Placement => by_rank(pattern, regions, 1, |pairs, table| {
             for (entry, &(searched, _)) in table.iter_mut().zip(pairs) {
                 *entry = values[searched as usize];
             }
         }),
         IndexScheme::PlacementAndCell => {
             let all = geometry.all;
-            by_rank(pattern, &regions, pattern.free_cells(), |pairs, table| {
+            by_rank(pattern, regions, pattern.free_cells(), |pairs, table| {
                 let width = pattern.free_cells();
                 for (entries, &(searched, tiles)) in table.chunks_mut(width).zip(pairs) {
                     let (set, order) = (searched / orders, searched % orders);
@@ -603,7 +628,7 @@ pub fn build_until(
         }
         IndexScheme::PlacementAndRegion => {
             // Regions before orders in the search, after them in the table.
-            let mut table = vec![0u8; space as usize];
+            let mut table = vec![0u8; regions.entries() as usize];
             regions.fill_by_set(&mut table, |set, first, table| {
                 let count = regions.regions_of(set);
                 let searched = &values[first..first + table.len()];
@@ -615,14 +640,7 @@ pub fn build_until(
             });
             table
         }
-    };
-    Ok(Built {
-        values,
-        states: total,
-        max_value: depth as u8,
-        successors,
-        elapsed: started.elapsed(),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -83,6 +83,95 @@ struct View<const G: usize> {
     crossing: [[Crossing; 4]; CELLS],
 }
 
+impl<const G: usize> View<G> {
+    /// The rows of one view (0: the board, 1: its mirror) of `tables`,
+    /// given slot `s` as table `table_of_slot[s]` in partition
+    /// `group_of[s]`; `None` when a tile is in more than `G` tables.
+    fn new(
+        grid: &Grid,
+        tables: &[Table<'_>],
+        table_of_slot: &[usize],
+        group_of: &[usize],
+        view: usize,
+        direction: &[u8; CELLS],
+    ) -> Option<View<G>> {
+        let n = grid.n;
+        let cells = n * n;
+        let direction_of = |from: u8, to: u8| direction[from.wrapping_sub(to) as usize % CELLS];
+        let mut tables_of = [[NO_TABLE; G]; CELLS];
+        let mut table_in = [[NO_TABLE; G]; CELLS];
+        // The slot of each tile in each table, in this view.
+        let mut slot_in = vec![[u8::MAX; CELLS]; tables.len()];
+        for (p, table) in tables.iter().enumerate() {
+            for (slot, &x) in table.sources[view].iter().enumerate() {
+                slot_in[p][x as usize] = slot as u8;
+            }
+        }
+        for (s, &p) in table_of_slot.iter().enumerate() {
+            for &x in &tables[p].sources[view] {
+                let x = x as usize;
+                table_in[x][group_of[s]] = p as u8;
+                let held = &mut tables_of[x];
+                if !held.contains(&(p as u8)) {
+                    let free = held.iter().position(|&q| q == NO_TABLE)?;
+                    held[free] = p as u8;
+                }
+            }
+        }
+        let weight = |p: usize, slot: u8| -> u32 {
+            digit_weight(tables[p].ranker, tables[p].regions.is_some(), slot as usize)
+        };
+        let mut step = [[[0u32; 2]; G]; CELLS];
+        let mut cross = Box::new([[[0u32; CELLS]; G]; CELLS]);
+        let mut order_cross = Box::new([[[0u16; CELLS]; G]; CELLS]);
+        for x in 1..cells {
+            for (k, &p) in tables_of[x].iter().enumerate() {
+                if p == NO_TABLE {
+                    break;
+                }
+                let p = p as usize;
+                let sx = slot_in[p][x];
+                let wx = weight(p, sx);
+                let plain = tables[p].regions.is_none();
+                if plain {
+                    step[x][k] = [wx, wx.wrapping_mul(n as u32)];
+                }
+                for y in 1..cells {
+                    let sy = slot_in[p][y];
+                    if y == x || sy == u8::MAX {
+                        continue;
+                    }
+                    let change = cross_change(sx.into(), wx, sy.into(), weight(p, sy), !plain);
+                    if plain {
+                        cross[x][k][y] = change;
+                    } else {
+                        order_cross[x][k][y] = change as u16;
+                    }
+                }
+            }
+        }
+        let crossing = crossings(grid, view == 1, NO_CELL, |from, to| {
+            direction_of(from, to) as usize
+        });
+        let holds = table_in.map(|row| {
+            let mut words = [0u64; 2];
+            for (g, _) in row.iter().enumerate().filter(|&(_, &p)| p != NO_TABLE) {
+                words[g / 8] |= 0xFF << (8 * (g % 8));
+            }
+            words
+        });
+        Some(View {
+            tables_count: tables_of.map(|row| row.iter().filter(|&&p| p != NO_TABLE).count() as u8),
+            tables_of,
+            holds,
+            step,
+            cross,
+            order_cross,
+            crossing,
+        })
+    }
+}
+
 /// What search keeps per node of one table in one view: the index key (a
 /// plain table's rank, a zero-aware table's cell mask), a zero-aware
 /// table's order number, the tiles' Manhattan distance and the table's
@@ -235,7 +324,6 @@ impl<'a, const P: usize, const G: usize> KeptIndexes<'a, P, G> {
         // byte of one of two u64s.
         const { assert!(G.is_power_of_two() && P.is_power_of_two() && G <= 16) };
         let n = grid.n;
-        let cells = n * n;
         if n > MAX_SIDE || groups.len() > G || !nibble_tables(pdbs, 8, 8) {
             return None;
         }
@@ -266,83 +354,8 @@ impl<'a, const P: usize, const G: usize> KeptIndexes<'a, P, G> {
         for (d, difference) in [n, CELLS - n, 1, CELLS - 1].into_iter().enumerate() {
             direction[difference] = d as u8;
         }
-        let direction_of = |from: u8, to: u8| direction[from.wrapping_sub(to) as usize % CELLS];
-        let mut views = Vec::with_capacity(2);
-        for view in 0..2 {
-            let mut tables_of = [[NO_TABLE; G]; CELLS];
-            let mut table_in = [[NO_TABLE; G]; CELLS];
-            // The slot of each tile in each table, in this view.
-            let mut slot_in = vec![[u8::MAX; CELLS]; tables.len()];
-            for (p, table) in tables.iter().enumerate() {
-                for (slot, &x) in table.sources[view].iter().enumerate() {
-                    slot_in[p][x as usize] = slot as u8;
-                }
-            }
-            for (s, &p) in table_of_slot.iter().enumerate() {
-                for &x in &tables[p].sources[view] {
-                    let x = x as usize;
-                    table_in[x][group_of[s]] = p as u8;
-                    let held = &mut tables_of[x];
-                    if !held.contains(&(p as u8)) {
-                        let free = held.iter().position(|&q| q == NO_TABLE)?;
-                        held[free] = p as u8;
-                    }
-                }
-            }
-            let weight = |p: usize, slot: u8| -> u32 {
-                digit_weight(tables[p].ranker, tables[p].regions.is_some(), slot as usize)
-            };
-            let mut step = [[[0u32; 2]; G]; CELLS];
-            let mut cross = Box::new([[[0u32; CELLS]; G]; CELLS]);
-            let mut order_cross = Box::new([[[0u16; CELLS]; G]; CELLS]);
-            for x in 1..cells {
-                for (k, &p) in tables_of[x].iter().enumerate() {
-                    if p == NO_TABLE {
-                        break;
-                    }
-                    let p = p as usize;
-                    let sx = slot_in[p][x];
-                    let wx = weight(p, sx);
-                    let plain = tables[p].regions.is_none();
-                    if plain {
-                        step[x][k] = [wx, wx.wrapping_mul(n as u32)];
-                    }
-                    for y in 1..cells {
-                        let sy = slot_in[p][y];
-                        if y == x || sy == u8::MAX {
-                            continue;
-                        }
-                        let change = cross_change(sx.into(), wx, sy.into(), weight(p, sy), !plain);
-                        if plain {
-                            cross[x][k][y] = change;
-                        } else {
-                            order_cross[x][k][y] = change as u16;
-                        }
-                    }
-                }
-            }
-            let crossing = crossings(grid, view == 1, NO_CELL, |from, to| {
-                direction_of(from, to) as usize
-            });
-            let holds = table_in.map(|row| {
-                let mut words = [0u64; 2];
-                for (g, _) in row.iter().enumerate().filter(|&(_, &p)| p != NO_TABLE) {
-                    words[g / 8] |= 0xFF << (8 * (g % 8));
-                }
-                words
-            });
-            views.push(View {
-                tables_count: tables_of
-                    .map(|row| row.iter().filter(|&&p| p != NO_TABLE).count() as u8),
-                tables_of,
-                holds,
-                step,
-                cross,
-                order_cross,
-                crossing,
-            });
-        }
-        let [board, mirror]: [View<G>; 2] = views.try_into().ok()?;
+        let board = View::new(grid, &tables, &table_of_slot, &group_of, 0, &direction)?;
+        let mirror = View::new(grid, &tables, &table_of_slot, &group_of, 1, &direction)?;
         let mut member = [[0u16; G]; P];
         for (&p, &g) in table_of_slot.iter().zip(&group_of) {
             member[p][g] = u16::MAX;

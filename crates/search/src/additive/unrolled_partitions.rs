@@ -18,7 +18,7 @@
 use std::sync::Mutex;
 
 use npuzzle_pdb::regions::Regions;
-use npuzzle_pdb::Ranker;
+use npuzzle_pdb::{Pdb, Ranker};
 
 use crate::additive::geometry::{
     self, cross_change, crossings, digit_weight, each_move_among, nibble_tables, placement,
@@ -65,6 +65,81 @@ struct View<const G: usize> {
     /// `[from][direction]`: the move of the tile on `from` into the blank
     /// beside it, seen in this view.
     crossing: [[Crossing; 4]; CELLS],
+}
+
+impl<const G: usize> View<G> {
+    /// The rows of one view (0: the board, 1: its mirror) of the tables
+    /// `given`; a partition whose mirror repeats another has none in the
+    /// mirror's view.
+    fn new<D: AsRef<[u8]> + Sync>(
+        grid: &Grid,
+        given: &[[Option<&Pdb<D>>; 2]; G],
+        zero_aware: &[[Option<ZeroAware<'_>>; 2]; G],
+        sources: &[[[Vec<u8>; 2]; 2]; G],
+        mirror_repeats: &[bool; G],
+        view: usize,
+    ) -> View<G> {
+        let n = grid.n;
+        let mut slot_of = [[NO_SLOT; G]; CELLS];
+        // Each tile's place in its table's rank order.
+        let mut place = [[0usize; G]; CELLS];
+        for (g, pair) in sources.iter().enumerate() {
+            if view == 1 && mirror_repeats[g] {
+                continue;
+            }
+            for (s, by_view) in pair.iter().enumerate() {
+                for (i, &x) in by_view[view].iter().enumerate() {
+                    let x = x as usize;
+                    slot_of[x][g] = s as u8;
+                    place[x][g] = i;
+                }
+            }
+        }
+        // The value of digit `i` of table `[g][s]`'s key.
+        // A zero-aware table's order number is the key's high half.
+        let weight = |g: usize, s: usize, i: usize| -> u32 {
+            given[g][s].map_or(0, |p| {
+                let zero_aware = zero_aware[g][s].is_some();
+                digit_weight(p.pattern().ranker(), zero_aware, i) << (16 * zero_aware as u32)
+            })
+        };
+        let mut step = [[[0u32; 2]; G]; CELLS];
+        let mut cross = [[[0u32; CELLS]; G]; CELLS];
+        let mut flips = [[0u32; G]; CELLS];
+        for x in 1..n * n {
+            for g in 0..G {
+                let s = slot_of[x][g] as usize;
+                if s == NO_SLOT as usize {
+                    continue;
+                }
+                let wx = weight(g, s, place[x][g]);
+                match zero_aware[g][s] {
+                    Some(_) => flips[x][g] = u32::MAX,
+                    None => step[x][g] = [wx, wx.wrapping_mul(n as u32)],
+                }
+                for y in 1..n * n {
+                    if y == x || slot_of[y][g] as usize != s {
+                        continue;
+                    }
+                    cross[x][g][y] = cross_change(
+                        place[x][g],
+                        wx,
+                        place[y][g],
+                        weight(g, s, place[y][g]),
+                        zero_aware[g][s].is_some(),
+                    );
+                }
+            }
+        }
+        let crossing = crossings(grid, view == 1, NO_CELL, direction);
+        View {
+            slot: slot_of,
+            step,
+            cross,
+            flips,
+            crossing,
+        }
+    }
 }
 
 /// A zero-aware table's numbering and its cell sets' records by mask.
@@ -224,69 +299,8 @@ impl<'a, const G: usize> UnrolledPartitions<'a, G> {
         };
         let mirror_repeats: [bool; G] =
             std::array::from_fn(|g| (0..G).any(|q| kinds(g, 1) == kinds(q, 0)));
-        let mut views = Vec::with_capacity(2);
-        for view in 0..2 {
-            let mut slot_of = [[NO_SLOT; G]; CELLS];
-            // Each tile's place in its table's rank order.
-            let mut place = [[0usize; G]; CELLS];
-            for (g, pair) in sources.iter().enumerate() {
-                if view == 1 && mirror_repeats[g] {
-                    continue;
-                }
-                for (s, by_view) in pair.iter().enumerate() {
-                    for (i, &x) in by_view[view].iter().enumerate() {
-                        let x = x as usize;
-                        slot_of[x][g] = s as u8;
-                        place[x][g] = i;
-                    }
-                }
-            }
-            // The value of digit `i` of table `[g][s]`'s key.
-            // A zero-aware table's order number is the key's high half.
-            let weight = |g: usize, s: usize, i: usize| -> u32 {
-                given[g][s].map_or(0, |p| {
-                    let zero_aware = zero_aware[g][s].is_some();
-                    digit_weight(p.pattern().ranker(), zero_aware, i) << (16 * zero_aware as u32)
-                })
-            };
-            let mut step = [[[0u32; 2]; G]; CELLS];
-            let mut cross = [[[0u32; CELLS]; G]; CELLS];
-            let mut flips = [[0u32; G]; CELLS];
-            for x in 1..n * n {
-                for g in 0..G {
-                    let s = slot_of[x][g] as usize;
-                    if s == NO_SLOT as usize {
-                        continue;
-                    }
-                    let wx = weight(g, s, place[x][g]);
-                    match zero_aware[g][s] {
-                        Some(_) => flips[x][g] = u32::MAX,
-                        None => step[x][g] = [wx, wx.wrapping_mul(n as u32)],
-                    }
-                    for y in 1..n * n {
-                        if y == x || slot_of[y][g] as usize != s {
-                            continue;
-                        }
-                        cross[x][g][y] = cross_change(
-                            place[x][g],
-                            wx,
-                            place[y][g],
-                            weight(g, s, place[y][g]),
-                            zero_aware[g][s].is_some(),
-                        );
-                    }
-                }
-            }
-            let crossing = crossings(grid, view == 1, NO_CELL, direction);
-            views.push(View {
-                slot: slot_of,
-                step,
-                cross,
-                flips,
-                crossing,
-            });
-        }
-        let [board, mirror]: [View<G>; 2] = views.try_into().ok()?;
+        let view = |view| View::new(grid, &given, &zero_aware, &sources, &mirror_repeats, view);
+        let (board, mirror) = (view(0), view(1));
         Some(UnrolledPartitions {
             entries: given.map(|pair| pair.map(|pdb| pdb.map_or(&[][..], |p| p.table()))),
             zero_aware,

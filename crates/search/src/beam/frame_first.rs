@@ -208,38 +208,27 @@ fn frame_first_beams<H: Heuristic>(
     };
     let halt = Halt::of(request);
     let mut ready = std::collections::VecDeque::new();
-    let mut best: Option<Solution> = None;
-    // The moves to the board the last stalled beam came nearest the goal.
-    let mut nearest: Option<Vec<Move>> = None;
-    let mut spent = 0;
+    let mut tally = Tally::default();
     for attempt in 0..widths.len() {
-        let left = request.max_nodes.map(|limit| limit.saturating_sub(spent));
-        if (best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) || halt.now() {
+        let left = request
+            .max_nodes
+            .map(|limit| limit.saturating_sub(tally.spent));
+        if (tally.best.is_some() && attempt >= ALWAYS_RUN) || left == Some(0) || halt.now() {
             break;
         }
         if ready.is_empty() && (attempt == 0 || attempt == ALWAYS_RUN) {
             ready.extend(side_by_side(attempt, left).into_iter().flatten());
         }
-        let outcome = match ready.pop_front() {
+        tally.add(match ready.pop_front() {
             Some(outcome) => outcome,
             None => run(attempt, left),
-        };
-        match outcome {
-            Ok(found) => {
-                spent += found.stats.expanded;
-                if best
-                    .as_ref()
-                    .is_none_or(|kept| found.moves.len() < kept.moves.len())
-                {
-                    best = Some(found);
-                }
-            }
-            Err(unfinished) => {
-                spent += unfinished.stats.expanded;
-                nearest = unfinished.nearest.or(nearest);
-            }
-        }
+        });
     }
+    let Tally {
+        best,
+        nearest,
+        spent,
+    } = tally;
     if let Some(mut found) = best {
         found.stats.expanded = spent;
         found.elapsed = started.elapsed();
@@ -257,6 +246,38 @@ fn frame_first_beams<H: Heuristic>(
     };
     let (moves, expanded) = beam.repair(board, nearest, spent, request);
     finish_by_reduction(board, request, moves, expanded, bound, started)
+}
+
+/// What the beams so far came to.
+#[derive(Default)]
+struct Tally {
+    /// The shortest answer.
+    best: Option<Solution>,
+    /// The moves to the board the last stalled beam came nearest the goal.
+    nearest: Option<Vec<Move>>,
+    /// Nodes expanded.
+    spent: u64,
+}
+
+impl Tally {
+    fn add(&mut self, outcome: Result<Solution, Unfinished>) {
+        match outcome {
+            Ok(found) => {
+                self.spent += found.stats.expanded;
+                if self
+                    .best
+                    .as_ref()
+                    .is_none_or(|kept| found.moves.len() < kept.moves.len())
+                {
+                    self.best = Some(found);
+                }
+            }
+            Err(unfinished) => {
+                self.spent += unfinished.stats.expanded;
+                self.nearest = unfinished.nearest.or(self.nearest.take());
+            }
+        }
+    }
 }
 
 /// A frame-weighted beam's width at `percent` of the beams' `width`.

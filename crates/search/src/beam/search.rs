@@ -43,6 +43,23 @@ struct Level<S> {
     tiles: Vec<u8>,
 }
 
+impl<S> Level<S> {
+    /// The first level: the start board alone.
+    fn start(state: S, estimate: u32, hash: u64, tiles: &[u8]) -> Level<S> {
+        Level {
+            entries: vec![Entry {
+                state,
+                hash,
+                estimate,
+                parent: 0,
+                mv: Move::Up,
+                came_from: u8::MAX,
+            }],
+            tiles: tiles.to_vec(),
+        }
+    }
+}
+
 /// The hashes are already uniformly random.
 #[derive(Default)]
 struct Identity(u64);
@@ -60,6 +77,34 @@ impl Hasher for Identity {
 }
 
 type Seen = HashSet<u64, BuildHasherDefault<Identity>>;
+
+/// The boards kept in the last `REMEMBERED` to `2 * REMEMBERED` levels:
+/// older ones are farther from the goal than the beam ever goes back.
+#[derive(Default)]
+struct Remembered {
+    kept: Seen,
+    older: Seen,
+    /// The children of the level being expanded.
+    generated: Seen,
+}
+
+impl Remembered {
+    /// Before expanding the level `depth` levels past the start.
+    fn next_level(&mut self, depth: usize) {
+        if depth % REMEMBERED == REMEMBERED - 1 {
+            std::mem::swap(&mut self.kept, &mut self.older);
+            self.kept.clear();
+        }
+        self.generated.clear();
+    }
+
+    /// Whether a child is new: neither kept before nor generated in this
+    /// level.
+    #[inline]
+    fn is_new(&mut self, hash: u64) -> bool {
+        !self.kept.contains(&hash) && !self.older.contains(&hash) && self.generated.insert(hash)
+    }
+}
 
 /// Random keys per (tile, cell), from a fixed seed: the same answers on
 /// every run.
@@ -139,10 +184,7 @@ pub(crate) fn beam_until<H: Heuristic>(
     stall_levels: Option<usize>,
     done: impl Fn(&H::State, u32, &Position) -> bool,
 ) -> (Ending, Stats) {
-    let mut least_seen = u32::MAX;
-    let mut levels_since_least = 0;
-    // The depth and index in its level of the board of `least_seen`.
-    let mut least_at = (0, 0);
+    let mut nearest = Nearest::new();
     let cells = grid.cells();
     let width = width.max(1);
     let keys = zobrist_keys(cells);
@@ -156,36 +198,19 @@ pub(crate) fn beam_until<H: Heuristic>(
         return (Ending::Solved(Vec::new()), stats);
     }
     let start_hash = (0..cells).fold(0, |h, cell| h ^ key(start.tiles[cell], cell as u8));
-    let mut level = Level {
-        entries: vec![Entry {
-            state: start_state,
-            hash: start_hash,
-            estimate: heuristic.value(&start_state),
-            parent: 0,
-            mv: Move::Up,
-            came_from: u8::MAX,
-        }],
-        tiles: start.tiles[..cells].to_vec(),
-    };
+    let estimate = heuristic.value(&start_state);
+    let mut level = Level::start(start_state, estimate, start_hash, &start.tiles[..cells]);
     // Per depth past the start: each kept board's parent and move.
     let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
-    // The boards kept in the last `REMEMBERED` to `2 * REMEMBERED` levels:
-    // older ones are farther from the goal than the beam ever goes back.
-    let mut seen = Seen::default();
-    let mut older = Seen::default();
-    let mut next_seen = Seen::default();
-    seen.insert(start_hash);
+    let mut seen = Remembered::default();
+    seen.kept.insert(start_hash);
     let mut children: Vec<Entry<H::State>> = Vec::new();
     let mut position = start.clone();
     let mut child_tiles: Vec<u8> = Vec::new();
     loop {
-        if history.len() % REMEMBERED == REMEMBERED - 1 {
-            std::mem::swap(&mut seen, &mut older);
-            seen.clear();
-        }
+        seen.next_level(history.len());
         children.clear();
         child_tiles.clear();
-        next_seen.clear();
         for (index, entry) in level.entries.iter().enumerate() {
             stats.expanded += 1;
             let halted = halt.now_at(stats.expanded);
@@ -195,9 +220,8 @@ pub(crate) fn beam_until<H: Heuristic>(
             // Out of time is out of nodes: how near the goal the beam came
             // stands.
             if halted || stats.expanded > max_nodes {
-                if stall_levels.is_some() && least_seen != u32::MAX {
-                    let (depth, index) = least_at;
-                    return (Ending::Unfinished(path_to(&history[..depth], index)), stats);
+                if stall_levels.is_some() && nearest.estimate != u32::MAX {
+                    return (Ending::Unfinished(nearest.path(&history)), stats);
                 }
                 return (Ending::Ended, stats);
             }
@@ -217,7 +241,7 @@ pub(crate) fn beam_until<H: Heuristic>(
                 stats.generated += 1;
                 let tile = position.slide(from);
                 let hash = entry.hash ^ key(tile, from) ^ key(tile, blank);
-                if !seen.contains(&hash) && !older.contains(&hash) && next_seen.insert(hash) {
+                if seen.is_new(hash) {
                     let child = heuristic.update(&state, &position, tile, from, blank);
                     let estimate = heuristic.value(&child);
                     if done(&child, estimate, &position) {
@@ -244,49 +268,98 @@ pub(crate) fn beam_until<H: Heuristic>(
         // kept whatever the width.
         let mut least = None;
         if let Some(stall_levels) = stall_levels {
-            let first_least = (0..children.len() as u32)
-                .min_by_key(|&i| children[i as usize].estimate)
-                .expect("a level has children");
-            if children[first_least as usize].estimate < least_seen {
-                least_seen = children[first_least as usize].estimate;
-                levels_since_least = 0;
-                least = Some(first_least);
-            } else {
-                levels_since_least += 1;
-                if levels_since_least >= stall_levels {
-                    let (depth, index) = least_at;
-                    return (Ending::Unfinished(path_to(&history[..depth], index)), stats);
-                }
+            match nearest.level(&children, stall_levels) {
+                Some(new_least) => least = new_least,
+                None => return (Ending::Unfinished(nearest.path(&history)), stats),
             }
         }
-        // The `width` lowest estimates, ties to the earlier board (the
-        // order of generation), so that answers are the same on every run.
-        let mut order: Vec<u32> = (0..children.len() as u32).collect();
-        if order.len() > width {
-            order.select_nth_unstable_by_key(width - 1, |&i| (children[i as usize].estimate, i));
-            order.truncate(width);
-        }
-        order.sort_unstable();
+        let order = lowest(&children, width);
         if let Some(least) = least {
             let index = order.binary_search(&least).expect("the least is kept");
-            least_at = (history.len() + 1, index as u32);
+            nearest.at = (history.len() + 1, index as u32);
         }
-        let mut kept = Level {
-            entries: Vec::with_capacity(order.len()),
-            tiles: Vec::with_capacity(order.len() * cells),
-        };
-        let mut links = Vec::with_capacity(order.len());
-        for &i in &order {
-            let child = children[i as usize];
-            seen.insert(child.hash);
-            links.push((child.parent, child.mv));
-            kept.entries.push(child);
-            kept.tiles
-                .extend_from_slice(&child_tiles[i as usize * cells..(i as usize + 1) * cells]);
-        }
+        let (kept, links) = keep(&children, &child_tiles, &order, cells, &mut seen.kept);
         history.push(links);
         level = kept;
     }
+}
+
+/// The board nearest the goal a beam with a stall limit met: its
+/// estimate, the levels since, and its depth and index in its level.
+struct Nearest {
+    estimate: u32,
+    levels_since: usize,
+    at: (usize, u32),
+}
+
+impl Nearest {
+    fn new() -> Nearest {
+        Nearest {
+            estimate: u32::MAX,
+            levels_since: 0,
+            at: (0, 0),
+        }
+    }
+
+    /// Takes in a level's children: `Some(Some(i))` when child `i` is the
+    /// nearest yet (the first of the least estimate), `Some(None)` when
+    /// none is, `None` when `stall_levels` levels went by with none.
+    fn level<S>(&mut self, children: &[Entry<S>], stall_levels: usize) -> Option<Option<u32>> {
+        let first_least = (0..children.len() as u32)
+            .min_by_key(|&i| children[i as usize].estimate)
+            .expect("a level has children");
+        if children[first_least as usize].estimate < self.estimate {
+            self.estimate = children[first_least as usize].estimate;
+            self.levels_since = 0;
+            return Some(Some(first_least));
+        }
+        self.levels_since += 1;
+        (self.levels_since < stall_levels).then_some(None)
+    }
+
+    /// The moves to the nearest board.
+    fn path(&self, history: &[Vec<(u32, Move)>]) -> Vec<Move> {
+        let (depth, index) = self.at;
+        path_to(&history[..depth], index)
+    }
+}
+
+/// The indexes of the `width` children of lowest estimate, ties to the
+/// earlier board (the order of generation), so that answers are the same
+/// on every run; in generation order.
+fn lowest<S>(children: &[Entry<S>], width: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..children.len() as u32).collect();
+    if order.len() > width {
+        order.select_nth_unstable_by_key(width - 1, |&i| (children[i as usize].estimate, i));
+        order.truncate(width);
+    }
+    order.sort_unstable();
+    order
+}
+
+/// The children of `order` as the next level, remembered in `seen`, and
+/// each one's parent and move.
+fn keep<S: Copy>(
+    children: &[Entry<S>],
+    child_tiles: &[u8],
+    order: &[u32],
+    cells: usize,
+    seen: &mut Seen,
+) -> (Level<S>, Vec<(u32, Move)>) {
+    let mut kept = Level {
+        entries: Vec::with_capacity(order.len()),
+        tiles: Vec::with_capacity(order.len() * cells),
+    };
+    let mut links = Vec::with_capacity(order.len());
+    for &i in order {
+        let child = children[i as usize];
+        seen.insert(child.hash);
+        links.push((child.parent, child.mv));
+        kept.entries.push(child);
+        kept.tiles
+            .extend_from_slice(&child_tiles[i as usize * cells..(i as usize + 1) * cells]);
+    }
+    (kept, links)
 }
 
 /// The moves to the board at `index` of the last level in `history`.

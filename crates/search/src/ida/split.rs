@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use npuzzle_board::Move;
 
@@ -345,9 +346,6 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     workers: usize,
     spare: Option<&AtomicUsize>,
 ) -> Option<(Vec<Move>, Stats)> {
-    use rayon::prelude::*;
-    use std::sync::Mutex;
-
     let depth = split_depth(grid.n);
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
@@ -355,6 +353,14 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         return ida_star(grid, heuristic, position, node_limit, halt);
     }
     let root = Subtree::root(position, state);
+    let split = Split {
+        grid,
+        heuristic,
+        root: &root.position,
+        depth,
+        node_limit,
+        halt,
+    };
     let mut stats = Stats::default();
     // How near the goal each subtree's search came in the last iteration,
     // by the subtree's moves.
@@ -368,92 +374,101 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         if let Some(moves) = above.goal {
             return Some((moves, stats));
         }
-        let least_cut = above.least_cut;
+        let iteration = Iteration::new(&split, &above, bound, &came_near, stats.expanded);
+        let (iteration_stats, next_bound) = iteration.run(workers, spare);
+        stats.expanded += iteration_stats.expanded;
+        stats.generated += iteration_stats.generated;
+        let found = iteration.found.lock().expect("no panics while held").take();
+        if let Some((_, moves)) = found {
+            return Some((moves, stats));
+        }
+        if iteration.stopped.load(Ordering::Relaxed) || stats.expanded >= node_limit || halt.now() {
+            return None;
+        }
+        bound = next_bound.min(above.least_cut);
+        came_near = iteration.came_near();
+    }
+}
+
+/// What a split search's iterations share.
+struct Split<'a, H> {
+    grid: &'a Grid,
+    heuristic: &'a H,
+    root: &'a Position,
+    depth: u32,
+    node_limit: u64,
+    halt: Halt<'a>,
+}
+
+/// One iteration below the frontier: its subtrees, the order they are
+/// handed out in, and what the threads searching them share.
+struct Iteration<'a, H: Heuristic> {
+    split: &'a Split<'a, H>,
+    bound: u32,
+    subtrees: Vec<&'a Start<H::State>>,
+    /// Places in `subtrees`, most promising first.
+    order: Vec<usize>,
+    /// The least estimate each subtree's search met, by place in `order`.
+    closest: Vec<AtomicU32>,
+    next_subtree: AtomicUsize,
+    /// The place in `order` of the first subtree known to hold a goal.
+    first_found: AtomicUsize,
+    stopped: AtomicBool,
+    /// Nodes the whole search expanded so far: the node limit is the
+    /// whole search's, and each subtree gets what the finished ones left
+    /// (with several workers, the subtrees under way may together pass it
+    /// by at most a subtree's share each).
+    spent: AtomicU64,
+    /// The goal of the first subtree in `order` that has one, by place.
+    found: Mutex<Option<(usize, Vec<Move>)>>,
+}
+
+impl<'a, H: Heuristic> Iteration<'a, H> {
+    /// The frontier's subtrees ordered most promising first (see
+    /// `promise`), to be handed out in that order to whichever thread is
+    /// free, so that the threads work where a solution is likeliest and
+    /// the last iteration ends soonest. The sort is stable: ties keep the
+    /// frontier's level order. The order is sorted, not the subtrees,
+    /// which are large (the heuristic's state).
+    fn new(
+        split: &'a Split<'a, H>,
+        above: &'a Frontier<H::State>,
+        bound: u32,
+        came_near: &HashMap<u64, u32>,
+        spent: u64,
+    ) -> Self {
         let subtrees: Vec<&Start<H::State>> = above.parts.iter().flatten().collect();
-        let first_found = AtomicUsize::new(usize::MAX);
-        let stopped = AtomicBool::new(false);
-        // The node limit is the whole search's: each subtree gets what the
-        // finished ones left (with several workers, the subtrees under way
-        // may together pass it by at most a subtree's share each).
-        let spent = AtomicU64::new(stats.expanded);
-        let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
-        // Most promising subtrees first (see `promise`), handed out in that
-        // order to whichever thread is free, so that the threads work where
-        // a solution is likeliest and the last iteration ends soonest. The
-        // sort is stable: ties keep the frontier's level order. The order is
-        // sorted, not the subtrees, which are large (the heuristic's state).
         let promises: Vec<(u32, u32)> = subtrees
             .iter()
             .map(|t| {
-                let estimate = heuristic.value(&t.state);
+                let estimate = split.heuristic.value(&t.state);
                 promise(estimate, came_near.get(&packed_moves(&t.moves)).copied())
             })
             .collect();
         let mut order: Vec<usize> = (0..subtrees.len()).collect();
         order.sort_by_key(|&i| promises[i]);
-        let closest: Vec<AtomicU32> = subtrees.iter().map(|_| AtomicU32::new(u32::MAX)).collect();
-        let next_subtree = AtomicUsize::new(0);
-        let search_subtree = |index: usize,
-                              subtree: &Start<H::State>,
-                              stack: &mut Vec<[H::State; 4]>|
-         -> (Stats, u32) {
-            // Subtrees smaller than the clock's interval look at it here.
-            if halt.now() {
-                stopped.store(true, Ordering::Relaxed);
-                return (Stats::default(), u32::MAX);
-            }
-            let position = subtree.position(grid, &root.position);
-            // The start's children are prepared as every other node's are.
-            let mut start = subtree.state;
-            heuristic.prepare_children(&mut start, &position, pruning().moves(subtree.history));
-            let left = node_limit.saturating_sub(spent.load(Ordering::Relaxed));
-            let mut dfs = Dfs::new(grid, heuristic, position, left, halt);
-            dfs.first_found = &first_found;
-            dfs.subtree = index;
-            dfs.stack = std::mem::take(stack);
-            let flow = dfs.run(bound, depth, subtree.parent_blank, subtree.history, &start);
-            match flow {
-                Flow::Found => {
-                    first_found.fetch_min(index, Ordering::Relaxed);
-                    let mut moves = subtree.moves.clone();
-                    moves.extend_from_slice(&dfs.path);
-                    let mut best = found.lock().expect("no panics while held");
-                    if best.as_ref().is_none_or(|(i, _)| index < *i) {
-                        *best = Some((index, moves));
-                    }
-                }
-                // An earlier subtree's solution ended this one: nothing lost.
-                Flow::Stopped if first_found.load(Ordering::Relaxed) < index => {}
-                Flow::Stopped => stopped.store(true, Ordering::Relaxed),
-                Flow::Exhausted => {}
-            }
-            spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
-            *stack = std::mem::take(&mut dfs.stack);
-            closest[index].store(dfs.closest, Ordering::Relaxed);
-            (dfs.stats, dfs.next_bound)
-        };
-        // `recruit`, on the search's own thread, takes spare threads on
-        // before each subtree.
-        let worker = |recruit: Option<&dyn Fn()>| {
-            let mut totals = (Stats::default(), u32::MAX);
-            // One stack of child states per thread, for all its subtrees.
-            let mut stack = Vec::new();
-            loop {
-                if let Some(recruit) = recruit {
-                    recruit();
-                }
-                let index = next_subtree.fetch_add(1, Ordering::Relaxed);
-                // A later subtree cannot change the answer once an
-                // earlier one has one.
-                if index >= subtrees.len() || index > first_found.load(Ordering::Relaxed) {
-                    return totals;
-                }
-                let (s, b) = search_subtree(index, subtrees[order[index]], &mut stack);
-                totals.0 += s;
-                totals.1 = totals.1.min(b);
-            }
-        };
-        let (iteration_stats, next_bound) = if workers <= 1 {
+        Iteration {
+            split,
+            bound,
+            closest: subtrees.iter().map(|_| AtomicU32::new(u32::MAX)).collect(),
+            subtrees,
+            order,
+            next_subtree: AtomicUsize::new(0),
+            first_found: AtomicUsize::new(usize::MAX),
+            stopped: AtomicBool::new(false),
+            spent: AtomicU64::new(spent),
+            found: Mutex::new(None),
+        }
+    }
+
+    /// Searches the subtrees on `workers` threads of the rayon pool, or
+    /// on this one taking on `spare` threads: the iteration's nodes and
+    /// its next bound.
+    fn run(&self, workers: usize, spare: Option<&AtomicUsize>) -> (Stats, u32) {
+        use rayon::prelude::*;
+
+        let worker = |recruit: Option<&dyn Fn()>| self.work(recruit);
+        if workers <= 1 {
             match spare {
                 None => worker(None),
                 Some(spare) => with_spare_threads(spare, &worker),
@@ -466,26 +481,98 @@ pub(crate) fn split_ida_star<H: Heuristic>(
                     (a, x.min(y))
                 },
             )
-        };
-        stats.expanded += iteration_stats.expanded;
-        stats.generated += iteration_stats.generated;
-        if let Some((_, moves)) = found.into_inner().expect("no panics while held") {
-            return Some((moves, stats));
         }
-        if stopped.load(Ordering::Relaxed) || stats.expanded >= node_limit || halt.now() {
-            return None;
+    }
+
+    /// One thread's share: the next subtree in order until none is left
+    /// or an earlier one holds a goal. `recruit`, on the search's own
+    /// thread, takes spare threads on before each subtree.
+    fn work(&self, recruit: Option<&dyn Fn()>) -> (Stats, u32) {
+        let mut totals = (Stats::default(), u32::MAX);
+        // One stack of child states per thread, for all its subtrees.
+        let mut stack = Vec::new();
+        loop {
+            if let Some(recruit) = recruit {
+                recruit();
+            }
+            let place = self.next_subtree.fetch_add(1, Ordering::Relaxed);
+            // A later subtree cannot change the answer once an earlier one
+            // has one.
+            if place >= self.subtrees.len() || place > self.first_found.load(Ordering::Relaxed) {
+                return totals;
+            }
+            let (stats, next_bound) = self.search_subtree(place, &mut stack);
+            totals.0 += stats;
+            totals.1 = totals.1.min(next_bound);
         }
-        bound = next_bound.min(least_cut);
-        came_near = order
+    }
+
+    /// Searches the subtree at `place` in the order: its nodes and the
+    /// least f it cut off.
+    fn search_subtree(&self, place: usize, stack: &mut Vec<[H::State; 4]>) -> (Stats, u32) {
+        let Split {
+            grid,
+            heuristic,
+            root,
+            depth,
+            node_limit,
+            halt,
+        } = *self.split;
+        // Subtrees smaller than the clock's interval look at it here.
+        if halt.now() {
+            self.stopped.store(true, Ordering::Relaxed);
+            return (Stats::default(), u32::MAX);
+        }
+        let subtree = self.subtrees[self.order[place]];
+        let position = subtree.position(grid, root);
+        // The start's children are prepared as every other node's are.
+        let mut start = subtree.state;
+        heuristic.prepare_children(&mut start, &position, pruning().moves(subtree.history));
+        let left = node_limit.saturating_sub(self.spent.load(Ordering::Relaxed));
+        let mut dfs = Dfs::new(grid, heuristic, position, left, halt);
+        dfs.first_found = &self.first_found;
+        dfs.subtree = place;
+        dfs.stack = std::mem::take(stack);
+        let flow = dfs.run(
+            self.bound,
+            depth,
+            subtree.parent_blank,
+            subtree.history,
+            &start,
+        );
+        match flow {
+            Flow::Found => {
+                self.first_found.fetch_min(place, Ordering::Relaxed);
+                let mut moves = subtree.moves.clone();
+                moves.extend_from_slice(&dfs.path);
+                let mut best = self.found.lock().expect("no panics while held");
+                if best.as_ref().is_none_or(|(i, _)| place < *i) {
+                    *best = Some((place, moves));
+                }
+            }
+            // An earlier subtree's solution ended this one: nothing lost.
+            Flow::Stopped if self.first_found.load(Ordering::Relaxed) < place => {}
+            Flow::Stopped => self.stopped.store(true, Ordering::Relaxed),
+            Flow::Exhausted => {}
+        }
+        self.spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
+        *stack = std::mem::take(&mut dfs.stack);
+        self.closest[place].store(dfs.closest, Ordering::Relaxed);
+        (dfs.stats, dfs.next_bound)
+    }
+
+    /// How near the goal each subtree's search came, by its moves.
+    fn came_near(&self) -> HashMap<u64, u32> {
+        self.order
             .iter()
-            .zip(&closest)
+            .zip(&self.closest)
             .map(|(&i, near)| {
                 (
-                    packed_moves(&subtrees[i].moves),
+                    packed_moves(&self.subtrees[i].moves),
                     near.load(Ordering::Relaxed),
                 )
             })
-            .collect();
+            .collect()
     }
 }
 
