@@ -269,8 +269,11 @@ pub(crate) fn beam_until<H: Heuristic>(
         let mut least = None;
         if let Some(stall_levels) = stall_levels {
             match nearest.level(&children, stall_levels) {
-                Some(new_least) => least = new_least,
-                None => return (Ending::Unfinished(nearest.path(&history)), stats),
+                Progress::Nearer(child) => least = Some(child),
+                Progress::NoNearer => {}
+                Progress::Stalled => {
+                    return (Ending::Unfinished(nearest.path(&history)), stats);
+                }
             }
         }
         let order = lowest(&children, width);
@@ -301,20 +304,23 @@ impl Nearest {
         }
     }
 
-    /// Takes in a level's children: `Some(Some(i))` when child `i` is the
-    /// nearest yet (the first of the least estimate), `Some(None)` when
-    /// none is, `None` when `stall_levels` levels went by with none.
-    fn level<S>(&mut self, children: &[Entry<S>], stall_levels: usize) -> Option<Option<u32>> {
+    /// Takes in a level's children, `stall_levels` the levels a beam
+    /// goes on without coming nearer.
+    fn level<S>(&mut self, children: &[Entry<S>], stall_levels: usize) -> Progress {
         let first_least = (0..children.len() as u32)
             .min_by_key(|&i| children[i as usize].estimate)
             .expect("a level has children");
         if children[first_least as usize].estimate < self.estimate {
             self.estimate = children[first_least as usize].estimate;
             self.levels_since = 0;
-            return Some(Some(first_least));
+            return Progress::Nearer(first_least);
         }
         self.levels_since += 1;
-        (self.levels_since < stall_levels).then_some(None)
+        if self.levels_since < stall_levels {
+            Progress::NoNearer
+        } else {
+            Progress::Stalled
+        }
     }
 
     /// The moves to the nearest board.
@@ -322,6 +328,17 @@ impl Nearest {
         let (depth, index) = self.at;
         path_to(&history[..depth], index)
     }
+}
+
+/// What a level's children did for a beam with a stall limit.
+enum Progress {
+    /// This child is the nearest the goal yet (the first of the least
+    /// estimate).
+    Nearer(u32),
+    /// None came nearer.
+    NoNearer,
+    /// None came nearer for the stall limit's levels.
+    Stalled,
 }
 
 /// The indexes of the `width` children of lowest estimate, ties to the
