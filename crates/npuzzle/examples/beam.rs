@@ -54,14 +54,9 @@ fn run() -> Result<(), String> {
             };
             let started = Instant::now();
             let found = match &tables {
-                Some(t) => npuzzle_search::beam_catalogue(
-                    board,
-                    &request,
-                    t.tables(),
-                    t.partition().groups(),
-                    true,
-                    width,
-                ),
+                Some(t) => {
+                    npuzzle_search::beam_catalogue(board, &request, &t.catalogue(None), width)
+                }
                 None => npuzzle_search::beam(board, &request, width),
             }
             .map_err(|e| format!("{board}: {e}"))?;

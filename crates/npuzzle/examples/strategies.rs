@@ -73,21 +73,15 @@ fn run() -> Result<(), String> {
             let request = Request {
                 goal,
                 heuristic: npuzzle_search::HeuristicKind::Pdb,
-                strategy: Some(strategies[s]),
                 ..Request::default()
             };
+            let catalogue = tables.catalogue(Some(strategies[s]));
             let mut expanded = 0;
             let mut spent = Duration::ZERO;
             for (length, board) in &set {
                 let started = Instant::now();
-                let solution = npuzzle_search::solve_catalogue(
-                    board,
-                    &request,
-                    tables.tables(),
-                    partition.groups(),
-                    true,
-                )
-                .map_err(|e| format!("{}: {e}", strategies[s]))?;
+                let solution = npuzzle_search::solve_catalogue(board, &request, &catalogue)
+                    .map_err(|e| format!("{}: {e}", strategies[s]))?;
                 spent += started.elapsed();
                 if solution.moves.len() != *length {
                     return Err(format!(

@@ -43,16 +43,14 @@ impl Solver {
             return Err(Error::Unsolvable { goal });
         }
         let tables = self.tables(board.size())?;
-        npuzzle_search::frontier_catalogue(
-            board,
+        let request = Request {
             goal,
-            tables.tables(),
-            tables.partition().groups(),
-            self.config.reflection,
-            depth,
-            bound,
-        )
-        .map_err(|e| Error::from_search(e, goal))
+            reflect: self.config.reflection,
+            ..Request::default()
+        };
+        let catalogue = tables.catalogue(self.config.strategy);
+        npuzzle_search::frontier_catalogue(board, &request, &catalogue, depth, bound)
+            .map_err(|e| Error::from_search(e, goal))
     }
 
     /// One pass of IDA* over the side's tables, bounded by `bound`, below
@@ -82,18 +80,12 @@ impl Solver {
             goal,
             max_nodes,
             stop,
+            reflect: self.config.reflection,
             ..Request::default()
         };
-        let outcome = npuzzle_search::pass_catalogue(
-            board,
-            &request,
-            tables.tables(),
-            tables.partition().groups(),
-            self.config.reflection,
-            prefix,
-            bound,
-        )
-        .map_err(|e| Error::from_search(e, goal))?;
+        let catalogue = tables.catalogue(self.config.strategy);
+        let outcome = npuzzle_search::pass_catalogue(board, &request, &catalogue, prefix, bound)
+            .map_err(|e| Error::from_search(e, goal))?;
         if let Some(moves) = &outcome.moves {
             let whole: Vec<Move> = prefix.iter().chain(moves).copied().collect();
             tables.certify(board, &whole)?;

@@ -249,7 +249,7 @@ impl Solver {
             deadline,
             within: self.config.within,
             spare_threads,
-            strategy: self.config.strategy,
+            reflect: self.config.reflection,
             beam_outcomes: Vec::new(),
         };
         let (tables, solution) = self.search_tables(board, algorithm, heuristic)?;
@@ -257,9 +257,7 @@ impl Solver {
             Some(tables) => npuzzle_search::solve_catalogue(
                 board,
                 request,
-                tables.tables(),
-                tables.partition().groups(),
-                self.config.reflection,
+                &tables.catalogue(self.config.strategy),
             ),
             None => npuzzle_search::solve(board, request),
         };
@@ -431,7 +429,7 @@ impl Solver {
             parallel: !run.here,
             stop: run.stop.clone(),
             deadline,
-            strategy: self.config.strategy,
+            reflect: self.config.reflection,
             beam_outcomes: run.beams.clone(),
             ..Request::default()
         };
@@ -505,9 +503,7 @@ impl Solver {
             Some(tables) => npuzzle_search::beam_catalogue(
                 board,
                 &request,
-                tables.tables(),
-                tables.partition().groups(),
-                self.config.reflection,
+                &tables.catalogue(self.config.strategy),
                 width,
             ),
             None => npuzzle_search::beam(board, &request, width),

@@ -8,7 +8,7 @@ use npuzzle_board::{Board, Goal, Move};
 use npuzzle_pdb::{
     file_name, Lookup, OpenError, Partition, Pattern, Pdb, PdbError, Problem, TableBytes, TableSet,
 };
-use npuzzle_search::Capacity;
+use npuzzle_search::{Catalogue, Strategy};
 
 use crate::error::{Error, TablesError, TablesProblem};
 
@@ -19,6 +19,9 @@ pub struct Tables {
     pub(crate) partition: Partition,
     pub(crate) dir: PathBuf,
     pub(crate) notes: Vec<String>,
+    /// How the search computes the heuristic over the set: chosen once,
+    /// when the set is opened.
+    pub(crate) strategy: Strategy,
 }
 
 /// The board side and goal a partition is for.
@@ -123,15 +126,16 @@ impl Tables {
                 TablesProblem::Damaged(Arc::new(OpenError::new(&first, Problem::Pdb(e)))),
             )
         })?;
-        // Refused now rather than at the first board: no heuristic holds
-        // more tables than this.
-        Capacity::for_tables(set.tables(), set.groups())
-            .map_err(|e| tables_error(partition, dir, TablesProblem::Unusable(e.to_string())))?;
+        // Refused now rather than at the first board.
+        let strategy = Catalogue::new(set.tables(), set.groups(), None)
+            .map_err(|e| tables_error(partition, dir, TablesProblem::Unusable(e.to_string())))?
+            .strategy();
         Ok(Tables {
             set,
             partition: partition.clone(),
             dir: dir.to_path_buf(),
             notes: Vec::new(),
+            strategy,
         })
     }
 
@@ -185,6 +189,19 @@ impl Tables {
     /// twice, mapped once).
     pub fn tables(&self) -> &[npuzzle_pdb::Pdb<TableBytes>] {
         self.set.tables()
+    }
+
+    /// The strategy chosen for the set when it was opened.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The set as the searches take it, with its strategy, or `forced`
+    /// (which the search refuses if it does not take the set).
+    pub fn catalogue(&self, forced: Option<Strategy>) -> Catalogue<'_, TableBytes> {
+        let strategy = forced.unwrap_or(self.strategy);
+        Catalogue::chosen(self.set.tables(), self.set.groups(), strategy)
+            .expect("an opened set holds tables")
     }
 
     /// Holds a solution found over the tables against their values. A table
@@ -297,11 +314,14 @@ mod tests {
                 Pdb::from_bytes(TableBytes::Owned(Arc::new(image))).unwrap()
             })
             .collect();
+        let set = TableSet::with_groups(tables, partition.groups()).unwrap();
+        let strategy = npuzzle_search::choose(set.tables(), set.groups()).unwrap();
         Tables {
-            set: TableSet::with_groups(tables, partition.groups()).unwrap(),
+            set,
             partition,
             dir: PathBuf::from("tables-in-memory"),
             notes: Vec::new(),
+            strategy,
         }
     }
 

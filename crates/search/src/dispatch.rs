@@ -4,7 +4,7 @@
 use npuzzle_board::clock::Instant;
 use npuzzle_board::{Board, Goal};
 
-use crate::additive::{self, Strategy, TableSet, WithHeuristic};
+use crate::additive::{AdditiveError, Catalogue, WithHeuristic};
 use crate::grid::{Grid, Position, MAX_SEARCH_SIZE};
 use crate::halt::Halt;
 use crate::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
@@ -44,66 +44,50 @@ pub fn solve(board: &Board, request: &Request) -> Result<Solution, SearchError> 
     }
 }
 
-/// Solves `board` optimally over additive pattern databases (their patterns
-/// disjoint, for the board's size and `request.goal`), maxed with the
-/// reflected lookup when `reflect`.
+/// Solves `board` optimally over additive pattern databases of one
+/// partition (their patterns disjoint, for the board's size and
+/// `request.goal`).
 pub fn solve_additive<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
     tables: &[npuzzle_pdb::Pdb<D>],
-    reflect: bool,
 ) -> Result<Solution, SearchError> {
-    solve_catalogue(board, request, tables, &[tables.len()], reflect)
+    let groups = [tables.len()];
+    let catalogue = Catalogue::new(tables, &groups, None)
+        .map_err(|e| SearchError::Input(InputError::Tables(e)))?;
+    solve_catalogue(board, request, &catalogue)
 }
 
-/// Runs `job` on a solvable `board`, with the heuristic strategy `forced`
-/// names, or else the one [`additive::choose`] picks.
+/// Runs `job` on a solvable `board` for `goal` with the catalogue's
+/// heuristic, maxed with the reflected lookup when `reflect`.
 pub(crate) fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     board: &Board,
-    goal: npuzzle_board::Goal,
-    tables: &[npuzzle_pdb::Pdb<D>],
-    groups: &[usize],
+    goal: Goal,
+    catalogue: &Catalogue<'_, D>,
     reflect: bool,
-    forced: Option<Strategy>,
     job: W,
 ) -> Result<W::Output, SearchError> {
     if !board.is_solvable(goal) {
         return Err(SearchError::Input(InputError::Unsolvable));
     }
-    let grid = Grid::new(board.size(), goal);
-    additive::run(&TableSet::new(&grid, tables, groups, reflect), forced, job)
-        .map_err(|e| SearchError::Input(InputError::Tables(e)))
-}
-
-/// [`with_catalogue`] with the request's goal and forced strategy.
-pub(crate) fn with_request_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
-    board: &Board,
-    request: &Request,
-    tables: &[npuzzle_pdb::Pdb<D>],
-    groups: &[usize],
-    reflect: bool,
-    job: W,
-) -> Result<W::Output, SearchError> {
-    with_catalogue(
-        board,
-        request.goal,
-        tables,
-        groups,
-        reflect,
-        request.strategy,
-        job,
-    )
+    let tables = |e| SearchError::Input(InputError::Tables(e));
+    let (size, tables_goal) = catalogue.puzzle();
+    if (size, tables_goal) != (board.size(), goal) {
+        return Err(tables(AdditiveError::WrongPuzzle {
+            table: (size, tables_goal),
+            board: (board.size(), goal),
+        }));
+    }
+    catalogue.run(reflect, job).map_err(tables)
 }
 
 /// Solves `board` optimally over a catalogue: `groups[i]` tables of
 /// partition i in a row, the heuristic the largest partition sum, of the
-/// [`Capacity`] the counts call for.
+/// [`Capacity`](crate::additive::Capacity) the counts call for.
 pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    tables: &[npuzzle_pdb::Pdb<D>],
-    groups: &[usize],
-    reflect: bool,
+    catalogue: &Catalogue<'_, D>,
 ) -> Result<Solution, SearchError> {
     struct Solve<'a>(&'a Board, &'a Request);
     impl WithHeuristic for Solve<'_> {
@@ -112,14 +96,8 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
             solve_with(grid, heuristic, self.0, self.1)
         }
     }
-    with_request_catalogue(
-        board,
-        request,
-        tables,
-        groups,
-        reflect,
-        Solve(board, request),
-    )?
+    let job = Solve(board, request);
+    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
 }
 
 /// Solves a solvable `board` of `grid`'s size with any heuristic, weighted

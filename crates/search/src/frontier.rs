@@ -3,8 +3,8 @@
 
 use npuzzle_board::{Board, Move};
 
-use crate::additive::WithHeuristic;
-use crate::dispatch::{with_catalogue, with_request_catalogue};
+use crate::additive::{Catalogue, WithHeuristic};
+use crate::dispatch::with_catalogue;
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
@@ -50,13 +50,12 @@ pub struct PassOutcome {
 }
 
 /// The frontier at `depth` below `board` for `bound` (None: the root's
-/// estimate), over a catalogue as [`solve_catalogue`].
+/// estimate), over a catalogue as [`solve_catalogue`]; of `request`, only
+/// the goal and `reflect` count.
 pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,
-    goal: npuzzle_board::Goal,
-    tables: &[npuzzle_pdb::Pdb<D>],
-    groups: &[usize],
-    reflect: bool,
+    request: &Request,
+    catalogue: &Catalogue<'_, D>,
     depth: u32,
     bound: Option<u32>,
 ) -> Result<Frontier, SearchError> {
@@ -78,15 +77,8 @@ pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    with_catalogue(
-        board,
-        goal,
-        tables,
-        groups,
-        reflect,
-        None,
-        Run(board, depth, bound),
-    )
+    let job = Run(board, depth, bound);
+    with_catalogue(board, request.goal, catalogue, request.reflect, job)
 }
 
 /// One IDA* pass bounded by `bound` below the node `prefix` leads to from
@@ -95,9 +87,7 @@ pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
 pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    tables: &[npuzzle_pdb::Pdb<D>],
-    groups: &[usize],
-    reflect: bool,
+    catalogue: &Catalogue<'_, D>,
     prefix: &[Move],
     bound: u32,
 ) -> Result<PassOutcome, SearchError> {
@@ -134,12 +124,6 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    with_request_catalogue(
-        board,
-        request,
-        tables,
-        groups,
-        reflect,
-        Run(board, request, prefix, bound),
-    )?
+    let job = Run(board, request, prefix, bound);
+    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
 }

@@ -29,7 +29,7 @@ mod smooth;
 mod types;
 mod weighted;
 
-pub use additive::{choose, Capacity, Strategy};
+pub use additive::{choose, Capacity, Catalogue, Strategy};
 pub use beam::{beam, beam_attempt, beam_catalogue};
 pub use dispatch::{solve, solve_additive, solve_catalogue, solve_with};
 pub use frontier::{frontier_catalogue, pass_catalogue, Frontier, PassOutcome};

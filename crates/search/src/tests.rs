@@ -351,7 +351,11 @@ fn additive_ida_star_is_optimal_on_every_3x3_board() {
             for reflect in [false, true] {
                 for (tiles, &d) in &distances {
                     let board = Board::from_tiles(tiles.clone()).unwrap();
-                    let s = solve_additive(&board, &request, &tables, reflect).unwrap();
+                    let request = Request {
+                        reflect,
+                        ..request.clone()
+                    };
+                    let s = solve_additive(&board, &request, &tables).unwrap();
                     assert_eq!(s.moves.len() as u32, d, "{name} {board} reflect {reflect}");
                     assert!(board.solves(&s.moves, goal));
                 }
@@ -483,7 +487,8 @@ fn large_catalogues_are_optimal_on_3x3_boards() {
         let request = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
         for (tiles, &d) in distances.iter().step_by(60) {
             let board = Board::from_tiles(tiles.clone()).unwrap();
-            let s = solve_catalogue(&board, &request, &tables, catalogue.groups(), true).unwrap();
+            let tables = Catalogue::new(&tables, catalogue.groups(), None).unwrap();
+            let s = solve_catalogue(&board, &request, &tables).unwrap();
             assert_eq!(s.moves.len() as u32, d, "{board}");
             assert!(board.solves(&s.moves, goal));
         }
@@ -501,6 +506,7 @@ fn every_heuristic_capacity_searches_the_same_nodes() {
     let tables = built_tables("4-4", 3, goal);
     let request = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
     let pair = Pair::with_capacity(&grid, &tables, &[2], true).unwrap();
+    let pair_catalogue = Catalogue::new(&tables, &[2], None).unwrap();
     let compact = Compact::with_capacity(&grid, &tables, &[2], true).unwrap();
     let common = Additive::new(&grid, &tables, true).unwrap();
     let large = Large::with_capacity(&grid, &tables, &[2], true).unwrap();
@@ -512,7 +518,7 @@ fn every_heuristic_capacity_searches_the_same_nodes() {
             solve_with(&grid, &compact, &board, &request),
             solve_with(&grid, &common, &board, &request),
             solve_with(&grid, &large, &board, &request),
-            solve_catalogue(&board, &request, &tables, &[2], true),
+            solve_catalogue(&board, &request, &pair_catalogue),
         ]
         .map(|s| {
             let s = s.unwrap();
@@ -590,8 +596,12 @@ fn additive_partitions_agree_on_random_4x4_boards() {
     for _ in 0..10_000 {
         let steps = 20 + rng.below(41) as usize;
         let board = random_walk(4, goal, steps, &mut rng);
-        let a = solve_additive(&board, &request, &strong, true).unwrap();
-        let b = solve_additive(&board, &request, &weak, false).unwrap();
+        let a = solve_additive(&board, &request, &strong).unwrap();
+        let unreflected = Request {
+            reflect: false,
+            ..request.clone()
+        };
+        let b = solve_additive(&board, &unreflected, &weak).unwrap();
         assert_eq!(a.moves.len(), b.moves.len(), "{board}");
         assert!(a.moves.len() <= steps && board.solves(&a.moves, goal));
     }
@@ -623,7 +633,6 @@ fn additive_tables_are_checked_before_use() {
         &board,
         &request(Algorithm::IdaStar, HeuristicKind::Pdb, Goal::BlankFirst),
         &built_tables("1,2;3,4", 4, Goal::BlankFirst),
-        true,
     );
     assert!(
         matches!(err, Err(SearchError::Input(InputError::Tables(_)))),
@@ -758,7 +767,11 @@ fn pdb_search_agrees_with_linear_conflict_search() {
         };
         let truth = solve(&board, &request).unwrap();
         for reflect in [false, true] {
-            let s = solve_additive(&board, &request, &pdbs, reflect).unwrap();
+            let request = Request {
+                reflect,
+                ..request.clone()
+            };
+            let s = solve_additive(&board, &request, &pdbs).unwrap();
             assert_eq!(s.moves.len(), truth.moves.len(), "{board}");
             assert!(board.solves(&s.moves, Goal::BlankLast));
         }
@@ -859,7 +872,7 @@ const AGREEMENT_SETS: [(usize, &str); 20] = [
     (5, "z1,2,3;z4,5,6;z7,8,9;z10,11,12"),
 ];
 
-/// Every strategy that takes a set, forced through `Request::strategy`,
+/// Every strategy that takes a set, forced through [`Catalogue::new`],
 /// expands and generates the same nodes as the general one and finds the
 /// same moves, which solve the board, for both goals, with and without the
 /// reflected lookup; one that does not take a set says so by name. Each
@@ -873,8 +886,7 @@ fn every_strategy_that_takes_a_set_searches_the_general_nodes() {
     {
         for goal in Goal::ALL {
             let (pdbs, groups) = catalogue(name, size, goal);
-            let grid = Grid::new(size, goal);
-            let chosen = choose(&grid, &pdbs, &groups).unwrap();
+            let chosen = choose(&pdbs, &groups).unwrap();
             let mut rng = SplitMix64::new(11);
             let boards: Vec<Board> = (0..if size >= 4 { 3 } else { 6 })
                 .map(|_| match size {
@@ -888,10 +900,13 @@ fn every_strategy_that_takes_a_set_searches_the_general_nodes() {
                         let request = Request {
                             goal,
                             heuristic: HeuristicKind::Pdb,
-                            strategy: Some(strategy),
+                            reflect,
                             ..Request::default()
                         };
-                        solve_catalogue(board, &request, &pdbs, &groups, reflect)
+                        let forced = Catalogue::new(&pdbs, &groups, Some(strategy))
+                            .map_err(|e| SearchError::Input(InputError::Tables(e)))?;
+                        assert_eq!(forced.strategy(), strategy);
+                        solve_catalogue(board, &request, &forced)
                     };
                     let general = run(Strategy::General).unwrap();
                     assert!(board.solves(&general.moves, goal));
@@ -937,7 +952,8 @@ fn choose_names_the_strategy_for_each_usual_set() {
         (6, "1,2", Strategy::General),
     ] {
         let (pdbs, groups) = catalogue(name, size, Goal::BlankLast);
-        let grid = Grid::new(size, Goal::BlankLast);
-        assert_eq!(choose(&grid, &pdbs, &groups), Ok(expected), "{name}");
+        assert_eq!(choose(&pdbs, &groups), Ok(expected), "{name}");
+        let catalogue = Catalogue::new(&pdbs, &groups, None).unwrap();
+        assert_eq!(catalogue.strategy(), expected, "{name}");
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use npuzzle_board::clock::Instant;
 use npuzzle_board::{Goal, Move};
 
-use crate::additive::{AdditiveError, Strategy};
+use crate::additive::AdditiveError;
 use crate::grid::MAX_SEARCH_SIZE;
 
 /// Which search runs.
@@ -121,10 +121,10 @@ pub struct Request {
     /// them on between subtrees to search its iteration alongside, and gives
     /// them back when the iteration ends.
     pub spare_threads: Option<Arc<AtomicUsize>>,
-    /// Tables only: the strategy to compute the heuristic with, instead of
-    /// the one [`crate::choose`] picks (for tests and comparisons; every
-    /// strategy gives the same nodes).
-    pub strategy: Option<Strategy>,
+    /// Tables only: max each partition sum with the same sum over the
+    /// board reflected about its main diagonal (a second admissible
+    /// estimate from the same tables). On by default.
+    pub reflect: bool,
     /// Beam search: outcomes of frame-weighted beams that always run
     /// ([`crate::beam_attempt`]), found elsewhere for this board, width and
     /// limit, so that hosts without threads (WebAssembly workers) run them
@@ -239,7 +239,7 @@ impl Default for Request {
             deadline: None,
             within: 0,
             spare_threads: None,
-            strategy: None,
+            reflect: true,
             beam_outcomes: Vec::new(),
         }
     }

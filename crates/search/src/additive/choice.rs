@@ -5,8 +5,6 @@
 //! tests hold each to [`Strategy::General`] node for node), so the choice
 //! changes the time and never the answer or the node count.
 
-use npuzzle_pdb::Pdb;
-
 use super::{Additive, AdditiveError, Compact, Huge, Large, Pair};
 use super::{Capacity, Strategy};
 use super::{COMPACT_GROUPS, COMPACT_PATTERNS, HUGE_GROUPS, HUGE_PATTERNS};
@@ -15,34 +13,14 @@ use crate::additive::kept_indexes::KeptIndexes;
 use crate::additive::prepared_ranks::PreparedRanks;
 use crate::additive::table_set::{TableSet, WithHeuristic};
 use crate::additive::unrolled_partitions::UnrolledPartitions;
-use crate::grid::Grid;
-use crate::heuristic::Heuristic;
-
-/// The strategy that runs for `set`: the first of [`Strategy::ALL`] that
-/// takes it.
-pub fn choose<D: AsRef<[u8]> + Sync>(
-    grid: &Grid,
-    tables: &[Pdb<D>],
-    groups: &[usize],
-) -> Result<Strategy, AdditiveError> {
-    struct Name;
-    impl WithHeuristic for Name {
-        type Output = &'static str;
-        fn run<H: Heuristic>(self, _: &Grid, heuristic: &H) -> &'static str {
-            heuristic.name()
-        }
-    }
-    let name = run(&TableSet::new(grid, tables, groups, true), None, Name)?;
-    Ok(Strategy::from_name(name).expect("every heuristic of the family is a strategy"))
-}
 
 /// Runs `job` with `forced`'s heuristic, or else with the first strategy
-/// that takes the set.
-pub(crate) fn run<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
+/// that takes the set; returns the strategy that ran with the output.
+pub(crate) fn run_chosen<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     set: &TableSet<'_, D>,
     forced: Option<Strategy>,
     job: W,
-) -> Result<W::Output, AdditiveError> {
+) -> Result<(Strategy, W::Output), AdditiveError> {
     let TableSet {
         grid,
         tables,
@@ -50,29 +28,29 @@ pub(crate) fn run<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
         reflect,
     } = *set;
     let capacity = Capacity::for_tables(tables, groups)?;
-    macro_rules! run_if_taken {
-        ($heuristic:expr) => {
-            if let Some(heuristic) = $heuristic {
-                return Ok(job.run(grid, &heuristic));
-            }
-        };
-    }
-    macro_rules! kept_indexes {
-        ($p:expr, $g:expr) => {
-            run_if_taken!(KeptIndexes::<{ $p }, { $g }>::new(set))
-        };
-    }
-    macro_rules! general {
-        ($heuristic:ty) => {{
-            let heuristic = <$heuristic>::with_capacity(grid, tables, groups, reflect)?;
-            return Ok(job.run(grid, &heuristic));
-        }};
-    }
     let order = match forced {
         Some(strategy) => vec![strategy],
         None => Strategy::ALL.to_vec(),
     };
     for strategy in order {
+        macro_rules! run_if_taken {
+            ($heuristic:expr) => {
+                if let Some(heuristic) = $heuristic {
+                    return Ok((strategy, job.run(grid, &heuristic)));
+                }
+            };
+        }
+        macro_rules! kept_indexes {
+            ($p:expr, $g:expr) => {
+                run_if_taken!(KeptIndexes::<{ $p }, { $g }>::new(set))
+            };
+        }
+        macro_rules! general {
+            ($heuristic:ty) => {{
+                let heuristic = <$heuristic>::with_capacity(grid, tables, groups, reflect)?;
+                return Ok((Strategy::General, job.run(grid, &heuristic)));
+            }};
+        }
         match (strategy, capacity) {
             (Strategy::PreparedRanks, Capacity::Pair) => {
                 run_if_taken!(PreparedRanks::new(set))

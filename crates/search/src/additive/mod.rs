@@ -12,8 +12,10 @@
 //! `general` holds the heuristic for any capacity (`limits`); the
 //! unrolled strategies (`kept_indexes`, `prepared_ranks`,
 //! `unrolled_partitions`) compute the same values faster for the usual
-//! sets, and `choice` picks one per table set (`strategy` names them).
+//! sets, and `choice` picks one per table set (`strategy` names them), once, when a
+//! [`Catalogue`] is made.
 
+mod catalogue;
 mod choice;
 mod error;
 mod general;
@@ -25,8 +27,7 @@ mod strategy;
 mod table_set;
 pub(crate) mod unrolled_partitions;
 
-pub use choice::choose;
-pub(crate) use choice::run;
+pub use catalogue::{choose, Catalogue};
 pub use error::AdditiveError;
 pub use general::{Additive, AdditiveState, Compact, Huge, Large, Pair};
 pub use limits::{

@@ -7,8 +7,8 @@ use npuzzle_board::clock::Instant;
 use npuzzle_board::{Board, Goal, Move};
 
 use super::search::{self as beam};
-use crate::additive::WithHeuristic;
-use crate::dispatch::{ended_early, search_grid, with_request_catalogue};
+use crate::additive::{Catalogue, WithHeuristic};
+use crate::dispatch::{ended_early, search_grid, with_catalogue};
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::{Heuristic, LinearConflict};
@@ -24,9 +24,7 @@ use crate::types::{BeamEnding, BeamOutcome, Request, SearchError, Solution, Stat
 pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    tables: &[npuzzle_pdb::Pdb<D>],
-    groups: &[usize],
-    reflect: bool,
+    catalogue: &Catalogue<'_, D>,
     width: usize,
 ) -> Result<Solution, SearchError> {
     struct Run<'a>(&'a Board, &'a Request, usize);
@@ -41,14 +39,8 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    with_request_catalogue(
-        board,
-        request,
-        tables,
-        groups,
-        reflect,
-        Run(board, request, width),
-    )?
+    let job = Run(board, request, width);
+    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
 }
 
 /// Sides on which a beam guided by linear conflict first tries the
@@ -381,6 +373,7 @@ impl BeamOutcome {
             generated: self.generated,
             iterations: 1,
             strategy: "frame-weighted",
+            ..Stats::default()
         };
         match self.ending {
             BeamEnding::Solved if reached.is_goal(goal) => Some(Ok(Solution {
