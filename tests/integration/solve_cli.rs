@@ -863,3 +863,31 @@ fn a_table_directory_that_is_a_file_is_refused() {
         run.stderr
     );
 }
+
+/// `--memory` runs A*+IDA*: the same optimal length as plain IDA*, its
+/// best-first nodes counted within `expanded` and named apart in the text
+/// and the JSON (0 for plain IDA*); a size that is not one is refused.
+#[test]
+fn memory_runs_a_star_ida_star_and_counts_its_phases() {
+    let board = "8 6 7 2 5 4 3 0 1";
+    let plain = npuzzle(&["solve", "--json", board]).json_records()[0].clone();
+    assert_eq!(plain["best_first_expanded"], 0, "{plain}");
+    for size in ["1K", "64K", "1M", "0.5G"] {
+        let hybrid = npuzzle(&["solve", "--json", "--memory", size, board]);
+        assert_eq!(hybrid.status, 0, "{}", hybrid.stderr);
+        let r = &hybrid.json_records()[0];
+        assert_eq!(r["length"], plain["length"], "{size}: {r}");
+        assert_eq!(r["optimal"], true, "{size}: {r}");
+        assert_record_replays(r, Goal::BlankLast);
+        let best_first = r["best_first_expanded"].as_u64().unwrap();
+        assert!(best_first > 0 && best_first <= r["expanded"].as_u64().unwrap());
+    }
+    let text = npuzzle(&["solve", "--memory", "1K", board]);
+    assert!(text.stdout.contains(" best first)"), "{}", text.stdout);
+    for bad in ["12X", "0", "-1G", "nan", "2000T"] {
+        let run = npuzzle(&["solve", "--memory", bad, board]);
+        assert_eq!(run.status, 2, "{bad}: {}", run.stderr);
+        assert!(run.stderr.contains("--memory"), "{bad}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{bad}: {}", run.stderr);
+    }
+}

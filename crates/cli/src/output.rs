@@ -170,6 +170,8 @@ struct SolutionRecord<'a> {
     /// The heuristic implementation that ran (null: no search ran).
     strategy: Option<&'static str>,
     expanded: Option<u64>,
+    /// Of `expanded`, the nodes A*+IDA*'s best-first phase expanded.
+    best_first_expanded: Option<u64>,
     generated: Option<u64>,
     initial_estimate: Option<u32>,
     /// The old name of `expanded`: deprecated, emitted until the next release.
@@ -384,9 +386,14 @@ impl<'a> Printer<'a> {
                 if let Some(strategy) = s.strategy() {
                     heuristic += &format!(", strategy {strategy}");
                 }
+                let best_first = match stats.best_first {
+                    0 => String::new(),
+                    n => format!(" ({n} best first)"),
+                };
                 writeln!(
                     out,
-                    "Nodes: {} expanded, {} generated; initial estimate {} ({heuristic}), {}, {}",
+                    "Nodes: {} expanded{best_first}, {} generated; initial estimate {} \
+                     ({heuristic}), {}, {}",
                     stats.expanded,
                     stats.generated,
                     s.initial_estimate.unwrap_or(0),
@@ -659,6 +666,7 @@ fn record(
             reflection: s.reflection,
             strategy: s.strategy(),
             expanded: s.stats.map(|s| s.expanded),
+            best_first_expanded: s.stats.map(|s| s.best_first),
             generated: s.stats.map(|s| s.generated),
             initial_estimate: s.initial_estimate,
             nodes: s.stats.map(|s| s.expanded),

@@ -95,6 +95,9 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
     if let Some(dir) = &args.pdb_dir {
         builder = builder.pdb_dir(dir);
     }
+    if let Some(bytes) = args.memory {
+        builder = builder.memory(bytes);
+    }
     if let Some(name) = &args.partition {
         check_partition(name, args)?;
         // Boards of every side the partition fits are searched over its

@@ -48,6 +48,7 @@ pub(crate) struct Config {
     pub(crate) threads: usize,
     pub(crate) on_note: Option<NoteSink>,
     pub(crate) strategy: Option<Strategy>,
+    pub(crate) memory: Option<u64>,
 }
 
 /// Sets a [`Solver`](crate::Solver) up; every option has the command line's default.
@@ -138,6 +139,14 @@ impl SolverBuilder {
         self
     }
 
+    /// Optimal searches of boards up to 5x5: run A*+IDA*, keeping
+    /// positions near the root in at most `bytes` (tables not counted),
+    /// each expanded once, and IDA* below them. Default: plain IDA*.
+    pub fn memory(mut self, bytes: u64) -> Self {
+        self.config.memory = Some(bytes);
+        self
+    }
+
     /// Whether table searches also look the reflected board up (default:
     /// yes; without, more nodes).
     pub fn reflection(mut self, reflection: bool) -> Self {
@@ -215,6 +224,7 @@ impl SolverBuilder {
                 threads: cores().min(MAX_THREADS),
                 on_note: None,
                 strategy: None,
+                memory: None,
             },
             tables: Vec::new(),
             open_now: Vec::new(),

@@ -249,6 +249,7 @@ impl Solver {
             deadline,
             within: self.config.within,
             spare_threads,
+            memory: self.config.memory,
             reflect: self.config.reflection,
             beam_outcomes: Vec::new(),
         };
@@ -270,56 +271,61 @@ impl Solver {
         if let (Ok((found, _)), Some(tables)) = (&result, &tables) {
             tables.certify(board, &found.moves)?;
         }
-        match result {
-            Ok((found, within)) if within > 0 => Ok(self.weighted_solution(
-                board,
-                found,
-                (request.within, within),
-                deadline,
-                Solution {
-                    elapsed: started.elapsed(),
-                    ..solution
-                },
-            )),
-            Ok((found, _)) => Ok(Solution {
-                moves: found.moves,
-                stats: Some(found.stats),
-                initial_estimate: Some(found.initial_estimate),
-                elapsed: started.elapsed(),
-                ..solution
-            }),
-            Err(SearchError::Incomplete(Incomplete::TimeLimit { budget }))
-                if fallback_after.is_some() =>
-            {
-                self.reduce(
-                    board,
-                    format!(
-                        "no optimal answer within the time budget of {} s",
-                        npuzzle_search::seconds_text(budget)
-                    ),
-                    started,
-                    stop.as_ref(),
-                    true,
-                )
+        let (found, within) = match result {
+            Ok(found) => found,
+            Err(e) => {
+                let fallback = fallback_after.is_some();
+                return self.after_search_error(e, board, fallback, run, deadline, started);
             }
-            Err(SearchError::Incomplete(Incomplete::NodeLimit { .. }))
-                if fallback_after.is_some() && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
+        };
+        let solution = Solution {
+            elapsed: started.elapsed(),
+            ..solution
+        };
+        if within > 0 {
+            let withins = (request.within, within);
+            return Ok(self.weighted_solution(board, found, withins, deadline, solution));
+        }
+        Ok(Solution {
+            moves: found.moves,
+            stats: Some(found.stats),
+            initial_estimate: Some(found.initial_estimate),
+            ..solution
+        })
+    }
+
+    /// What a search that ended without an answer gives: with `fallback`
+    /// (an optimal attempt that may give way), the near-optimal answer
+    /// the limit calls for; else the error in the engine's words.
+    fn after_search_error(
+        &self,
+        error: SearchError,
+        board: &Board,
+        fallback: bool,
+        run: &Run,
+        deadline: Option<Deadline>,
+        started: Instant,
+    ) -> Result<Solution, Error> {
+        let stop = run.stop.as_ref();
+        match error {
+            SearchError::Incomplete(Incomplete::TimeLimit { budget }) if fallback => {
+                let why = format!(
+                    "no optimal answer within the time budget of {} s",
+                    npuzzle_search::seconds_text(budget)
+                );
+                self.reduce(board, why, started, stop, true)
+            }
+            SearchError::Incomplete(Incomplete::NodeLimit { .. })
+                if fallback && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
             {
                 let tables = self.beam_tables(board.size()) == Ok(true);
                 self.beam(board, tables, None, run, deadline, started)
             }
-            Err(SearchError::Incomplete(Incomplete::NodeLimit { limit, .. }))
-                if fallback_after.is_some() =>
-            {
-                self.reduce(
-                    board,
-                    format!("optimal search gave up after {limit} nodes"),
-                    started,
-                    stop.as_ref(),
-                    false,
-                )
+            SearchError::Incomplete(Incomplete::NodeLimit { limit, .. }) if fallback => {
+                let why = format!("optimal search gave up after {limit} nodes");
+                self.reduce(board, why, started, stop, false)
             }
-            Err(SearchError::Input(InputError::Tables(e))) => {
+            SearchError::Input(InputError::Tables(e)) => {
                 let tables = self.tables(board.size())?;
                 Err(tables_error(
                     tables.partition(),
@@ -327,7 +333,7 @@ impl Solver {
                     TablesProblem::Unusable(e.to_string()),
                 ))
             }
-            Err(e) => Err(Error::from_search(e, goal)),
+            e => Err(Error::from_search(e, self.config.goal)),
         }
     }
 

@@ -132,6 +132,8 @@ impl SolverBuilder {
         if let (Some(name), Some(size)) = (&config.partition, config.partition_size) {
             Partition::parse(name, size, config.goal)?;
         }
+        #[cfg(feature = "native")]
+        check_memory(config.memory)?;
         let solver = Solver {
             config: Arc::new(config),
             shared: Arc::new(Shared::default()),
@@ -152,6 +154,23 @@ impl SolverBuilder {
             solver.tables(size)?;
         }
         Ok(solver)
+    }
+}
+
+/// Refuses a memory budget larger than the machine can give now: the
+/// search would be killed once it had used it.
+#[cfg(feature = "native")]
+fn check_memory(memory: Option<u64>) -> Result<(), Error> {
+    let gigabytes = |bytes: u64| bytes as f64 / f64::from(1 << 30);
+    match (memory, crate::build::available_memory()) {
+        (Some(asked), Some(free)) if asked > free => Err(Error::InvalidArgument(format!(
+            "memory {:.1} GB is more than the {:.1} GB this machine has free: give less, \
+             such as {:.0}G",
+            gigabytes(asked),
+            gigabytes(free),
+            (gigabytes(free) / 2.0).floor().max(1.0)
+        ))),
+        _ => Ok(()),
     }
 }
 

@@ -164,7 +164,13 @@ pub(crate) fn search<H: Heuristic>(
                 1
             };
             let spare = request.spare_threads.as_deref();
-            ida::split_ida_star(grid, heuristic, position, limit, halt, workers, spare)
+            match request.memory {
+                Some(bytes) if grid.cells() <= ida::MAX_PACKED_CELLS => {
+                    let most = (bytes / ida::BYTES_PER_NODE).max(8) as usize;
+                    ida::hybrid_ida_star(grid, heuristic, position, most, limit, halt)
+                }
+                _ => ida::split_ida_star(grid, heuristic, position, limit, halt, workers, spare),
+            }
         }
     };
     let (moves, mut stats) = found.ok_or_else(|| ended_early(request, limit))?;

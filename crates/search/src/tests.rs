@@ -11,7 +11,7 @@ use crate::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
 use npuzzle_pdb::testing::TestBytes;
 
 /// True distances of every solvable board of side `n`, by BFS from the goal.
-fn all_distances(n: usize, goal: Goal) -> HashMap<Vec<u16>, u32> {
+pub(crate) fn all_distances(n: usize, goal: Goal) -> HashMap<Vec<u16>, u32> {
     let start = goal.board(n);
     let mut distance = HashMap::from([(start.tiles().to_vec(), 0)]);
     let mut queue = VecDeque::from([start]);

@@ -71,6 +71,9 @@ pub struct Stats {
     pub generated: u64,
     /// IDA* iterations (1 for BFS and A*).
     pub iterations: u32,
+    /// Of `expanded`, the nodes A*+IDA*'s best-first phase expanded
+    /// ([`Request::memory`]); 0 for the other searches.
+    pub best_first: u64,
     /// The heuristic strategy that ran ([`crate::heuristic::Heuristic::name`]):
     /// which of the estimates, or which way of reading the tables.
     pub strategy: &'static str,
@@ -81,6 +84,7 @@ impl std::ops::AddAssign for Stats {
         self.expanded += other.expanded;
         self.generated += other.generated;
         self.iterations = self.iterations.max(other.iterations);
+        self.best_first += other.best_first;
         if self.strategy.is_empty() {
             self.strategy = other.strategy;
         }
@@ -121,6 +125,12 @@ pub struct Request {
     /// them on between subtrees to search its iteration alongside, and gives
     /// them back when the iteration ends.
     pub spare_threads: Option<Arc<AtomicUsize>>,
+    /// IDA*: the bytes A*+IDA* may keep positions in. A best-first
+    /// phase with duplicate detection expands the positions nearest the
+    /// root once each, until this much is used, then IDA* searches below
+    /// each position it left open, by increasing f, then h. None: plain
+    /// IDA*. Boards up to 5x5.
+    pub memory: Option<u64>,
     /// Tables only: max each partition sum with the same sum over the
     /// board reflected about its main diagonal (a second admissible
     /// estimate from the same tables). On by default.
@@ -239,6 +249,7 @@ impl Default for Request {
             deadline: None,
             within: 0,
             spare_threads: None,
+            memory: None,
             reflect: true,
             beam_outcomes: Vec::new(),
         }

@@ -5,14 +5,17 @@
 //!
 //! `dfs` is the searcher and IDA* on one thread; `split` runs the subtrees
 //! below a split depth on several threads; `pass` gives a distributed run
-//! its frontier and its passes.
+//! its frontier and its passes; `hybrid` is A*+IDA*, best-first search
+//! near the root within a memory budget and IDA* below.
 
 mod dfs;
+mod hybrid;
 mod pass;
 mod split;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use hybrid::{hybrid_ida_star, BYTES_PER_NODE, MAX_PACKED_CELLS};
 pub(crate) use pass::{frontier_moves, pass_below};
 pub use split::split_depth;
 pub(crate) use split::split_ida_star;

@@ -1,0 +1,516 @@
+//! A*+IDA* (Bu and Korf, IJCAI 2019): best-first search with duplicate
+//! detection until a memory budget is spent, then IDA* below each node it
+//! left open. Near the root, where IDA* expands the same positions again
+//! by other paths every iteration, each position is expanded once; in
+//! each iteration the open nodes are searched by increasing f, then
+//! increasing h, so the last iteration reaches the goal early.
+//!
+//! Optimal for any admissible estimate: a node whose g improves is opened
+//! again (the tables' estimates are not consistent), so some open node
+//! lies on an optimal path with its optimal g, and the first iteration
+//! whose bound reaches the optimal length finds a solution below it.
+
+use npuzzle_board::Move;
+
+use super::dfs::{Dfs, Flow};
+use super::split::promise;
+use crate::grid::{Grid, Position};
+use crate::halt::{Halt, CHECK_EVERY};
+use crate::heuristic::Heuristic;
+use crate::pruning::START;
+use crate::types::Stats;
+
+/// Bytes one kept node costs at most: its record, up to four slots of
+/// the hash index (it doubles when half full), its place in the open
+/// list, and in the frontier its entry, its order and its promise.
+pub(crate) const BYTES_PER_NODE: u64 = std::mem::size_of::<Node>() as u64 + 4 * 4 + 4 + 12 + 8 + 4;
+
+/// The most cells a position packs into a key (5 bits a tile).
+pub(crate) const MAX_PACKED_CELLS: usize = 25;
+
+/// A position kept by the best-first phase.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The tile on each cell, 5 bits a cell.
+    key: [u64; 2],
+    /// The node it was best reached from (`NONE` for the root).
+    parent: u32,
+    g: u8,
+    h: u8,
+    /// The blank's move that reached it, as an index in [`Move::ALL`].
+    mv: u8,
+    open: bool,
+}
+
+const NONE: u32 = u32::MAX;
+
+fn pack(position: &Position, cells: usize) -> [u64; 2] {
+    let mut key = 0u128;
+    for c in (0..cells).rev() {
+        key = (key << 5) | u128::from(position.tiles[c]);
+    }
+    [key as u64, (key >> 64) as u64]
+}
+
+fn unpack(key: [u64; 2], cells: usize) -> Position {
+    let mut key = u128::from(key[0]) | (u128::from(key[1]) << 64);
+    let mut position = Position {
+        tiles: [0; 256],
+        cells: [0; 256],
+    };
+    for c in 0..cells {
+        let tile = (key & 31) as u8;
+        key >>= 5;
+        position.tiles[c] = tile;
+        position.cells[tile as usize] = c as u8;
+    }
+    position
+}
+
+fn slot_of(key: [u64; 2], mask: usize) -> usize {
+    let mixed = (key[0] ^ key[1].rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed ^ (mixed >> 31)) as usize & mask
+}
+
+/// The kept nodes, found by position through an open-addressing index.
+struct Kept {
+    nodes: Vec<Node>,
+    index: Vec<u32>,
+    mask: usize,
+    most: usize,
+}
+
+impl Kept {
+    /// Room for `most` nodes, taken as they come.
+    fn new(most: usize) -> Kept {
+        const FIRST_SLOTS: usize = 1 << 10;
+        Kept {
+            nodes: Vec::new(),
+            index: vec![NONE; FIRST_SLOTS],
+            mask: FIRST_SLOTS - 1,
+            most,
+        }
+    }
+
+    /// The node of `key`, or the empty slot where it would go.
+    fn find(&self, key: [u64; 2]) -> Result<u32, usize> {
+        let mut slot = slot_of(key, self.mask);
+        loop {
+            match self.index[slot] {
+                NONE => return Err(slot),
+                i if self.nodes[i as usize].key == key => return Ok(i),
+                _ => slot = (slot + 1) & self.mask,
+            }
+        }
+    }
+
+    fn insert(&mut self, slot: usize, node: Node) -> u32 {
+        let i = self.nodes.len() as u32;
+        if self.nodes.len() == self.nodes.capacity() {
+            // Grown by at most the room left, so the budget holds.
+            let room = self.most - self.nodes.len();
+            self.nodes
+                .reserve_exact(self.nodes.len().max(1 << 10).min(room).max(1));
+        }
+        self.nodes.push(node);
+        self.index[slot] = i;
+        if self.nodes.len() * 2 > self.index.len() {
+            self.grow();
+        }
+        i
+    }
+
+    /// Doubles the index.
+    fn grow(&mut self) {
+        let slots = self.index.len() * 2;
+        let mask = slots - 1;
+        let mut index = vec![NONE; slots];
+        for (i, node) in self.nodes.iter().enumerate() {
+            let mut slot = slot_of(node.key, mask);
+            while index[slot] != NONE {
+                slot = (slot + 1) & mask;
+            }
+            index[slot] = i as u32;
+        }
+        (self.index, self.mask) = (index, mask);
+    }
+
+    fn full(&self) -> bool {
+        self.nodes.len() + 4 > self.most
+    }
+
+    /// The blank's moves from the root to node `i`.
+    fn moves_to(&self, mut i: u32) -> Vec<Move> {
+        let mut moves = Vec::new();
+        while self.nodes[i as usize].parent != NONE {
+            moves.push(Move::ALL[self.nodes[i as usize].mv as usize]);
+            i = self.nodes[i as usize].parent;
+        }
+        moves.reverse();
+        moves
+    }
+}
+
+/// Open nodes by f, then h: `buckets[f][h]`.
+#[derive(Default)]
+struct Open {
+    buckets: Vec<Vec<Vec<u32>>>,
+    least_f: usize,
+}
+
+impl Open {
+    fn push(&mut self, i: u32, g: u32, h: u32) {
+        let (f, h) = ((g + h) as usize, h as usize);
+        if self.buckets.len() <= f {
+            self.buckets.resize_with(f + 1, Vec::new);
+        }
+        let row = &mut self.buckets[f];
+        if row.len() <= h {
+            row.resize_with(h + 1, Vec::new);
+        }
+        row[h].push(i);
+        self.least_f = self.least_f.min(f);
+    }
+
+    /// The next entry by f, then h (entries may be stale).
+    fn pop(&mut self) -> Option<u32> {
+        while self.least_f < self.buckets.len() {
+            if let Some(i) = self.buckets[self.least_f].iter_mut().find_map(Vec::pop) {
+                return Some(i);
+            }
+            self.least_f += 1;
+        }
+        None
+    }
+
+    /// Every entry left, by f, then h.
+    fn drain(self) -> impl Iterator<Item = u32> {
+        self.buckets.into_iter().flatten().flatten()
+    }
+}
+
+/// What the best-first phase left for IDA*.
+struct Frontier {
+    /// Open nodes by f, then h: (node, g, f).
+    nodes: Vec<(u32, u32, u32)>,
+    expanded: u64,
+    generated: u64,
+}
+
+/// A*+IDA* on one thread with at most `most_nodes` kept positions; `None`
+/// when the node limit or the halt ended it. `position` has at most
+/// [`MAX_PACKED_CELLS`] cells.
+pub(crate) fn hybrid_ida_star<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    position: Position,
+    most_nodes: usize,
+    node_limit: u64,
+    halt: Halt<'_>,
+) -> Option<(Vec<Move>, Stats)> {
+    let cells = grid.cells();
+    assert!(cells <= MAX_PACKED_CELLS, "a key packs at most 25 cells");
+    let mut kept = Kept::new(most_nodes.clamp(8, NONE as usize - 1));
+    let frontier = match best_first(grid, heuristic, &position, &mut kept, node_limit, halt) {
+        Ok(frontier) => frontier,
+        Err(found) => return found,
+    };
+    let mut stats = Stats {
+        expanded: frontier.expanded,
+        generated: frontier.generated,
+        best_first: frontier.expanded,
+        ..Stats::default()
+    };
+    let &(_, _, first_f) = frontier.nodes.first()?;
+    let mut bound = first_f;
+    let mut dfs = Dfs::new(
+        grid,
+        heuristic,
+        position,
+        node_limit.saturating_sub(stats.expanded),
+        halt,
+    );
+    // The least estimate each node's search met in the last iteration.
+    let mut closest = vec![u32::MAX; frontier.nodes.len()];
+    loop {
+        stats.iterations += 1;
+        let mut next_bound = u32::MAX;
+        let mut order: Vec<usize> = Vec::new();
+        for (k, &(_, _, f)) in frontier.nodes.iter().enumerate() {
+            if f > bound {
+                next_bound = next_bound.min(f);
+            } else {
+                order.push(k);
+            }
+        }
+        // Most promising first, as the split search orders its subtrees.
+        order.sort_by_key(|&k| {
+            let h = u32::from(kept.nodes[frontier.nodes[k].0 as usize].h);
+            promise(h, (closest[k] != u32::MAX).then_some(closest[k]))
+        });
+        for k in order {
+            let (i, g, _) = frontier.nodes[k];
+            let node = kept.nodes[i as usize];
+            dfs.position = unpack(node.key, cells);
+            let parent_blank = (node.parent != NONE)
+                .then(|| unpack(kept.nodes[node.parent as usize].key, cells).blank());
+            let state = heuristic.init(&dfs.position);
+            let flow = dfs.run(bound, g, parent_blank, START, &state);
+            closest[k] = dfs.closest;
+            match flow {
+                Flow::Found => {
+                    let mut moves = kept.moves_to(i);
+                    moves.append(&mut dfs.path);
+                    stats.expanded += dfs.stats.expanded;
+                    stats.generated += dfs.stats.generated;
+                    return Some((moves, stats));
+                }
+                Flow::Stopped => return None,
+                Flow::Exhausted => next_bound = next_bound.min(dfs.next_bound),
+            }
+        }
+        if next_bound == u32::MAX {
+            return None;
+        }
+        bound = next_bound;
+    }
+}
+
+/// Expands `position`'s positions best first, each once at its least g,
+/// until `kept` is full: the open nodes then, or the answer (a goal
+/// reached, or the search ended).
+#[allow(clippy::type_complexity)]
+fn best_first<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    position: &Position,
+    kept: &mut Kept,
+    node_limit: u64,
+    halt: Halt<'_>,
+) -> Result<Frontier, Option<(Vec<Move>, Stats)>> {
+    let cells = grid.cells();
+    let root_h = heuristic.value(&heuristic.init(position));
+    let key = pack(position, cells);
+    let slot = kept.find(key).expect_err("the index starts empty");
+    let root = kept.insert(
+        slot,
+        Node {
+            key,
+            parent: NONE,
+            g: 0,
+            h: root_h as u8,
+            mv: 0,
+            open: true,
+        },
+    );
+    let mut open = Open::default();
+    open.push(root, 0, root_h);
+    let (mut expanded, mut generated) = (0u64, 0u64);
+    while !kept.full() {
+        let Some(i) = open.pop() else {
+            return Err(None);
+        };
+        let node = kept.nodes[i as usize];
+        if !node.open || open.least_f != usize::from(node.g) + usize::from(node.h) {
+            continue;
+        }
+        let mut position = unpack(node.key, cells);
+        if node.h == 0 && position.is_goal(grid) {
+            let stats = Stats {
+                expanded,
+                generated,
+                iterations: 1,
+                best_first: expanded,
+                ..Stats::default()
+            };
+            return Err(Some((kept.moves_to(i), stats)));
+        }
+        kept.nodes[i as usize].open = false;
+        expanded += 1;
+        if expanded >= node_limit || (expanded.is_multiple_of(CHECK_EVERY) && halt.now()) {
+            return Err(None);
+        }
+        let state = heuristic.init(&position);
+        let blank = position.blank();
+        let g = u32::from(node.g) + 1;
+        for &(from, mv) in grid.neighbors(blank) {
+            let tile = position.slide(from);
+            generated += 1;
+            let key = pack(&position, cells);
+            let child = match kept.find(key) {
+                Ok(c) if u32::from(kept.nodes[c as usize].g) <= g => None,
+                Ok(c) => {
+                    let known = &mut kept.nodes[c as usize];
+                    (known.g, known.parent, known.mv, known.open) = (g as u8, i, mv as u8, true);
+                    Some((c, u32::from(known.h)))
+                }
+                Err(slot) => {
+                    let child_state = heuristic.update(&state, &position, tile, from, blank);
+                    let h = heuristic.value(&child_state);
+                    let node = Node {
+                        key,
+                        parent: i,
+                        g: g as u8,
+                        h: h as u8,
+                        mv: mv as u8,
+                        open: true,
+                    };
+                    Some((kept.insert(slot, node), h))
+                }
+            };
+            if let Some((c, h)) = child {
+                open.push(c, g, h);
+            }
+            position.slide(blank);
+        }
+    }
+    let nodes = open
+        .drain()
+        .filter_map(|i| {
+            let node = kept.nodes[i as usize];
+            let (g, f) = (u32::from(node.g), u32::from(node.g) + u32::from(node.h));
+            node.open.then_some((i, g, f))
+        })
+        .collect::<Vec<_>>();
+    // An entry left stale by a better g sits at its old f: only the
+    // entry at the node's own f stands.
+    let mut seen = vec![false; kept.nodes.len()];
+    let mut standing: Vec<(u32, u32, u32)> = Vec::with_capacity(nodes.len());
+    for (i, g, f) in nodes {
+        if !std::mem::replace(&mut seen[i as usize], true) {
+            standing.push((i, g, f));
+        }
+    }
+    standing.sort_by_key(|&(i, _, f)| (f, kept.nodes[i as usize].h));
+    Ok(Frontier {
+        nodes: standing,
+        expanded,
+        generated,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use npuzzle_board::{random_walk, Board, Goal, SplitMix64};
+    use npuzzle_pdb::Partition;
+
+    use super::*;
+    use crate::additive::kept_indexes::KeptIndexes;
+    use crate::additive::{Pair, TableSet};
+    use crate::heuristic::Manhattan;
+    use crate::ida::split_ida_star;
+    use crate::tests::{all_distances, catalogue};
+
+    /// Budgets from almost nothing (the root and its children) to more
+    /// than the 8-puzzle's 181,440 positions (A* alone answers).
+    const BUDGETS: [usize; 3] = [8, 300, 200_000];
+
+    /// Every 97th 3x3 board of both goals, at every budget, over
+    /// Manhattan and over the 4-4 tables (not consistent: a node's g can
+    /// improve after it was expanded): the optimal length, moves that
+    /// solve it, and the best-first phase's nodes counted in `expanded`.
+    #[test]
+    fn every_budget_finds_the_optimal_length_on_3x3_boards() {
+        for goal in Goal::ALL {
+            let grid = Grid::new(3, goal);
+            let (tables, groups) = catalogue("4-4", 3, goal);
+            let tables = Pair::with_capacity(&grid, &tables, &groups, true).unwrap();
+            let manhattan = Manhattan::new(&grid);
+            let mut distances: Vec<_> = all_distances(3, goal).into_iter().collect();
+            distances.sort();
+            for (tiles, d) in distances.into_iter().step_by(97) {
+                let board = Board::from_tiles(tiles).unwrap();
+                for most in BUDGETS {
+                    let run = |found: Option<(Vec<Move>, Stats)>| {
+                        let (moves, stats) = found.expect("no limit was set");
+                        let what = format!("{board} budget {most}");
+                        assert_eq!(moves.len() as u32, d, "{what}");
+                        assert!(board.solves(&moves, goal), "{what}");
+                        assert!(stats.best_first <= stats.expanded, "{what}");
+                        assert!(d == 0 || stats.best_first > 0, "{what}");
+                    };
+                    let position = || Position::new(&board);
+                    let halt = Halt::default();
+                    run(hybrid_ida_star(
+                        &grid,
+                        &manhattan,
+                        position(),
+                        most,
+                        u64::MAX,
+                        halt,
+                    ));
+                    run(hybrid_ida_star(
+                        &grid,
+                        &tables,
+                        position(),
+                        most,
+                        u64::MAX,
+                        halt,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// 4x4 boards 60 random moves from the goal: the hybrid's length is
+    /// plain IDA*'s at every budget.
+    #[test]
+    fn the_hybrid_agrees_with_ida_star_on_4x4_boards() {
+        let goal = Goal::BlankLast;
+        let name = "z1,2,5,6,9;3,4,7,8,12+1,2,3,4;z5,6,9,10,13;7,8,11,12,14,15";
+        let grid = Grid::new(4, goal);
+        let groups = Partition::parse(name, 4, goal).unwrap().groups().to_vec();
+        let pdbs = npuzzle_pdb::testing::tables(name, 4, goal);
+        let heuristic =
+            KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+        let mut rng = SplitMix64::new(75);
+        for _ in 0..6 {
+            let board = random_walk(4, goal, 60, &mut rng);
+            let position = || Position::new(&board);
+            let halt = Halt::default();
+            let (plain, _) =
+                split_ida_star(&grid, &heuristic, position(), u64::MAX, halt, 1, None).unwrap();
+            for most in [100, 20_000] {
+                let (moves, stats) =
+                    hybrid_ida_star(&grid, &heuristic, position(), most, u64::MAX, halt).unwrap();
+                assert_eq!(moves.len(), plain.len(), "{board} budget {most}");
+                assert!(board.solves(&moves, goal), "{board}");
+                assert!(stats.best_first > 0 && stats.best_first <= stats.expanded);
+                // A hundred positions hold no 4x4 answer: IDA* ran below.
+                assert!(most > 100 || stats.best_first < stats.expanded);
+            }
+        }
+    }
+
+    /// The node limit ends either phase, and so does the stop flag.
+    #[test]
+    fn the_node_limit_and_the_stop_flag_end_both_phases() {
+        let goal = Goal::BlankLast;
+        let grid = Grid::new(4, goal);
+        let heuristic = Manhattan::new(&grid);
+        let board = random_walk(4, goal, 200, &mut SplitMix64::new(3));
+        let position = || Position::new(&board);
+        let halt = Halt::default();
+        // In the best-first phase (its budget not reached) and below it.
+        assert!(hybrid_ida_star(&grid, &heuristic, position(), 1 << 20, 50, halt).is_none());
+        assert!(hybrid_ida_star(&grid, &heuristic, position(), 100, 5_000, halt).is_none());
+        let stop = AtomicBool::new(true);
+        let stopped = Halt::flag(Some(&stop));
+        assert!(hybrid_ida_star(&grid, &heuristic, position(), 100, u64::MAX, stopped).is_none());
+        assert!(
+            hybrid_ida_star(&grid, &heuristic, position(), 1 << 22, u64::MAX, stopped).is_none()
+        );
+    }
+
+    /// Packing keeps every tile of a 5x5 position.
+    #[test]
+    fn a_5x5_position_packs_and_unpacks_whole() {
+        let board = random_walk(5, Goal::BlankLast, 300, &mut SplitMix64::new(9));
+        let position = Position::new(&board);
+        let back = unpack(pack(&position, 25), 25);
+        assert_eq!(back.tiles[..25], position.tiles[..25]);
+        assert_eq!(back.cells[..25], position.cells[..25]);
+    }
+}
