@@ -885,9 +885,13 @@ fn memory_runs_a_star_ida_star_and_counts_its_phases() {
     let text = npuzzle(&["solve", "--memory", "1K", board]);
     assert!(text.stdout.contains(" best first)"), "{}", text.stdout);
     for bad in ["12X", "0", "-1G", "nan", "2000T"] {
-        let run = npuzzle(&["solve", "--memory", bad, board]);
+        let run = npuzzle(&["solve", &format!("--memory={bad}"), board]);
         assert_eq!(run.status, 2, "{bad}: {}", run.stderr);
         assert!(run.stderr.contains("--memory"), "{bad}: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{bad}: {}", run.stderr);
     }
+    // More than any machine of ours has free: refused before any search.
+    let run = npuzzle(&["solve", "--memory", "1000T", board]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("this machine has free"), "{}", run.stderr);
 }
