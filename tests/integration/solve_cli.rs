@@ -893,5 +893,9 @@ fn memory_runs_a_star_ida_star_and_counts_its_phases() {
     // More than any machine of ours has free: refused before any search.
     let run = npuzzle(&["solve", "--memory", "1000T", board]);
     assert_eq!(run.status, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("this machine has free"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("this machine has free"),
+        "{}",
+        run.stderr
+    );
 }

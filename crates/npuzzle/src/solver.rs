@@ -162,8 +162,11 @@ impl SolverBuilder {
 #[cfg(feature = "native")]
 fn check_memory(memory: Option<u64>) -> Result<(), Error> {
     let gigabytes = |bytes: u64| bytes as f64 / f64::from(1 << 30);
-    match (memory, crate::build::available_memory()) {
-        (Some(asked), Some(free)) if asked > free => Err(Error::InvalidArgument(format!(
+    let Some(asked) = memory else {
+        return Ok(());
+    };
+    match crate::build::available_memory() {
+        Some(free) if asked > free => Err(Error::InvalidArgument(format!(
             "memory {:.1} GB is more than the {:.1} GB this machine has free: give less, \
              such as {:.0}G",
             gigabytes(asked),
