@@ -8,13 +8,19 @@ use npuzzle_search::Request;
 
 use super::*;
 
-/// Points this test process's user cache and data directories at one of
-/// its own, once, before any table is built or opened: unpacked copies in
-/// the user's `~/.cache/npuzzle` must not stand in for the tables here.
+/// Points this test process's user cache and data directories, and the
+/// default table directory, at its own, once, before any table is built
+/// or opened: unpacked copies in the user's `~/.cache/npuzzle`, and
+/// tables in `./data`, `$NPUZZLE_PDB_DIR` or `~/.local/share/npuzzle`,
+/// must not stand in for the tables here (a test of a side without
+/// tables would find them).
 fn isolate() {
     static ROOT: OnceLock<tempfile::TempDir> = OnceLock::new();
     ROOT.get_or_init(|| {
         let root = tempfile::tempdir().unwrap();
+        let no_tables = root.path().join("no-tables");
+        std::fs::create_dir(&no_tables).unwrap();
+        std::env::set_var("NPUZZLE_PDB_DIR", no_tables);
         std::env::set_var("NPUZZLE_CACHE_DIR", root.path().join("npuzzle-cache"));
         std::env::set_var("XDG_CACHE_HOME", root.path().join("cache"));
         std::env::set_var("XDG_DATA_HOME", root.path().join("data"));

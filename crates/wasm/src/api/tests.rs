@@ -1,5 +1,21 @@
 use super::*;
 
+/// An engine that finds no tables on disk. Built for the host with the
+/// workspace, the engine has the native features and would look in
+/// `./data`, `$NPUZZLE_PDB_DIR` and the user data directory; these tests
+/// give it tables from memory or none.
+fn engine() -> Engine {
+    static NO_TABLES: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    NO_TABLES.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("npuzzle-wasm-tests-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::env::set_var("NPUZZLE_PDB_DIR", &dir);
+        std::env::set_var("XDG_DATA_HOME", &dir);
+        dir
+    });
+    Engine::default()
+}
+
 fn solve(engine: &mut Engine, request: &str) -> serde_json::Value {
     let text = engine.request(request).unwrap_or_else(|e| panic!("{e:?}"));
     serde_json::from_str(&text).unwrap()
@@ -15,7 +31,7 @@ fn replay(board: &str, moves: &str) -> Board {
 
 #[test]
 fn an_8_puzzle_is_solved_optimally_and_its_moves_replay() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let record = solve(&mut engine, r#"{"op":"solve","board":"8 1 3 4 0 2 7 6 5"}"#);
     assert_eq!(record["length"], 14);
     assert_eq!(record["optimal"], true);
@@ -30,7 +46,7 @@ fn an_8_puzzle_is_solved_optimally_and_its_moves_replay() {
 
 #[test]
 fn a_hint_is_the_first_move_of_an_optimal_solution() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let record = solve(&mut engine, r#"{"op":"hint","board":"8 1 3 4 0 2 7 6 5"}"#);
     let moves = record["moves"].as_str().unwrap();
     assert_eq!(record["move"].as_str().unwrap(), &moves[..1]);
@@ -41,7 +57,7 @@ fn a_hint_is_the_first_move_of_an_optimal_solution() {
 
 #[test]
 fn bad_requests_get_the_command_lines_words_and_a_kind() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let cases = [
         (r#"{"op":"solve","board":"1 2 3"}"#, "invalid", "3"),
         (
@@ -104,7 +120,7 @@ fn bad_requests_get_the_command_lines_words_and_a_kind() {
 
 #[test]
 fn random_boards_are_the_command_lines_for_the_same_seed() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     for (size, seed) in [(3, 1), (4, 7), (5, 123)] {
         let record = solve(
             &mut engine,
@@ -118,7 +134,7 @@ fn random_boards_are_the_command_lines_for_the_same_seed() {
 
 #[test]
 fn a_check_gives_the_distance_of_a_near_board_and_says_unsolvable() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let near = solve(&mut engine, r#"{"op":"check","board":"8 1 3 4 0 2 7 6 5"}"#);
     assert_eq!(near["distance"], 14);
     assert_eq!(near["solvable"], true);
@@ -142,7 +158,7 @@ fn built_images(engine: &mut Engine, partition: &str) -> Vec<Vec<u8>> {
 
 #[test]
 fn built_tables_solve_4x4_boards_optimally_and_damaged_ones_are_refused() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let images = built_images(&mut engine, "5-5-5");
     assert_eq!(images.len(), 3);
 
@@ -194,7 +210,7 @@ fn built_tables_solve_4x4_boards_optimally_and_damaged_ones_are_refused() {
 /// set is refused.
 #[test]
 fn a_refused_set_leaves_no_images_behind() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let images = built_images(&mut engine, "5-5-5");
     for image in &images {
         engine.stage(image.clone());
@@ -269,7 +285,7 @@ fn restore_crc(bytes: &mut [u8], at: usize, crc: u32) {
 /// refuses them (the sampled check alone may miss a few changed entries).
 #[test]
 fn forged_values_with_matching_checksums_are_refused() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let mut images = built_images(&mut engine, "5-5-5");
     let offset = npuzzle_pdb::format::HEADER_LEN;
     let table = &mut images[0][offset..];
@@ -291,7 +307,7 @@ fn forged_values_with_matching_checksums_are_refused() {
 /// outcome that does not replay is run again; a 3x3 board runs no pair.
 #[test]
 fn a_pair_of_beams_run_apart_gives_the_same_answer() {
-    let mut engine = Engine::default();
+    let mut engine = engine();
     let random = solve(&mut engine, r#"{"op":"random","size":6,"seed":3}"#);
     let board = random["board"].to_string();
     let alone = solve(&mut engine, &format!(r#"{{"op":"solve","board":{board}}}"#));
