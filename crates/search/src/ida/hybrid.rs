@@ -190,7 +190,7 @@ impl Open {
 }
 
 /// What the best-first phase left for IDA*.
-struct Frontier {
+struct OpenAtEnd {
     /// Open nodes by f, then h: (node, g, f).
     nodes: Vec<(u32, u32, u32)>,
     expanded: u64,
@@ -252,8 +252,13 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
             let (i, g, _) = frontier.nodes[k];
             let node = kept.nodes[i as usize];
             dfs.position = unpack(node.key, cells);
-            let parent_blank = (node.parent != NONE)
-                .then(|| unpack(kept.nodes[node.parent as usize].key, cells).blank());
+            // The blank came from the parent's blank by `mv`.
+            let parent_blank = (node.parent != NONE).then(|| {
+                let back = Move::ALL[node.mv as usize].opposite();
+                let blank = dfs.position.blank() as usize;
+                back.blank_target(grid.n, blank)
+                    .expect("the move came from there") as u8
+            });
             let state = heuristic.init(&dfs.position);
             let flow = dfs.run(bound, g, parent_blank, START, &state);
             closest[k] = dfs.closest;
@@ -287,7 +292,7 @@ fn best_first<H: Heuristic>(
     kept: &mut Kept,
     node_limit: u64,
     halt: Halt<'_>,
-) -> Result<Frontier, Option<(Vec<Move>, Stats)>> {
+) -> Result<OpenAtEnd, Option<(Vec<Move>, Stats)>> {
     let cells = grid.cells();
     let root_h = heuristic.value(&heuristic.init(position));
     let key = pack(position, cells);
@@ -382,7 +387,7 @@ fn best_first<H: Heuristic>(
         }
     }
     standing.sort_by_key(|&(i, _, f)| (f, kept.nodes[i as usize].h));
-    Ok(Frontier {
+    Ok(OpenAtEnd {
         nodes: standing,
         expanded,
         generated,
