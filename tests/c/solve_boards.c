@@ -233,6 +233,24 @@ int main(int argc, char **argv) {
     options.max_seconds = -1;
     check(npuzzle_open_with(&options, &timed) == NPUZZLE_INVALID_ARGUMENT,
           "max_seconds -1 refused");
+    /* A memory budget: A*+IDA*, optimal at the least budget too. */
+    npuzzle_options_init(&options);
+    check(options.memory == 0, "memory: none by default");
+    options.pdb_dir = "/nonexistent-npuzzle-dir";
+    options.memory = 1024;
+    npuzzle_solver *kept = NULL;
+    check(npuzzle_open_with(&options, &kept) == NPUZZLE_OK, "open_with memory");
+    uint16_t nine[9] = {8, 1, 3, 4, 0, 2, 7, 6, 5};
+    status = npuzzle_solve_with(kept, nine, 9, moves, sizeof moves, &info);
+    check(status == NPUZZLE_OK && info.length == 14 && info.optimal == 1,
+          "memory: the 3x3 board in 14 moves, optimal");
+    npuzzle_close(kept);
+    options.memory = 1023;
+    check(npuzzle_open_with(&options, &kept) == NPUZZLE_INVALID_ARGUMENT, "memory 1023 refused");
+    check(strstr(npuzzle_last_error(), "memory") != NULL, "memory: named");
+    options.memory = UINT64_MAX;
+    check(npuzzle_open_with(&options, &kept) == NPUZZLE_INVALID_ARGUMENT,
+          "memory 2^64 - 1 refused");
     npuzzle_close(engine);
 
     /* Missing tables: a status and a message naming the file. */

@@ -85,6 +85,11 @@ typedef struct {
   // by then fail with `NPUZZLE_TIME_LIMIT`; near-optimal ones answer
   // from where the beam got.
   double max_seconds;
+  // Optimal searches of boards up to 5x5: run A*+IDA* keeping positions
+  // in at most this many bytes (1024 to 2^50, at most the memory free;
+  // tables not counted), as `npuzzle solve --memory`; 0 (default):
+  // plain IDA*.
+  uint64_t memory;
 } npuzzle_options;
 
 // What a solution is, beside its moves (`npuzzle_solve_with`).

@@ -92,6 +92,11 @@ pub struct npuzzle_options {
     /// by then fail with `NPUZZLE_TIME_LIMIT`; near-optimal ones answer
     /// from where the beam got.
     pub max_seconds: f64,
+    /// Optimal searches of boards up to 5x5: run A*+IDA* keeping positions
+    /// in at most this many bytes (1024 to 2^50, at most the memory free;
+    /// tables not counted), as `npuzzle solve --memory`; 0 (default):
+    /// plain IDA*.
+    pub memory: u64,
 }
 
 /// What a solution is, beside its moves (`npuzzle_solve_with`).
@@ -429,6 +434,7 @@ pub unsafe extern "C" fn npuzzle_options_init(options: *mut npuzzle_options) {
             require_tables: 0,
             within: 0,
             max_seconds: 0.0,
+            memory: 0,
         })
     };
 }
@@ -476,6 +482,9 @@ pub unsafe extern "C" fn npuzzle_open_with(
                 .max_nodes((o.max_nodes != NPUZZLE_NO_LIMIT).then_some(o.max_nodes));
             if o.threads > 0 {
                 builder = builder.threads(o.threads as usize);
+            }
+            if o.memory > 0 {
+                builder = builder.memory(o.memory);
             }
             if let Some(dir) = optional_text(o.pdb_dir, "pdb_dir")? {
                 builder = builder.pdb_dir(dir);

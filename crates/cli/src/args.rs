@@ -129,7 +129,7 @@ pub struct SearchArgs {
     /// not counted): the positions nearest the start are kept and
     /// expanded once each, and IDA* searches below them [default: plain
     /// IDA*, which keeps nothing].
-    #[arg(long, value_name = "SIZE", value_parser = memory_size)]
+    #[arg(long, value_name = "SIZE", value_parser = npuzzle::memory_size)]
     pub memory: Option<u64>,
     /// Threads: boards of a batch solved at once, or the threads sharing the
     /// search of a single board [default: one per core; at most 256].
@@ -466,29 +466,6 @@ fn seconds_budget(text: &str) -> Result<std::time::Duration, String> {
         .parse::<f64>()
         .map_err(|_| "give seconds from 0.001 to 1000000, such as 10 or 0.5".to_string())?;
     npuzzle::time_budget(seconds)
-}
-
-/// `--memory`: bytes, with an optional K, M, G or T (powers of 1024) and
-/// an optional B or iB after it.
-fn memory_size(text: &str) -> Result<u64, String> {
-    let hint = || format!("{text:?} is not a size: give bytes such as 2G, 500M or 1.5G");
-    let lower = text.trim().to_ascii_lowercase();
-    let digits = lower.trim_end_matches("ib").trim_end_matches('b');
-    let (number, shift) = match digits.char_indices().last() {
-        Some((i, 'k')) => (&digits[..i], 10),
-        Some((i, 'm')) => (&digits[..i], 20),
-        Some((i, 'g')) => (&digits[..i], 30),
-        Some((i, 't')) => (&digits[..i], 40),
-        _ => (digits, 0),
-    };
-    let value = number.trim().parse::<f64>().map_err(|_| hint())?;
-    let bytes = value * (1u64 << shift) as f64;
-    if !bytes.is_finite() || bytes < 1024.0 || bytes > (1u64 << 50) as f64 {
-        return Err(format!(
-            "{text:?} is out of range: give 1K to 1024T, such as 2G"
-        ));
-    }
-    Ok(bytes as u64)
 }
 
 /// `--within`: a whole percent, said so for "nan", "2.5" or "-1" too.

@@ -27,6 +27,36 @@ pub fn time_budget(seconds: f64) -> Result<std::time::Duration, String> {
     }
 }
 
+/// The least memory budget a solver takes (A*+IDA*): 1 KiB.
+pub const MIN_MEMORY: u64 = 1 << 10;
+
+/// The largest memory budget a solver takes: 1024 TiB.
+pub const MAX_MEMORY: u64 = 1 << 50;
+
+/// A memory budget in bytes from text as every door takes it: a number
+/// with an optional K, M, G or T (powers of 1024) and an optional B or
+/// iB, from [`MIN_MEMORY`] to [`MAX_MEMORY`]; the error names the text.
+pub fn memory_size(text: &str) -> Result<u64, String> {
+    let hint = || format!("{text:?} is not a size: give bytes such as 2G, 500M or 1.5G");
+    let lower = text.trim().to_ascii_lowercase();
+    let digits = lower.trim_end_matches("ib").trim_end_matches('b');
+    let (number, shift) = match digits.char_indices().last() {
+        Some((i, 'k')) => (&digits[..i], 10),
+        Some((i, 'm')) => (&digits[..i], 20),
+        Some((i, 'g')) => (&digits[..i], 30),
+        Some((i, 't')) => (&digits[..i], 40),
+        _ => (digits, 0),
+    };
+    let value = number.trim().parse::<f64>().map_err(|_| hint())?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < MIN_MEMORY as f64 || bytes > MAX_MEMORY as f64 {
+        return Err(format!(
+            "{text:?} is out of range: give 1K to 1024T, such as 2G"
+        ));
+    }
+    Ok(bytes as u64)
+}
+
 /// The largest `within` percentage a solver takes (at most 11 times optimal).
 pub const MAX_WITHIN: u32 = 1000;
 
@@ -142,6 +172,8 @@ impl SolverBuilder {
     /// Optimal searches of boards up to 5x5: run A*+IDA*, keeping
     /// positions near the root in at most `bytes` (tables not counted),
     /// each expanded once, and IDA* below them. Default: plain IDA*.
+    /// [`build`](Self::build) refuses a budget outside [`MIN_MEMORY`] to
+    /// [`MAX_MEMORY`] or above the memory free now.
     pub fn memory(mut self, bytes: u64) -> Self {
         self.config.memory = Some(bytes);
         self

@@ -59,7 +59,9 @@ mod threads;
 pub use build::{
     build_tables, build_tables_with, preflight, BuildEvent, BuildOptions, BuildReport,
 };
-pub use builder::{time_budget, SolverBuilder, MAX_SECONDS, MAX_WITHIN};
+pub use builder::{
+    memory_size, time_budget, SolverBuilder, MAX_MEMORY, MAX_SECONDS, MAX_WITHIN, MIN_MEMORY,
+};
 pub use error::{build_command, Error, TablesError, TablesProblem};
 pub use note::Note;
 pub use npuzzle_board::{

@@ -16,7 +16,7 @@ use npuzzle_board::{Board, Goal};
 use npuzzle_pdb::{Lookup, Partition};
 use npuzzle_search::BeamOutcome;
 
-use crate::builder::{Config, SolverBuilder, MAX_WITHIN};
+use crate::builder::{Config, SolverBuilder, MAX_MEMORY, MAX_WITHIN, MIN_MEMORY};
 use crate::error::Error;
 use crate::note::Note;
 #[cfg(feature = "native")]
@@ -131,6 +131,14 @@ impl SolverBuilder {
         }
         if let (Some(name), Some(size)) = (&config.partition, config.partition_size) {
             Partition::parse(name, size, config.goal)?;
+        }
+        if let Some(bytes) = config.memory {
+            if !(MIN_MEMORY..=MAX_MEMORY).contains(&bytes) {
+                return Err(Error::InvalidArgument(format!(
+                    "memory {bytes} bytes is out of range: give 1K to 1024T ({MIN_MEMORY} to \
+                     {MAX_MEMORY} bytes)"
+                )));
+            }
         }
         #[cfg(feature = "native")]
         check_memory(config.memory)?;

@@ -897,3 +897,36 @@ fn an_answer_as_short_as_the_bound_is_optimal_whatever_found_it() {
         "{beam:?}"
     );
 }
+
+/// Every door reads a memory budget by one rule, and the builder refuses
+/// what the rule refuses, so that a door passing bytes (C) cannot slip a
+/// budget past it.
+#[test]
+fn memory_budgets_are_read_and_checked_by_one_rule() {
+    use crate::{memory_size, MAX_MEMORY, MIN_MEMORY};
+    assert_eq!(memory_size("2G"), Ok(2 << 30));
+    assert_eq!(memory_size("500m"), Ok(500 << 20));
+    assert_eq!(memory_size("1.5GiB"), Ok(3 << 29));
+    assert_eq!(memory_size("4096"), Ok(4096));
+    assert_eq!(memory_size("1K"), Ok(MIN_MEMORY));
+    assert_eq!(memory_size("1024T"), Ok(MAX_MEMORY));
+    for bad in ["", "G", "2X", "nan", "-1G", "0", "1023", "1025T", "inf"] {
+        let e = memory_size(bad).expect_err(bad);
+        assert!(e.contains(&format!("{bad:?}")), "{bad}: {e}");
+    }
+    for bytes in [0, MIN_MEMORY - 1, MAX_MEMORY + 1, u64::MAX] {
+        let e = Solver::builder()
+            .memory(bytes)
+            .build()
+            .err()
+            .expect("refused");
+        assert!(
+            matches!(&e, Error::InvalidArgument(m) if m.contains(&format!("memory {bytes} bytes"))),
+            "{bytes}: {e}"
+        );
+    }
+    let solver = Solver::builder().memory(MIN_MEMORY).build().unwrap();
+    let board = parse_board("8 1 3 4 0 2 7 6 5").unwrap();
+    let solution = solver.solve(&board).unwrap();
+    assert!(solution.optimal);
+}

@@ -280,6 +280,42 @@ fn seconds_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<std::time::D
         .map_err(|e| PyValueError::new_err(format!("max_seconds {e}")))
 }
 
+/// A memory budget for A*+IDA*: bytes as a whole number, or text as
+/// `--memory` reads it ("2G"), from 1 KiB to 1024 TiB (booleans refused).
+fn memory_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(
+            "memory must be bytes (an int) or a size such as \"2G\", not a bool",
+        ));
+    }
+    if let Ok(text) = value.extract::<String>() {
+        return npuzzle::memory_size(&text)
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("memory {e}")));
+    }
+    let Ok(bytes) = value.extract::<Int>() else {
+        return Err(PyTypeError::new_err(format!(
+            "memory must be bytes (an int) or a size such as \"2G\", not {}",
+            value
+                .get_type()
+                .name()
+                .map_or_else(|_| "that".to_string(), |n| n.to_string())
+        )));
+    };
+    u64::try_from(bytes.0)
+        .ok()
+        .filter(|b| (npuzzle::MIN_MEMORY..=npuzzle::MAX_MEMORY).contains(b))
+        .map(Some)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "memory {bytes} is out of range: give 1024 to 2^50 bytes, or a size such as \"2G\""
+            ))
+        })
+}
+
 fn size_arg(size: Int) -> PyResult<usize> {
     let size = size.0;
     let side = usize::try_from(size).unwrap_or(0);
@@ -657,7 +693,7 @@ impl Solver {
     #[new]
     #[pyo3(signature = (pdb_dir=None, partition=None, size=Int(4), goal="blank-last", max_nodes=None,
         reflection=true, jobs=Int(0), algorithm=None, heuristic=None, fast=false, within=Int(0),
-        max_seconds=None))]
+        max_seconds=None, memory=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -673,9 +709,11 @@ impl Solver {
         fast: bool,
         within: Int,
         max_seconds: Option<&Bound<'_, PyAny>>,
+        memory: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solver> {
         let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
         let max_time = seconds_arg(max_seconds)?;
+        let memory = memory_arg(memory)?;
         let jobs = jobs_arg(jobs)?;
         let within = u32::try_from(count("within", within)?).unwrap_or(u32::MAX);
         let pdb_dir = pdb_dir.map(|dir| dir_arg(py, "pdb_dir", dir)).transpose()?;
@@ -690,6 +728,9 @@ impl Solver {
             .within(within);
         if jobs > 0 {
             builder = builder.threads(jobs);
+        }
+        if let Some(bytes) = memory {
+            builder = builder.memory(bytes);
         }
         if let Some(name) = algorithm {
             builder = builder.algorithm(algorithm_arg(name)?);

@@ -66,6 +66,31 @@ def test_3x3_solutions_are_optimal_against_breadth_first_search(pdb_dir, distanc
         assert replay(board, solution.moves) == goal(3)
 
 
+def test_memory_runs_a_star_ida_star_with_the_same_lengths(pdb_dir, distances):
+    """``memory`` is ``--memory``: A*+IDA*, optimal at any budget."""
+    truth = distances
+    boards = random.Random(2).sample(sorted(truth), 60)
+    for memory in (1024, "64K", "1M"):
+        solver = npuzzle.Solver(pdb_dir, partition="8", size=3, memory=memory)
+        for board, solution in zip(boards, solver.solve_many(boards, jobs=2)):
+            assert solution.length == truth[board] and solution.optimal
+            assert replay(board, solution.moves) == goal(3)
+    rng = random.Random(3)
+    walked = [random_walk(4, 60, rng) for _ in range(3)]
+    plain = npuzzle.Solver(pdb_dir, partition="5-5-5").solve_many(walked)
+    kept = npuzzle.Solver(pdb_dir, partition="5-5-5", memory="8M").solve_many(walked)
+    for board, p, k in zip(walked, plain, kept):
+        assert k.length == p.length and k.optimal
+        assert replay(board, k.moves) == goal(4)
+    assert "memory='8M'" in repr(npuzzle.Solver(memory="8M"))
+    for bad in (0, 1023, -1, 2**50 + 1, 2**70, "1023", "2X", "-1G", "nan"):
+        with pytest.raises(ValueError, match="memory .*(out of range|not a size)"):
+            npuzzle.Solver(memory=bad)
+    for bad in (True, 1.5, [1]):
+        with pytest.raises(TypeError, match="memory must be bytes"):
+            npuzzle.Solver(memory=bad)
+
+
 def test_4x4_known_optimal_lengths(solver):
     lines = (REPO / "bench" / "korf100_goal_blank_last.txt").read_text().splitlines()
     entries = []

@@ -76,7 +76,9 @@ class Solver:
     the bound guaranteed (``Solution.within``); ``max_seconds`` is a
     wall-clock budget a board (optimal and ``within`` searches with no
     answer by then raise :class:`TimeLimitError`; near-optimal answers
-    of large boards come from where the beam got).
+    of large boards come from where the beam got); ``memory`` (bytes, or
+    a size such as ``"2G"``) runs optimal searches of boards up to 5x5 as
+    A*+IDA* within that memory, as ``npuzzle solve --memory``.
     """
 
     def __init__(
@@ -93,6 +95,7 @@ class Solver:
         fast: bool = False,
         within: int = 0,
         max_seconds: Optional[float] = None,
+        memory: Optional[Union[int, str]] = None,
     ) -> None:
         self._args = (
             pdb_dir,
@@ -107,6 +110,7 @@ class Solver:
             fast,
             within,
             max_seconds,
+            memory,
         )
         self._native = _Solver(*self._args)
         self._options = {
@@ -117,6 +121,7 @@ class Solver:
             "fast": (fast, False),
             "within": (within, 0),
             "max_seconds": (max_seconds, None),
+            "memory": (memory, None),
         }
         self._pdb_dir = None if pdb_dir is None else os.fspath(pdb_dir)
 
