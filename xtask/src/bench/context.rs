@@ -14,6 +14,8 @@ pub struct Ctx {
     pub korf24_partitions: Vec<String>,
     /// The random boards the distributed section labels.
     pub boards: u64,
+    /// How the korf50 section runs.
+    pub korf50: Korf50,
 }
 
 impl Ctx {
@@ -24,6 +26,7 @@ impl Ctx {
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             korf24_partitions,
             boards,
+            korf50: Korf50::default(),
         }
     }
 
@@ -35,5 +38,28 @@ impl Ctx {
     /// The 17 boards at distance 80.
     pub fn hard(&self) -> Result<Vec<Instance>, String> {
         read_set("hard80.txt")
+    }
+}
+
+/// How `korf50` runs: the time it may take, and what `solve` is given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Korf50 {
+    pub max_hours: f64,
+    /// `--jobs` for each solve; `None`: every core.
+    pub jobs: Option<usize>,
+    /// `--memory` for each solve (A*+IDA*); `None`: plain IDA*.
+    pub memory: Option<String>,
+    /// Solve again the instances bench/runs/korf50.md already holds.
+    pub again: bool,
+}
+
+impl Default for Korf50 {
+    fn default() -> Korf50 {
+        Korf50 {
+            max_hours: 1.0,
+            jobs: None,
+            memory: None,
+            again: false,
+        }
     }
 }

@@ -23,6 +23,7 @@ mod end_to_end;
 mod heuristics;
 mod integration;
 mod korf24;
+mod korf50;
 mod near_optimal;
 mod princeton;
 mod record;
@@ -211,6 +212,16 @@ pub const SECTIONS: &[Section] = &[
         run: korf24::run,
     },
     Section {
+        name: "korf50",
+        measures: "Korf & Felner's fifty 24-puzzles, fewest published nodes first, \
+                   until --max-hours runs out; rows kept in bench/runs/korf50.md across \
+                   runs, the rest projected",
+        cost: "--max-hours (default 1 h), plus building missing tables (septet 2 min)",
+        default: false,
+        needs_default_tables: false,
+        run: korf50::run,
+    },
+    Section {
         name: "within",
         measures: "--within on Korf & Felner's 50 24-puzzles with 6z-6z-6z-6z, one \
                    thread",
@@ -249,6 +260,14 @@ fn section_name(name: &str) -> Result<&'static str, String> {
     })
 }
 
+/// A positive number of hours.
+fn hours(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(h) if h.is_finite() && h > 0.0 => Ok(h),
+        _ => Err(format!("'{text}' is not a positive number of hours")),
+    }
+}
+
 /// A count of boards, with `_` or `,` between digits allowed.
 fn board_count(text: &str) -> Result<u64, String> {
     text.replace(['_', ','], "")
@@ -285,6 +304,19 @@ pub struct Args {
     /// catalogue (repeatable) [default: septet, 6z-6z-6z-6z, compound]
     #[arg(long = "korf24-partition", value_name = "P")]
     korf24_partition: Vec<String>,
+    /// The hours the korf50 section may take (its first table set is the
+    /// first --korf24-partition, default septet)
+    #[arg(long = "max-hours", value_name = "H", default_value = "1", value_parser = hours)]
+    max_hours: f64,
+    /// --jobs for each korf50 solve [default: every core]
+    #[arg(long = "korf50-jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    korf50_jobs: Option<u32>,
+    /// --memory for each korf50 solve (A*+IDA*) [default: plain IDA*]
+    #[arg(long = "korf50-memory", value_name = "SIZE")]
+    korf50_memory: Option<String>,
+    /// Solve again the instances bench/runs/korf50.md holds for this setting
+    #[arg(long = "korf50-again")]
+    korf50_again: bool,
     /// Random boards the distributed section labels (0: none)
     #[arg(long, value_name = "N", value_parser = board_count, default_value = "1000000")]
     boards: u64,
@@ -447,12 +479,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .join(", ")
         ));
     }
-    let ctx = Ctx::new(
+    let mut ctx = Ctx::new(
         release_npuzzle()?,
         args.quick,
         args.korf24_partition.clone(),
         args.boards(),
     );
+    ctx.korf50 = context::Korf50 {
+        max_hours: args.max_hours,
+        jobs: args.korf50_jobs.map(|j| j as usize),
+        memory: args.korf50_memory.clone(),
+        again: args.korf50_again,
+    };
     let started = record::Started::now();
     let mut report = record::header(
         &started,

@@ -419,3 +419,93 @@ fn the_bench_replays_moves_to_either_goal() {
         "nothing above the blank"
     );
 }
+
+#[test]
+fn korf50_takes_its_hours_jobs_and_memory() {
+    let args: Vec<String> = [
+        "--only",
+        "korf50",
+        "--max-hours",
+        "0.5",
+        "--korf50-jobs",
+        "2",
+        "--korf50-memory",
+        "1G",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    let parsed = parse(&args).expect("the options parse");
+    assert_eq!(parsed.plan().sections, ["korf50"]);
+    assert_eq!(
+        (
+            parsed.max_hours,
+            parsed.korf50_jobs,
+            parsed.korf50_memory.as_deref()
+        ),
+        (0.5, Some(2), Some("1G"))
+    );
+    for bad in ["0", "-1", "nan", "inf", "an hour"] {
+        let args = ["--max-hours".to_string(), bad.to_string()];
+        assert!(parse(&args).is_err(), "--max-hours {bad} was taken");
+    }
+    assert!(!SECTIONS.iter().any(|s| s.name == "korf50" && s.default));
+}
+
+#[test]
+fn korf50_knows_the_published_nodes_of_the_fifty_by_number() {
+    use korf50::{by_difficulty, PUBLISHED};
+    assert_eq!(PUBLISHED.iter().sum::<u64>(), 1_180_783_277_381);
+    // The ten easiest, as issue 12 lists them.
+    assert_eq!(
+        by_difficulty()[..10],
+        [38, 40, 44, 25, 1, 32, 37, 30, 28, 5]
+    );
+    assert_eq!(by_difficulty()[49], 50);
+    let order = by_difficulty();
+    assert!(order
+        .windows(2)
+        .all(|w| PUBLISHED[w[0] - 1] <= PUBLISHED[w[1] - 1]));
+}
+
+#[test]
+fn korf50_rows_read_back_and_project_the_rest() {
+    use korf50::{newest, project, Row, PUBLISHED};
+    let row = |number: usize, expanded: u64, seconds: f64, commit: &str| Row {
+        number,
+        optimal: 100,
+        length: 100,
+        expanded,
+        best_first: 0,
+        seconds,
+        peak_rss_mb: 1200.0,
+        tables: "septet".to_string(),
+        jobs: "2".to_string(),
+        memory: "-".to_string(),
+        commit: commit.to_string(),
+        date: "2026-11-29T21:00:00Z".to_string(),
+    };
+    let first = row(38, 1_000_000, 0.5, "aaaaaaa");
+    let line = format!(
+        "| 38 | 100 | 100 | 1000000 | 0 | 0.5 | 1200 | {} | 0.290 | septet | 2 | - | aaaaaaa | \
+         2026-11-29T21:00:00Z |",
+        PUBLISHED[37]
+    );
+    assert_eq!(Row::parse(&line), Some(first.clone()));
+    assert_eq!(Row::parse("| # | optimal | length |"), None);
+    assert_eq!(Row::parse(&line.replace("| 38 |", "| 51 |")), None);
+    // The newest row of an instance counts; other settings do not.
+    let mut other = row(40, 7, 1.0, "bbbbbbb");
+    other.memory = "1G".to_string();
+    let rows = [first, row(38, 2_000_000, 1.0, "ccccccc"), other];
+    let solved = newest(&rows, |r| r.memory == "-");
+    assert_eq!(solved.len(), 1);
+    assert_eq!(solved[0].commit, "ccccccc");
+    let p = project(&solved);
+    assert_eq!((p.solved, p.nodes), (1, 2_000_000));
+    let ratio = 2_000_000.0 / PUBLISHED[37] as f64;
+    let rest = (PUBLISHED.iter().sum::<u64>() - PUBLISHED[37]) as f64;
+    assert!((p.projected_nodes - (2e6 + rest * ratio)).abs() < 1.0);
+    // At 2 M nodes a second.
+    assert!((p.projected_seconds - p.projected_nodes / 2e6).abs() < 1e-3);
+}

@@ -1,0 +1,449 @@
+//! Section "korf50": Korf & Felner's fifty 24-puzzles in order of
+//! published difficulty until the time given runs out, each row kept in
+//! bench/runs/korf50.md as it ends, so that runs across days add up; the
+//! report projects the instances not yet solved from the measured rates.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::context::Ctx;
+use super::data::fresh_page_cache;
+use super::record::Started;
+use super::replay::replays;
+use super::runs::feed_and_wait;
+use super::sets::{read_set, Instance};
+use crate::workspace::root;
+
+/// Expanded nodes published for each of the fifty, by number, for
+/// clausecker/24puzzle's zero-aware "small" catalogue
+/// (doc/zpdb-paper-2/korf-small-zpdb.out, matched by board: 1.18e12 in
+/// all, 3,218 minutes of wall time there).
+pub const PUBLISHED: [u64; 50] = [
+    53_848_738,
+    12_889_231_618,
+    2_418_437_615,
+    616_554_044,
+    176_967_150,
+    3_025_112_424,
+    8_087_803_174,
+    6_135_164_661,
+    139_257_503_265,
+    76_580_113_103,
+    52_614_901_639,
+    78_270_149_630,
+    319_952_186,
+    89_543_926_428,
+    11_436_756_369,
+    295_627_821,
+    15_640_095_668,
+    131_573_822_523,
+    15_218_497_346,
+    10_284_615_128,
+    26_683_342_659,
+    241_956_643,
+    5_855_445_178,
+    20_358_642_119,
+    37_172_997,
+    1_228_120_251,
+    1_872_729_978,
+    167_959_834,
+    265_641_183,
+    154_117_709,
+    4_051_420_238,
+    57_801_737,
+    108_729_245_793,
+    15_671_916_687,
+    4_717_898_962,
+    238_596_946,
+    107_340_791,
+    3_450_832,
+    9_492_310_290,
+    8_296_164,
+    3_375_922_989,
+    22_680_138_294,
+    5_137_292_767,
+    26_772_635,
+    7_360_265_880,
+    1_495_685_257,
+    2_364_729_584,
+    54_136_974_740,
+    5_563_996_366,
+    224_259_011_348,
+];
+
+/// The file the rows are kept in, across runs.
+fn kept_rows() -> PathBuf {
+    root().join("bench/runs/korf50.md")
+}
+
+const HEADER: &str = "# Korf & Felner's fifty 24-puzzles, as `cargo xtask bench --only korf50` \
+solved them\n\nOne row per instance solved, appended as each ends; the report takes the newest \
+row of each instance for the tables, jobs and memory it runs with. Seconds are the process's \
+(table mapping included); peak RSS counts the mapped tables' resident pages.\n\n\
+| # | optimal | length | expanded | best first | seconds | peak RSS MB | published | ours / published | tables | jobs | memory | commit | date |\n\
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- |\n";
+
+/// One instance as a run solved it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub number: usize,
+    pub optimal: u64,
+    pub length: u64,
+    pub expanded: u64,
+    pub best_first: u64,
+    pub seconds: f64,
+    pub peak_rss_mb: f64,
+    pub tables: String,
+    pub jobs: String,
+    pub memory: String,
+    pub commit: String,
+    pub date: String,
+}
+
+impl Row {
+    fn line(&self) -> String {
+        let published = PUBLISHED[self.number - 1];
+        format!(
+            "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {published} | {:.3} | {} | {} | {} | {} | {} |",
+            self.number,
+            self.optimal,
+            self.length,
+            self.expanded,
+            self.best_first,
+            self.seconds,
+            self.peak_rss_mb,
+            self.expanded as f64 / published as f64,
+            self.tables,
+            self.jobs,
+            self.memory,
+            self.commit,
+            self.date
+        )
+    }
+
+    /// A row of the kept file; `None` for the header and other lines.
+    pub fn parse(line: &str) -> Option<Row> {
+        let cells: Vec<&str> = line
+            .trim()
+            .strip_prefix('|')?
+            .strip_suffix('|')?
+            .split('|')
+            .map(str::trim)
+            .collect();
+        let [number, optimal, length, expanded, best_first, seconds, peak, _, _, tables, jobs, memory, commit, date] =
+            cells[..]
+        else {
+            return None;
+        };
+        let number: usize = number.parse().ok()?;
+        (1..=50).contains(&number).then_some(())?;
+        Some(Row {
+            number,
+            optimal: optimal.parse().ok()?,
+            length: length.parse().ok()?,
+            expanded: expanded.parse().ok()?,
+            best_first: best_first.parse().ok()?,
+            seconds: seconds.parse().ok()?,
+            peak_rss_mb: peak.parse().ok()?,
+            tables: tables.to_string(),
+            jobs: jobs.to_string(),
+            memory: memory.to_string(),
+            commit: commit.to_string(),
+            date: date.to_string(),
+        })
+    }
+
+    fn same_setting(&self, setting: &Setting) -> bool {
+        self.tables == setting.tables && self.jobs == setting.jobs && self.memory == setting.memory
+    }
+}
+
+/// What the rows of one configuration are compared by.
+struct Setting {
+    tables: String,
+    jobs: String,
+    memory: String,
+}
+
+/// The instances' numbers by published nodes, fewest first.
+pub fn by_difficulty() -> Vec<usize> {
+    let mut numbers: Vec<usize> = (1..=50).collect();
+    numbers.sort_by_key(|&n| PUBLISHED[n - 1]);
+    numbers
+}
+
+pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
+    let options = &ctx.korf50;
+    let tables = ctx
+        .korf24_partitions
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "septet".to_string());
+    let setting = Setting {
+        tables: tables.clone(),
+        jobs: options
+            .jobs
+            .map_or_else(|| ctx.cores.to_string(), |j| j.to_string()),
+        memory: options.memory.clone().unwrap_or_else(|| "-".to_string()),
+    };
+    let status = Command::new(&ctx.npuzzle)
+        .args(["pdb", "build", "--size", "5", "--goal", "blank-first"])
+        .args(["--partition", &tables, "--out"])
+        .arg(root().join("data"))
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("building the {tables} tables failed"));
+    }
+    fresh_page_cache(&ctx.npuzzle, &tables, 5, "blank-first");
+    let set = read_set("korf24_50.txt")?;
+    let mut rows = read_rows(&kept_rows())?;
+    let started = Started::now();
+    let clock = Instant::now();
+    let budget = options.max_hours * 3600.0;
+    let mut unfinished = None;
+    for number in by_difficulty() {
+        let done = rows
+            .iter()
+            .any(|r| r.number == number && r.same_setting(&setting));
+        if done && !options.again {
+            continue;
+        }
+        let left = budget - clock.elapsed().as_secs_f64();
+        if left < 1.0 {
+            break;
+        }
+        let instance = &set[number - 1];
+        match solve(ctx, instance, &setting, left)? {
+            Some(answer) => {
+                let row = Row {
+                    number,
+                    optimal: instance.length,
+                    length: answer.length,
+                    expanded: answer.expanded,
+                    best_first: answer.best_first,
+                    seconds: answer.seconds,
+                    peak_rss_mb: answer.peak_rss_mb,
+                    tables: setting.tables.clone(),
+                    jobs: setting.jobs.clone(),
+                    memory: setting.memory.clone(),
+                    commit: started.commit.clone(),
+                    date: started.date.clone(),
+                };
+                eprintln!("bench: korf50 {}", row.line());
+                rows.push(row);
+                write_rows(&kept_rows(), &rows)?;
+            }
+            None => {
+                unfinished = Some((number, left));
+                break;
+            }
+        }
+    }
+    summarize(report, &rows, &setting, unfinished, options.max_hours);
+    Ok(())
+}
+
+/// What `solve` gave for one instance.
+struct Answer {
+    length: u64,
+    expanded: u64,
+    best_first: u64,
+    seconds: f64,
+    peak_rss_mb: f64,
+}
+
+/// Solves one instance within `seconds`: `None` when the time ran out; an
+/// error for a wrong length or moves that do not replay.
+fn solve(
+    ctx: &Ctx,
+    instance: &Instance,
+    setting: &Setting,
+    seconds: f64,
+) -> Result<Option<Answer>, String> {
+    let mut command = Command::new(&ctx.npuzzle);
+    command
+        .args([
+            "solve",
+            "--json",
+            "--notation",
+            "tile",
+            "--goal",
+            "blank-first",
+        ])
+        .args(["--partition", &setting.tables, "--jobs", &setting.jobs])
+        .args(["--max-seconds", &format!("{:.0}", seconds.max(1.0))])
+        .arg("--pdb-dir")
+        .arg(root().join("data"));
+    if setting.memory != "-" {
+        command.args(["--memory", &setting.memory]);
+    }
+    let clock = Instant::now();
+    let child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run npuzzle: {e}"))?;
+    let output = feed_and_wait(child, format!("{}\n", instance.tiles).into_bytes())?;
+    let wall = clock.elapsed().as_secs_f64();
+    let records: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let answer = records.iter().find(|r| r["type"] != "summary");
+    let peak_rss_mb = records
+        .iter()
+        .find(|r| r["type"] == "summary")
+        .and_then(|r| r["peak_rss_mb"].as_f64())
+        .unwrap_or(0.0);
+    let Some(answer) = answer else {
+        return Err(format!(
+            "npuzzle gave no answer: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    };
+    if answer["type"] != "solution" {
+        let reason = answer["reason"].as_str().unwrap_or_default();
+        if reason.contains("time budget") {
+            return Ok(None);
+        }
+        return Err(format!("npuzzle did not solve the board: {answer}"));
+    }
+    let length = answer["length"].as_u64().unwrap_or(0);
+    let tiles: Vec<u64> = instance
+        .tiles
+        .split_whitespace()
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    if length != instance.length || !replays(&tiles, answer["moves"].as_str().unwrap_or(""), true) {
+        return Err(format!(
+            "wrong answer for {}: length {length}, optimal {}, or moves that do not replay",
+            instance.tiles, instance.length
+        ));
+    }
+    Ok(Some(Answer {
+        length,
+        expanded: answer["expanded"].as_u64().unwrap_or(0),
+        best_first: answer["best_first_expanded"].as_u64().unwrap_or(0),
+        seconds: wall,
+        peak_rss_mb,
+    }))
+}
+
+fn read_rows(path: &Path) -> Result<Vec<Row>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text.lines().filter_map(Row::parse).collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Writes every row to a temporary name, then renames it over the file.
+fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
+    let mut text = String::from(HEADER);
+    for row in rows {
+        text += &row.line();
+        text.push('\n');
+    }
+    let temporary = path.with_extension("md.partial");
+    std::fs::write(&temporary, text).map_err(|e| format!("{}: {e}", temporary.display()))?;
+    std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The newest row of each instance solved with `setting`, by difficulty.
+pub fn newest(rows: &[Row], setting_of: impl Fn(&Row) -> bool) -> Vec<&Row> {
+    by_difficulty()
+        .into_iter()
+        .filter_map(|n| rows.iter().rev().find(|r| r.number == n && setting_of(r)))
+        .collect()
+}
+
+/// The projection for the instances not solved: their published nodes
+/// times the ratio measured over the solved ones, at the node rate
+/// measured over them.
+#[derive(Debug, PartialEq)]
+pub struct Projection {
+    pub solved: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub projected_nodes: f64,
+    pub projected_seconds: f64,
+}
+
+pub fn project(solved: &[&Row]) -> Projection {
+    let nodes: u64 = solved.iter().map(|r| r.expanded).sum();
+    let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
+    let published: u64 = solved.iter().map(|r| PUBLISHED[r.number - 1]).sum();
+    let rest: u64 = (1..=50)
+        .filter(|n| solved.iter().all(|r| r.number != *n))
+        .map(|n| PUBLISHED[n - 1])
+        .sum();
+    let ratio = nodes as f64 / published.max(1) as f64;
+    let rate = nodes as f64 / seconds.max(1e-9);
+    let projected_nodes = nodes as f64 + rest as f64 * ratio;
+    Projection {
+        solved: solved.len(),
+        nodes,
+        seconds,
+        projected_nodes,
+        projected_seconds: seconds + rest as f64 * ratio / rate.max(1.0),
+    }
+}
+
+fn summarize(
+    report: &mut String,
+    rows: &[Row],
+    setting: &Setting,
+    unfinished: Option<(usize, f64)>,
+    max_hours: f64,
+) {
+    let solved = newest(rows, |r| r.same_setting(setting));
+    let _ = writeln!(
+        report,
+        "\n## Korf & Felner's fifty 24-puzzles ({} + reflection, {} jobs, memory {})\n\n\
+         In order of the published nodes (clausecker/24puzzle's zero-aware \"small\" \
+         catalogue), up to {max_hours} h a run; the rows of every run so far are kept in \
+         bench/runs/korf50.md. Each length is the known optimum and each answer replays.\n\n\
+         | # | length | expanded | best first | seconds | peak RSS MB | published | ours / published | commit |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        setting.tables, setting.jobs, setting.memory
+    );
+    for r in &solved {
+        let published = PUBLISHED[r.number - 1];
+        let _ = writeln!(
+            report,
+            "| {} | {} | {} | {} | {:.1} | {:.0} | {published} | {:.3} | {} |",
+            r.number,
+            r.length,
+            r.expanded,
+            r.best_first,
+            r.seconds,
+            r.peak_rss_mb,
+            r.expanded as f64 / published as f64,
+            r.commit
+        );
+    }
+    let p = project(&solved);
+    let _ = writeln!(
+        report,
+        "\nSolved {} of 50: {} nodes in {:.0} s ({:.2} M nodes/s). {}Projected for all fifty \
+         at the ratio and node rate measured: {:.3e} nodes, {:.1} hours on {} jobs \
+         (target: at most 6 hours on 2 cores).",
+        p.solved,
+        p.nodes,
+        p.seconds,
+        p.nodes as f64 / p.seconds.max(1e-9) / 1e6,
+        unfinished.map_or(String::new(), |(n, s)| format!(
+            "#{n} was not solved in the {s:.0} s left. "
+        )),
+        p.projected_nodes,
+        p.projected_seconds / 3600.0,
+        setting.jobs
+    );
+}
