@@ -240,8 +240,7 @@ int main(int argc, char **argv) {
     options.memory = 1024;
     npuzzle_solver *kept = NULL;
     check(npuzzle_open_with(&options, &kept) == NPUZZLE_OK, "open_with memory");
-    uint16_t nine[9] = {8, 1, 3, 4, 0, 2, 7, 6, 5};
-    status = npuzzle_solve_with(kept, nine, 9, moves, sizeof moves, &info);
+    status = npuzzle_solve_with(kept, eight, 9, moves, sizeof moves, &info);
     check(status == NPUZZLE_OK && info.length == 14 && info.optimal == 1,
           "memory: the 3x3 board in 14 moves, optimal");
     npuzzle_close(kept);
