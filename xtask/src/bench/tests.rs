@@ -508,4 +508,12 @@ fn korf50_rows_read_back_and_project_the_rest() {
     assert!((p.projected_nodes - (2e6 + rest * ratio)).abs() < 1.0);
     // At 2 M nodes a second.
     assert!((p.projected_seconds - p.projected_nodes / 2e6).abs() < 1e-3);
+    // A row whose length is not the set's optimum is not taken as solved.
+    let set = sets::read_set("korf24_50.txt").unwrap();
+    let mut kept = row(38, 1, 1.0, "ddddddd");
+    kept.optimal = set[37].length;
+    kept.length = set[37].length;
+    assert!(korf50::agrees(&kept, &set));
+    kept.length += 2;
+    assert!(!korf50::agrees(&kept, &set));
 }
