@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const web = process.env.NPUZZLE_WEB_DIR;
 const bin = process.env.NPUZZLE_BIN;
@@ -143,6 +144,13 @@ test("30 of Korf's 100 over 6-6-3 built by the engine: the command line's length
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// The size is the build's, not the machine's: a regression (a generic
+// search compiled in for every heuristic) shows here, not in a bench.
+test("the engine is at most 1 MB gzip, the page's budget", () => {
+  const gzipped = gzipSync(readFileSync(join(web, "npuzzle.wasm")), { level: 9 }).length;
+  assert.ok(gzipped <= 1_000_000, `npuzzle.wasm is ${gzipped} bytes gzip, over 1 MB`);
 });
 
 test("bad boards get the command line's message", () => {

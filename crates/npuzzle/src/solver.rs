@@ -142,6 +142,14 @@ impl SolverBuilder {
         }
         #[cfg(feature = "native")]
         check_memory(config.memory)?;
+        #[cfg(not(feature = "native"))]
+        if config.memory.is_some() {
+            return Err(Error::InvalidArgument(
+                "memory: this build of the engine (without its `native` feature, as in \
+                 WebAssembly) has no memory-bounded search; leave the budget out"
+                    .into(),
+            ));
+        }
         let solver = Solver {
             config: Arc::new(config),
             shared: Arc::new(Shared::default()),

@@ -165,6 +165,7 @@ pub(crate) fn search<H: Heuristic>(
             };
             let spare = request.spare_threads.as_deref();
             match request.memory {
+                #[cfg(feature = "hybrid")]
                 Some(bytes) if grid.cells() <= ida::MAX_PACKED_CELLS => {
                     let most = (bytes / ida::BYTES_PER_NODE).max(8) as usize;
                     ida::hybrid_ida_star(grid, heuristic, position, most, limit, halt)

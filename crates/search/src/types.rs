@@ -129,7 +129,8 @@ pub struct Request {
     /// phase with duplicate detection expands the positions nearest the
     /// root once each, until this much is used, then IDA* searches below
     /// each position it left open, by increasing f, then h. None: plain
-    /// IDA*. Boards up to 5x5.
+    /// IDA*. Boards up to 5x5. Without the `hybrid` feature (the
+    /// WebAssembly engine) it is not read.
     pub memory: Option<u64>,
     /// Tables only: max each partition sum with the same sum over the
     /// board reflected about its main diagonal (a second admissible

@@ -9,12 +9,14 @@
 //! near the root within a memory budget and IDA* below.
 
 mod dfs;
+#[cfg(feature = "hybrid")]
 mod hybrid;
 mod pass;
 mod split;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "hybrid")]
 pub(crate) use hybrid::{hybrid_ida_star, BYTES_PER_NODE, MAX_PACKED_CELLS};
 pub(crate) use pass::{frontier_moves, pass_below};
 pub use split::split_depth;
