@@ -884,6 +884,24 @@ fn memory_runs_a_star_ida_star_and_counts_its_phases() {
     }
     let text = npuzzle(&["solve", "--memory", "1K", board]);
     assert!(text.stdout.contains(" best first)"), "{}", text.stdout);
+    assert!(!text.stderr.contains("not used"), "{}", text.stderr);
+    // A search that keeps no positions says so, once per side and search.
+    let twice = format!("{board}\n{board}\n");
+    for (args, search) in [
+        (&["--algorithm", "astar"][..], "solved by A*"),
+        (&["--fast"][..], "near-optimal"),
+    ] {
+        let args = [&["solve", "--memory", "1M"], args].concat();
+        let run = npuzzle_in(scratch().path(), &args, &twice);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.matches("memory budget is not used").count(),
+            1,
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(search), "{}", run.stderr);
+    }
     for bad in ["12X", "0", "-1G", "nan", "2000T"] {
         let run = npuzzle(&["solve", &format!("--memory={bad}"), board]);
         assert_eq!(run.status, 2, "{bad}: {}", run.stderr);

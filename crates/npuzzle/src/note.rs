@@ -47,6 +47,15 @@ pub enum Note {
         /// Where the tables are.
         dir: std::path::PathBuf,
     },
+    /// A memory budget was given and a board's search does not take it:
+    /// only optimal IDA* searches of boards up to 5x5 run A*+IDA*. Told
+    /// once per board side and search.
+    MemoryUnused {
+        /// The board side.
+        size: usize,
+        /// The search that ran instead, such as "A*" or "beam search".
+        search: &'static str,
+    },
 }
 
 impl Note {
@@ -103,6 +112,10 @@ impl Note {
                 "using the {partition} tables in {}: the strongest complete set built there \
                  for {size}x{size} (--partition picks another)",
                 npuzzle_pdb::normalize(dir).display()
+            ),
+            Note::MemoryUnused { size, search } => format!(
+                "the memory budget is not used for {size}x{size} boards solved by {search}: \
+                 only optimal IDA* searches of boards up to 5x5 keep positions (A*+IDA*)"
             ),
         }
     }

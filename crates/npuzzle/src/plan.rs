@@ -186,6 +186,34 @@ impl Solver {
             fallback_after: (size >= 4).then_some(max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
         }
     }
+
+    /// Tells once per side and search that a memory budget is not used:
+    /// A*+IDA* is the optimal IDA* search's, up to 5x5.
+    fn note_memory_unused(&self, size: usize, plan: &Plan) {
+        if self.config.memory.is_none() {
+            return;
+        }
+        let search = match plan {
+            Plan::Reduce { .. } => "the reduction (near-optimal)",
+            Plan::Beam { .. } => "beam search (near-optimal)",
+            Plan::Search { algorithm, .. } => match algorithm {
+                Algorithm::IdaStar if size > 5 => "IDA*",
+                Algorithm::IdaStar => return,
+                Algorithm::AStar => "A*",
+                Algorithm::Bfs => "breadth-first search",
+            },
+        };
+        let first = self
+            .shared
+            .memory_notes_said
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((size, search));
+        if first {
+            self.note(Note::MemoryUnused { size, search });
+        }
+    }
+
     /// Tells once per board side that its tables are missing, and what
     /// happens instead.
     fn note_missing_once(&self, size: usize, max_nodes: Option<u64>) {
@@ -227,6 +255,7 @@ impl Solver {
         // Opening a side's tables (the first board of that side) is not
         // this board's time.
         let plan = self.plan(board, max_nodes);
+        self.note_memory_unused(board.size(), &plan);
         let started = Instant::now();
         let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref(), false),

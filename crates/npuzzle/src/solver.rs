@@ -35,6 +35,8 @@ pub(crate) struct Shared {
     notes: Mutex<Vec<Note>>,
     /// Sides whose missing tables were told.
     pub(crate) notes_said: Mutex<HashSet<usize>>,
+    /// Sides and searches whose unused memory budget was told.
+    pub(crate) memory_notes_said: Mutex<HashSet<(usize, &'static str)>>,
 }
 
 /// How one [`Solver::solve_with`] runs; `Run::default()` is what

@@ -168,7 +168,9 @@ pub(crate) fn search<H: Heuristic>(
                 #[cfg(feature = "hybrid")]
                 Some(bytes) if grid.cells() <= ida::MAX_PACKED_CELLS => {
                     let most = (bytes / ida::BYTES_PER_NODE).max(8) as usize;
-                    ida::hybrid_ida_star(grid, heuristic, position, most, limit, halt)
+                    ida::hybrid_ida_star(
+                        grid, heuristic, position, most, limit, halt, workers, spare,
+                    )
                 }
                 _ => ida::split_ida_star(grid, heuristic, position, limit, halt, workers, spare),
             }

@@ -10,10 +10,13 @@
 //! lies on an optimal path with its optimal g, and the first iteration
 //! whose bound reaches the optimal length finds a solution below it.
 
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
 use npuzzle_board::Move;
 
 use super::dfs::{Dfs, Flow};
-use super::split::promise;
+use super::split::{on_workers, promise};
 use crate::grid::{Grid, Position};
 use crate::halt::{Halt, CHECK_EVERY};
 use crate::heuristic::Heuristic;
@@ -197,9 +200,13 @@ struct OpenAtEnd {
     generated: u64,
 }
 
-/// A*+IDA* on one thread with at most `most_nodes` kept positions; `None`
-/// when the node limit or the halt ended it. `position` has at most
-/// [`MAX_PACKED_CELLS`] cells.
+/// A*+IDA* with at most `most_nodes` kept positions, the searches below
+/// them on `workers` threads of the rayon pool (1: this thread, taking on
+/// `spare` threads as they come free); `None` when the node limit or the
+/// halt ended it. `position` has at most [`MAX_PACKED_CELLS`] cells. The
+/// solution kept is the one below the first open node in order that has
+/// one, so the moves do not depend on the number of threads.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn hybrid_ida_star<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
@@ -207,6 +214,8 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
     most_nodes: usize,
     node_limit: u64,
     halt: Halt<'_>,
+    workers: usize,
+    spare: Option<&AtomicUsize>,
 ) -> Option<(Vec<Move>, Stats)> {
     let cells = grid.cells();
     assert!(cells <= MAX_PACKED_CELLS, "a key packs at most 25 cells");
@@ -223,13 +232,6 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
     };
     let &(_, _, first_f) = frontier.nodes.first()?;
     let mut bound = first_f;
-    let mut dfs = Dfs::new(
-        grid,
-        heuristic,
-        position,
-        node_limit.saturating_sub(stats.expanded),
-        halt,
-    );
     // The least estimate each node's search met in the last iteration.
     let mut closest = vec![u32::MAX; frontier.nodes.len()];
     loop {
@@ -248,36 +250,136 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
             let h = u32::from(kept.nodes[frontier.nodes[k].0 as usize].h);
             promise(h, (closest[k] != u32::MAX).then_some(closest[k]))
         });
-        for k in order {
-            let (i, g, _) = frontier.nodes[k];
-            let node = kept.nodes[i as usize];
-            dfs.position = unpack(node.key, cells);
-            // The blank came from the parent's blank by `mv`.
-            let parent_blank = (node.parent != NONE).then(|| {
-                let back = Move::ALL[node.mv as usize].opposite();
-                let blank = dfs.position.blank() as usize;
-                back.blank_target(grid.n, blank)
-                    .expect("the move came from there") as u8
-            });
-            let state = heuristic.init(&dfs.position);
-            let flow = dfs.run(bound, g, parent_blank, START, &state);
-            closest[k] = dfs.closest;
-            match flow {
-                Flow::Found => {
-                    let mut moves = kept.moves_to(i);
-                    moves.append(&mut dfs.path);
-                    stats.expanded += dfs.stats.expanded;
-                    stats.generated += dfs.stats.generated;
-                    return Some((moves, stats));
-                }
-                Flow::Stopped => return None,
-                Flow::Exhausted => next_bound = next_bound.min(dfs.next_bound),
-            }
+        let below = Below {
+            grid,
+            heuristic,
+            kept: &kept,
+            frontier: &frontier.nodes,
+            bound,
+            closest: closest.iter().map(|&c| AtomicU32::new(c)).collect(),
+            order,
+            next: AtomicUsize::new(0),
+            first_found: AtomicUsize::new(usize::MAX),
+            found: Mutex::new(None),
+            stopped: AtomicBool::new(false),
+            spent: AtomicU64::new(stats.expanded),
+            node_limit,
+            halt,
+        };
+        let (iteration, below_next) = on_workers(workers, spare, &|recruit| below.work(recruit));
+        stats.expanded += iteration.expanded;
+        stats.generated += iteration.generated;
+        if let Some((_, moves)) = below.found.into_inner().expect("no panics while held") {
+            return Some((moves, stats));
         }
+        if below.stopped.into_inner() || stats.expanded >= node_limit || halt.now() {
+            return None;
+        }
+        closest = below
+            .closest
+            .into_iter()
+            .map(AtomicU32::into_inner)
+            .collect();
+        next_bound = next_bound.min(below_next);
         if next_bound == u32::MAX {
             return None;
         }
         bound = next_bound;
+    }
+}
+
+/// One iteration below the open nodes: the order they are handed out in
+/// and what the threads searching below them share.
+struct Below<'a, H: Heuristic> {
+    grid: &'a Grid,
+    heuristic: &'a H,
+    kept: &'a Kept,
+    /// The open nodes: (node, g, f).
+    frontier: &'a [(u32, u32, u32)],
+    bound: u32,
+    /// Places in `frontier` within the bound, most promising first.
+    order: Vec<usize>,
+    /// The least estimate each node's search met, by place in `frontier`.
+    closest: Vec<AtomicU32>,
+    next: AtomicUsize,
+    /// The place in `order` of the first node known to hold a goal below.
+    first_found: AtomicUsize,
+    found: Mutex<Option<(usize, Vec<Move>)>>,
+    stopped: AtomicBool,
+    /// Nodes the whole search expanded so far (the node limit is the
+    /// whole search's).
+    spent: AtomicU64,
+    node_limit: u64,
+    halt: Halt<'a>,
+}
+
+impl<H: Heuristic> Below<'_, H> {
+    /// One thread's share: the next open node in order until none is left
+    /// or an earlier one holds a goal. `recruit`, on the search's own
+    /// thread, takes spare threads on before each node.
+    fn work(&self, recruit: Option<&dyn Fn()>) -> (Stats, u32) {
+        let mut totals = (Stats::default(), u32::MAX);
+        let mut stack = Vec::new();
+        loop {
+            if let Some(recruit) = recruit {
+                recruit();
+            }
+            let place = self.next.fetch_add(1, Ordering::Relaxed);
+            // A stopped search ends; a later node cannot change the answer
+            // once an earlier one has one.
+            if self.stopped.load(Ordering::Relaxed)
+                || place >= self.order.len()
+                || place > self.first_found.load(Ordering::Relaxed)
+            {
+                return totals;
+            }
+            let (stats, next_bound) = self.search_below(place, &mut stack);
+            totals.0 += stats;
+            totals.1 = totals.1.min(next_bound);
+        }
+    }
+
+    /// IDA*'s pass below the open node at `place` in the order: its nodes
+    /// and the least f it cut off.
+    fn search_below(&self, place: usize, stack: &mut Vec<[H::State; 4]>) -> (Stats, u32) {
+        let (grid, cells) = (self.grid, self.grid.cells());
+        let k = self.order[place];
+        let (i, g, _) = self.frontier[k];
+        let node = self.kept.nodes[i as usize];
+        let position = unpack(node.key, cells);
+        // The blank came from the parent's blank by `mv`.
+        let parent_blank = (node.parent != NONE).then(|| {
+            let back = Move::ALL[node.mv as usize].opposite();
+            back.blank_target(grid.n, position.blank() as usize)
+                .expect("the move came from there") as u8
+        });
+        let state = self.heuristic.init(&position);
+        let left = self
+            .node_limit
+            .saturating_sub(self.spent.load(Ordering::Relaxed));
+        let mut dfs = Dfs::new(grid, self.heuristic, position, left, self.halt);
+        dfs.first_found = &self.first_found;
+        dfs.subtree = place;
+        dfs.stack = std::mem::take(stack);
+        match dfs.run(self.bound, g, parent_blank, START, &state) {
+            Flow::Found => {
+                self.first_found.fetch_min(place, Ordering::Relaxed);
+                let mut moves = self.kept.moves_to(i);
+                moves.extend_from_slice(&dfs.path);
+                let mut best = self.found.lock().expect("no panics while held");
+                if best.as_ref().is_none_or(|(p, _)| place < *p) {
+                    *best = Some((place, moves));
+                }
+            }
+            // An earlier node's solution ended this search: nothing lost.
+            Flow::Stopped if self.first_found.load(Ordering::Relaxed) < place => {}
+            Flow::Stopped => self.stopped.store(true, Ordering::Relaxed),
+            Flow::Exhausted => {}
+        }
+        self.spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
+        self.closest[k].store(dfs.closest, Ordering::Relaxed);
+        *stack = std::mem::take(&mut dfs.stack);
+        (dfs.stats, dfs.next_bound)
     }
 }
 
@@ -445,6 +547,8 @@ mod tests {
                         most,
                         u64::MAX,
                         halt,
+                        1,
+                        None,
                     ));
                     run(hybrid_ida_star(
                         &grid,
@@ -453,6 +557,8 @@ mod tests {
                         most,
                         u64::MAX,
                         halt,
+                        1,
+                        None,
                     ));
                 }
             }
@@ -479,13 +585,64 @@ mod tests {
                 split_ida_star(&grid, &heuristic, position(), u64::MAX, halt, 1, None).unwrap();
             for most in [100, 20_000] {
                 let (moves, stats) =
-                    hybrid_ida_star(&grid, &heuristic, position(), most, u64::MAX, halt).unwrap();
+                    hybrid_ida_star(&grid, &heuristic, position(), most, u64::MAX, halt, 1, None)
+                        .unwrap();
                 assert_eq!(moves.len(), plain.len(), "{board} budget {most}");
                 assert!(board.solves(&moves, goal), "{board}");
                 assert!(stats.best_first > 0 && stats.best_first <= stats.expanded);
                 // A hundred positions hold no 4x4 answer: IDA* ran below.
                 assert!(most > 100 || stats.best_first < stats.expanded);
             }
+        }
+    }
+
+    /// Two threads below the open nodes (and one taking on a spare
+    /// thread): the same moves as one, the goal reached, and nodes counted
+    /// from both phases.
+    #[test]
+    fn two_threads_give_the_moves_of_one() {
+        let goal = Goal::BlankLast;
+        let grid = Grid::new(4, goal);
+        let heuristic = crate::heuristic::LinearConflict::new(&grid);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut rng = SplitMix64::new(72);
+        for _ in 0..4 {
+            let board = random_walk(4, goal, 80, &mut rng);
+            let position = || Position::new(&board);
+            let halt = Halt::default();
+            let solve = |workers, spare| {
+                hybrid_ida_star(
+                    &grid,
+                    &heuristic,
+                    position(),
+                    5_000,
+                    u64::MAX,
+                    halt,
+                    workers,
+                    spare,
+                )
+                .unwrap()
+            };
+            let (one, one_stats) = solve(1, None);
+            let (two, two_stats) = pool.install(|| solve(2, None));
+            let spare = AtomicUsize::new(1);
+            let (taken, _) = solve(1, Some(&spare));
+            assert_eq!(
+                spare.load(Ordering::Relaxed),
+                1,
+                "the spare thread is given back"
+            );
+            assert!(board.solves(&one, goal), "{board}");
+            assert_eq!(two, one, "{board}");
+            assert_eq!(taken, one, "{board}");
+            assert_eq!(two_stats.best_first, one_stats.best_first, "{board}");
+            assert!(
+                two_stats.expanded > two_stats.best_first,
+                "{board}: IDA* ran below"
+            );
         }
     }
 
@@ -499,14 +656,36 @@ mod tests {
         let position = || Position::new(&board);
         let halt = Halt::default();
         // In the best-first phase (its budget not reached) and below it.
-        assert!(hybrid_ida_star(&grid, &heuristic, position(), 1 << 20, 50, halt).is_none());
-        assert!(hybrid_ida_star(&grid, &heuristic, position(), 100, 5_000, halt).is_none());
+        assert!(
+            hybrid_ida_star(&grid, &heuristic, position(), 1 << 20, 50, halt, 1, None).is_none()
+        );
+        assert!(
+            hybrid_ida_star(&grid, &heuristic, position(), 100, 5_000, halt, 1, None).is_none()
+        );
         let stop = AtomicBool::new(true);
         let stopped = Halt::flag(Some(&stop));
-        assert!(hybrid_ida_star(&grid, &heuristic, position(), 100, u64::MAX, stopped).is_none());
-        assert!(
-            hybrid_ida_star(&grid, &heuristic, position(), 1 << 22, u64::MAX, stopped).is_none()
-        );
+        assert!(hybrid_ida_star(
+            &grid,
+            &heuristic,
+            position(),
+            100,
+            u64::MAX,
+            stopped,
+            1,
+            None
+        )
+        .is_none());
+        assert!(hybrid_ida_star(
+            &grid,
+            &heuristic,
+            position(),
+            1 << 22,
+            u64::MAX,
+            stopped,
+            1,
+            None
+        )
+        .is_none());
     }
 
     /// Packing keeps every tile of a 5x5 position.

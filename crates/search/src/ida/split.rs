@@ -465,23 +465,7 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
     /// on this one taking on `spare` threads: the iteration's nodes and
     /// its next bound.
     fn run(&self, workers: usize, spare: Option<&AtomicUsize>) -> (Stats, u32) {
-        use rayon::prelude::*;
-
-        let worker = |recruit: Option<&dyn Fn()>| self.work(recruit);
-        if workers <= 1 {
-            match spare {
-                None => worker(None),
-                Some(spare) => with_spare_threads(spare, &worker),
-            }
-        } else {
-            (0..workers).into_par_iter().map(|_| worker(None)).reduce(
-                || (Stats::default(), u32::MAX),
-                |(mut a, x), (b, y)| {
-                    a += b;
-                    (a, x.min(y))
-                },
-            )
-        }
+        on_workers(workers, spare, &|recruit| self.work(recruit))
     }
 
     /// One thread's share: the next subtree in order until none is left
@@ -573,6 +557,31 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
                 )
             })
             .collect()
+    }
+}
+
+/// Runs `worker` on `workers` threads of the rayon pool, or on this one
+/// taking on `spare` threads: the sum of their nodes and the least of
+/// their next bounds.
+pub(super) fn on_workers<W>(workers: usize, spare: Option<&AtomicUsize>, worker: &W) -> (Stats, u32)
+where
+    W: Fn(Option<&dyn Fn()>) -> (Stats, u32) + Sync,
+{
+    use rayon::prelude::*;
+
+    if workers <= 1 {
+        match spare {
+            None => worker(None),
+            Some(spare) => with_spare_threads(spare, worker),
+        }
+    } else {
+        (0..workers).into_par_iter().map(|_| worker(None)).reduce(
+            || (Stats::default(), u32::MAX),
+            |(mut a, x), (b, y)| {
+                a += b;
+                (a, x.min(y))
+            },
+        )
     }
 }
 
