@@ -10,13 +10,12 @@
 //! lies on an optimal path with its optimal g, and the first iteration
 //! whose bound reaches the optimal length finds a solution below it.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use npuzzle_board::Move;
 
-use super::dfs::{Dfs, Flow};
-use super::split::{on_workers, promise};
+use super::dfs::Dfs;
+use super::split::{on_workers, promise, Handout};
 use crate::grid::{Grid, Position};
 use crate::halt::{Halt, CHECK_EVERY};
 use crate::heuristic::Heuristic;
@@ -258,21 +257,17 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
             bound,
             closest: closest.iter().map(|&c| AtomicU32::new(c)).collect(),
             order,
-            next: AtomicUsize::new(0),
-            first_found: AtomicUsize::new(usize::MAX),
-            found: Mutex::new(None),
-            stopped: AtomicBool::new(false),
-            spent: AtomicU64::new(stats.expanded),
+            handout: Handout::new(stats.expanded),
             node_limit,
             halt,
         };
         let (iteration, below_next) = on_workers(workers, spare, &|recruit| below.work(recruit));
         stats.expanded += iteration.expanded;
         stats.generated += iteration.generated;
-        if let Some((_, moves)) = below.found.into_inner().expect("no panics while held") {
+        if let Some(moves) = below.handout.take_found() {
             return Some((moves, stats));
         }
-        if below.stopped.into_inner() || stats.expanded >= node_limit || halt.now() {
+        if below.handout.stopped() || stats.expanded >= node_limit || halt.now() {
             return None;
         }
         closest = below
@@ -301,42 +296,18 @@ struct Below<'a, H: Heuristic> {
     order: Vec<usize>,
     /// The least estimate each node's search met, by place in `frontier`.
     closest: Vec<AtomicU32>,
-    next: AtomicUsize,
-    /// The place in `order` of the first node known to hold a goal below.
-    first_found: AtomicUsize,
-    found: Mutex<Option<(usize, Vec<Move>)>>,
-    stopped: AtomicBool,
-    /// Nodes the whole search expanded so far (the node limit is the
-    /// whole search's).
-    spent: AtomicU64,
+    handout: Handout,
     node_limit: u64,
     halt: Halt<'a>,
 }
 
 impl<H: Heuristic> Below<'_, H> {
-    /// One thread's share: the next open node in order until none is left
-    /// or an earlier one holds a goal. `recruit`, on the search's own
-    /// thread, takes spare threads on before each node.
+    /// One thread's share of the open nodes; see [`Handout::work`].
     fn work(&self, recruit: Option<&dyn Fn()>) -> (Stats, u32) {
-        let mut totals = (Stats::default(), u32::MAX);
-        let mut stack = Vec::new();
-        loop {
-            if let Some(recruit) = recruit {
-                recruit();
-            }
-            let place = self.next.fetch_add(1, Ordering::Relaxed);
-            // A stopped search ends; a later node cannot change the answer
-            // once an earlier one has one.
-            if self.stopped.load(Ordering::Relaxed)
-                || place >= self.order.len()
-                || place > self.first_found.load(Ordering::Relaxed)
-            {
-                return totals;
-            }
-            let (stats, next_bound) = self.search_below(place, &mut stack);
-            totals.0 += stats;
-            totals.1 = totals.1.min(next_bound);
-        }
+        self.handout
+            .work(self.order.len(), recruit, |place, stack| {
+                self.search_below(place, stack)
+            })
     }
 
     /// IDA*'s pass below the open node at `place` in the order: its nodes
@@ -354,29 +325,14 @@ impl<H: Heuristic> Below<'_, H> {
                 .expect("the move came from there") as u8
         });
         let state = self.heuristic.init(&position);
-        let left = self
-            .node_limit
-            .saturating_sub(self.spent.load(Ordering::Relaxed));
+        let left = self.handout.left(self.node_limit);
         let mut dfs = Dfs::new(grid, self.heuristic, position, left, self.halt);
-        dfs.first_found = &self.first_found;
+        dfs.first_found = &self.handout.first_found;
         dfs.subtree = place;
         dfs.stack = std::mem::take(stack);
-        match dfs.run(self.bound, g, parent_blank, START, &state) {
-            Flow::Found => {
-                self.first_found.fetch_min(place, Ordering::Relaxed);
-                let mut moves = self.kept.moves_to(i);
-                moves.extend_from_slice(&dfs.path);
-                let mut best = self.found.lock().expect("no panics while held");
-                if best.as_ref().is_none_or(|(p, _)| place < *p) {
-                    *best = Some((place, moves));
-                }
-            }
-            // An earlier node's solution ended this search: nothing lost.
-            Flow::Stopped if self.first_found.load(Ordering::Relaxed) < place => {}
-            Flow::Stopped => self.stopped.store(true, Ordering::Relaxed),
-            Flow::Exhausted => {}
-        }
-        self.spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
+        let flow = dfs.run(self.bound, g, parent_blank, START, &state);
+        self.handout
+            .record(place, flow, &dfs, || self.kept.moves_to(i));
         self.closest[k].store(dfs.closest, Ordering::Relaxed);
         *stack = std::mem::take(&mut dfs.stack);
         (dfs.stats, dfs.next_bound)

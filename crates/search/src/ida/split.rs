@@ -378,11 +378,10 @@ pub(crate) fn split_ida_star<H: Heuristic>(
         let (iteration_stats, next_bound) = iteration.run(workers, spare);
         stats.expanded += iteration_stats.expanded;
         stats.generated += iteration_stats.generated;
-        let found = iteration.found.lock().expect("no panics while held").take();
-        if let Some((_, moves)) = found {
+        if let Some(moves) = iteration.handout.take_found() {
             return Some((moves, stats));
         }
-        if iteration.stopped.load(Ordering::Relaxed) || stats.expanded >= node_limit || halt.now() {
+        if iteration.handout.stopped() || stats.expanded >= node_limit || halt.now() {
             return None;
         }
         bound = next_bound.min(above.least_cut);
@@ -410,17 +409,7 @@ struct Iteration<'a, H: Heuristic> {
     order: Vec<usize>,
     /// The least estimate each subtree's search met, by place in `order`.
     closest: Vec<AtomicU32>,
-    next_subtree: AtomicUsize,
-    /// The place in `order` of the first subtree known to hold a goal.
-    first_found: AtomicUsize,
-    stopped: AtomicBool,
-    /// Nodes the whole search expanded so far: the node limit is the
-    /// whole search's, and each subtree gets what the finished ones left
-    /// (with several workers, the subtrees under way may together pass it
-    /// by at most a subtree's share each).
-    spent: AtomicU64,
-    /// The goal of the first subtree in `order` that has one, by place.
-    found: Mutex<Option<(usize, Vec<Move>)>>,
+    handout: Handout,
 }
 
 impl<'a, H: Heuristic> Iteration<'a, H> {
@@ -453,11 +442,7 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
             closest: subtrees.iter().map(|_| AtomicU32::new(u32::MAX)).collect(),
             subtrees,
             order,
-            next_subtree: AtomicUsize::new(0),
-            first_found: AtomicUsize::new(usize::MAX),
-            stopped: AtomicBool::new(false),
-            spent: AtomicU64::new(spent),
-            found: Mutex::new(None),
+            handout: Handout::new(spent),
         }
     }
 
@@ -468,27 +453,12 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
         on_workers(workers, spare, &|recruit| self.work(recruit))
     }
 
-    /// One thread's share: the next subtree in order until none is left
-    /// or an earlier one holds a goal. `recruit`, on the search's own
-    /// thread, takes spare threads on before each subtree.
+    /// One thread's share of the subtrees; see [`Handout::work`].
     fn work(&self, recruit: Option<&dyn Fn()>) -> (Stats, u32) {
-        let mut totals = (Stats::default(), u32::MAX);
-        // One stack of child states per thread, for all its subtrees.
-        let mut stack = Vec::new();
-        loop {
-            if let Some(recruit) = recruit {
-                recruit();
-            }
-            let place = self.next_subtree.fetch_add(1, Ordering::Relaxed);
-            // A later subtree cannot change the answer once an earlier one
-            // has one.
-            if place >= self.subtrees.len() || place > self.first_found.load(Ordering::Relaxed) {
-                return totals;
-            }
-            let (stats, next_bound) = self.search_subtree(place, &mut stack);
-            totals.0 += stats;
-            totals.1 = totals.1.min(next_bound);
-        }
+        self.handout
+            .work(self.subtrees.len(), recruit, |place, stack| {
+                self.search_subtree(place, stack)
+            })
     }
 
     /// Searches the subtree at `place` in the order: its nodes and the
@@ -504,7 +474,7 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
         } = *self.split;
         // Subtrees smaller than the clock's interval look at it here.
         if halt.now() {
-            self.stopped.store(true, Ordering::Relaxed);
+            self.handout.stopped.store(true, Ordering::Relaxed);
             return (Stats::default(), u32::MAX);
         }
         let subtree = self.subtrees[self.order[place]];
@@ -512,9 +482,14 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
         // The start's children are prepared as every other node's are.
         let mut start = subtree.state;
         heuristic.prepare_children(&mut start, &position, pruning().moves(subtree.history));
-        let left = node_limit.saturating_sub(self.spent.load(Ordering::Relaxed));
-        let mut dfs = Dfs::new(grid, heuristic, position, left, halt);
-        dfs.first_found = &self.first_found;
+        let mut dfs = Dfs::new(
+            grid,
+            heuristic,
+            position,
+            self.handout.left(node_limit),
+            halt,
+        );
+        dfs.first_found = &self.handout.first_found;
         dfs.subtree = place;
         dfs.stack = std::mem::take(stack);
         let flow = dfs.run(
@@ -524,22 +499,8 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
             subtree.history,
             &start,
         );
-        match flow {
-            Flow::Found => {
-                self.first_found.fetch_min(place, Ordering::Relaxed);
-                let mut moves = subtree.moves.clone();
-                moves.extend_from_slice(&dfs.path);
-                let mut best = self.found.lock().expect("no panics while held");
-                if best.as_ref().is_none_or(|(i, _)| place < *i) {
-                    *best = Some((place, moves));
-                }
-            }
-            // An earlier subtree's solution ended this one: nothing lost.
-            Flow::Stopped if self.first_found.load(Ordering::Relaxed) < place => {}
-            Flow::Stopped => self.stopped.store(true, Ordering::Relaxed),
-            Flow::Exhausted => {}
-        }
-        self.spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
+        self.handout
+            .record(place, flow, &dfs, || subtree.moves.clone());
         *stack = std::mem::take(&mut dfs.stack);
         self.closest[place].store(dfs.closest, Ordering::Relaxed);
         (dfs.stats, dfs.next_bound)
@@ -557,6 +518,110 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
                 )
             })
             .collect()
+    }
+}
+
+/// How one iteration's starts (a split search's subtrees, A*+IDA*'s open
+/// nodes) go to the threads, by place in their order, most promising
+/// first, and what the searches below them report back. The solution kept
+/// is the one below the first place that has one, so the moves depend
+/// neither on timing nor on the number of threads.
+pub(super) struct Handout {
+    next: AtomicUsize,
+    /// The first place known to hold a goal; a search below a later place
+    /// stops, since it cannot change the answer.
+    pub(super) first_found: AtomicUsize,
+    /// A search was stopped by the node limit or the halt.
+    pub(super) stopped: AtomicBool,
+    /// Nodes the whole search expanded so far: the node limit is the
+    /// whole search's, and each start gets what the finished ones left
+    /// (with several threads, the searches under way may together pass it
+    /// by at most a start's share each).
+    spent: AtomicU64,
+    /// The goal below the first place that has one, by place.
+    found: Mutex<Option<(usize, Vec<Move>)>>,
+}
+
+impl Handout {
+    /// `spent`: the nodes expanded before this iteration.
+    pub(super) fn new(spent: u64) -> Handout {
+        Handout {
+            next: AtomicUsize::new(0),
+            first_found: AtomicUsize::new(usize::MAX),
+            stopped: AtomicBool::new(false),
+            spent: AtomicU64::new(spent),
+            found: Mutex::new(None),
+        }
+    }
+
+    /// One thread's share of `starts` places: `search` of the next place
+    /// until none is left, an earlier one holds a goal, or a search was
+    /// stopped. `recruit`, on the search's own thread, takes spare threads
+    /// on before each start. One stack of child states per thread, for all
+    /// its searches.
+    pub(super) fn work<S>(
+        &self,
+        starts: usize,
+        recruit: Option<&dyn Fn()>,
+        mut search: impl FnMut(usize, &mut Vec<[S; 4]>) -> (Stats, u32),
+    ) -> (Stats, u32) {
+        let mut totals = (Stats::default(), u32::MAX);
+        let mut stack = Vec::new();
+        loop {
+            if let Some(recruit) = recruit {
+                recruit();
+            }
+            let place = self.next.fetch_add(1, Ordering::Relaxed);
+            if self.stopped() || place >= starts || place > self.first_found.load(Ordering::Relaxed)
+            {
+                return totals;
+            }
+            let (stats, next_bound) = search(place, &mut stack);
+            totals.0 += stats;
+            totals.1 = totals.1.min(next_bound);
+        }
+    }
+
+    /// The node limit left to a search starting now.
+    pub(super) fn left(&self, node_limit: u64) -> u64 {
+        node_limit.saturating_sub(self.spent.load(Ordering::Relaxed))
+    }
+
+    /// Takes how the search below `place` ended: on a goal, the moves
+    /// `prefix()` then the search's path.
+    pub(super) fn record<H: Heuristic>(
+        &self,
+        place: usize,
+        flow: Flow,
+        dfs: &Dfs<'_, H>,
+        prefix: impl FnOnce() -> Vec<Move>,
+    ) {
+        match flow {
+            Flow::Found => {
+                self.first_found.fetch_min(place, Ordering::Relaxed);
+                let mut moves = prefix();
+                moves.extend_from_slice(&dfs.path);
+                let mut best = self.found.lock().expect("no panics while held");
+                if best.as_ref().is_none_or(|(i, _)| place < *i) {
+                    *best = Some((place, moves));
+                }
+            }
+            // An earlier place's solution ended this search: nothing lost.
+            Flow::Stopped if self.first_found.load(Ordering::Relaxed) < place => {}
+            Flow::Stopped => self.stopped.store(true, Ordering::Relaxed),
+            Flow::Exhausted => {}
+        }
+        self.spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
+    }
+
+    /// The solution found, once the threads are done.
+    pub(super) fn take_found(&self) -> Option<Vec<Move>> {
+        let found = self.found.lock().expect("no panics while held").take();
+        found.map(|(_, moves)| moves)
+    }
+
+    pub(super) fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
     }
 }
 
