@@ -16,6 +16,7 @@ use super::record::Started;
 use super::replay::replays;
 use super::runs::feed_and_wait;
 use super::sets::{read_set, Instance};
+use super::strategies::strategy;
 use crate::workspace::root;
 
 /// Expanded nodes published for each of the fifty, by number, for
@@ -162,11 +163,12 @@ impl Row {
     }
 }
 
-/// What the rows of one configuration are compared by.
-struct Setting {
-    tables: String,
-    jobs: String,
-    memory: String,
+/// What the rows of one configuration are compared by, and how `solve`
+/// runs: the tables, the threads and the memory budget (`-`: none).
+pub struct Setting {
+    pub tables: String,
+    pub jobs: String,
+    pub memory: String,
 }
 
 /// The instances' numbers by published nodes, fewest first.
@@ -228,7 +230,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
             break;
         }
         let instance = &set[number - 1];
-        match solve(ctx, instance, &setting, left)? {
+        match solve(&ctx.npuzzle, instance, &setting, left)? {
             Some(answer) => {
                 let row = Row {
                     number,
@@ -259,23 +261,29 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
 }
 
 /// What `solve` gave for one instance.
-struct Answer {
-    length: u64,
-    expanded: u64,
-    best_first: u64,
-    seconds: f64,
-    peak_rss_mb: f64,
+pub struct Answer {
+    pub length: u64,
+    pub expanded: u64,
+    pub best_first: u64,
+    /// The process's, start and table mapping included.
+    pub seconds: f64,
+    /// The search's own.
+    pub search_seconds: f64,
+    pub peak_rss_mb: f64,
+    /// The heuristic strategy the record names, `-` for none.
+    pub strategy: String,
 }
 
-/// Solves one instance within `seconds`: `None` when the time ran out; an
-/// error for a wrong length or moves that do not replay.
-fn solve(
-    ctx: &Ctx,
+/// Solves one 24-puzzle (blank-first goal) within `seconds`: `None` when
+/// the time ran out; an error for a wrong length or moves that do not
+/// replay.
+pub fn solve(
+    npuzzle: &Path,
     instance: &Instance,
     setting: &Setting,
     seconds: f64,
 ) -> Result<Option<Answer>, String> {
-    let mut command = Command::new(&ctx.npuzzle);
+    let mut command = Command::new(npuzzle);
     command
         .args([
             "solve",
@@ -341,7 +349,9 @@ fn solve(
         expanded: answer["expanded"].as_u64().unwrap_or(0),
         best_first: answer["best_first_expanded"].as_u64().unwrap_or(0),
         seconds: wall,
+        search_seconds: answer["seconds"].as_f64().unwrap_or(wall),
         peak_rss_mb,
+        strategy: strategy(answer).to_string(),
     }))
 }
 
