@@ -232,7 +232,11 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
     let &(_, _, first_f) = frontier.nodes.first()?;
     let mut bound = first_f;
     // The least estimate each node's search met in the last iteration.
-    let mut closest = vec![u32::MAX; frontier.nodes.len()];
+    let closest: Vec<AtomicU32> = frontier
+        .nodes
+        .iter()
+        .map(|_| AtomicU32::new(u32::MAX))
+        .collect();
     loop {
         stats.iterations += 1;
         let mut next_bound = u32::MAX;
@@ -247,7 +251,8 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
         // Most promising first, as the split search orders its subtrees.
         order.sort_by_key(|&k| {
             let h = u32::from(kept.nodes[frontier.nodes[k].0 as usize].h);
-            promise(h, (closest[k] != u32::MAX).then_some(closest[k]))
+            let near = closest[k].load(Ordering::Relaxed);
+            promise(h, (near != u32::MAX).then_some(near))
         });
         let below = Below {
             grid,
@@ -255,7 +260,7 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
             kept: &kept,
             frontier: &frontier.nodes,
             bound,
-            closest: closest.iter().map(|&c| AtomicU32::new(c)).collect(),
+            closest: &closest,
             order,
             handout: Handout::new(stats.expanded),
             node_limit,
@@ -270,11 +275,6 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
         if below.handout.stopped() || stats.expanded >= node_limit || halt.now() {
             return None;
         }
-        closest = below
-            .closest
-            .into_iter()
-            .map(AtomicU32::into_inner)
-            .collect();
         next_bound = next_bound.min(below_next);
         if next_bound == u32::MAX {
             return None;
@@ -294,8 +294,9 @@ struct Below<'a, H: Heuristic> {
     bound: u32,
     /// Places in `frontier` within the bound, most promising first.
     order: Vec<usize>,
-    /// The least estimate each node's search met, by place in `frontier`.
-    closest: Vec<AtomicU32>,
+    /// The least estimate each node's search met, by place in `frontier`
+    /// (kept from one iteration to the next).
+    closest: &'a [AtomicU32],
     handout: Handout,
     node_limit: u64,
     halt: Halt<'a>,
