@@ -111,14 +111,6 @@ pub struct BuildReport {
     pub elapsed: Duration,
 }
 
-/// Memory the system can still give, in bytes (Linux).
-pub(crate) fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes * 1024)
-}
-
 /// Refuses a build before anything is allocated or written: the largest
 /// pattern's peak memory against what the machine has, a directory that
 /// cannot be created or written, and too little room for the files.
@@ -129,7 +121,7 @@ pub fn preflight(dir: &Path, partition: &Partition) -> Result<(), Error> {
         .max_by_key(|p| generate::memory_needed(p))
         .expect("a partition has patterns");
     let needed = generate::memory_needed(biggest);
-    if let Some(available) = available_memory().filter(|&a| a < needed) {
+    if let Some(available) = generate::available_memory().filter(|&a| a < needed) {
         return Err(Error::OutOfMemory {
             pattern: biggest.to_string(),
             needed,

@@ -183,7 +183,7 @@ fn check_memory(memory: Option<u64>) -> Result<(), Error> {
     let Some(asked) = memory else {
         return Ok(());
     };
-    match crate::build::available_memory() {
+    match npuzzle_pdb::generate::available_memory() {
         Some(free) if asked > free => Err(Error::InvalidArgument(format!(
             "memory {:.1} GB is more than the {:.1} GB this machine has free: give less, \
              such as {:.0}G",

@@ -35,6 +35,11 @@ pub enum Problem {
     NotZstd(String),
     /// The bytes are not a usable table (foreign, truncated, corrupt, wrong table).
     Pdb(PdbError),
+    /// Its values can be proven exact only by building it again (its tiles
+    /// were given by hand), and the build needs more memory than is
+    /// available (bytes).
+    #[allow(missing_docs)]
+    NoMemoryToProve { needed: u64, available: u64 },
     /// The packed file is good but its unpacked copy at `cache` is not.
     DamagedCache {
         /// The unpacked copy.
@@ -56,6 +61,13 @@ impl fmt::Display for Problem {
                 "damaged: not a valid zstd-compressed pattern database ({e})"
             ),
             Problem::Pdb(e) => e.fmt(f),
+            Problem::NoMemoryToProve { needed, available } => write!(
+                f,
+                "its tiles were given by hand, so its values are proven exact by building it \
+                 again, which needs about {:.1} GB of memory; {:.1} GB is available",
+                *needed as f64 / 1e9,
+                *available as f64 / 1e9
+            ),
             Problem::DamagedCache { cache, error } => write!(
                 f,
                 "good, but its unpacked copy {} is damaged ({error})",
@@ -109,6 +121,9 @@ impl fmt::Display for OpenError {
                 "{path} is {problem}: give a .pdb.zst (or unpacked .pdb) file"
             ),
             Problem::Io(_) => write!(f, "{path}: {problem}"),
+            Problem::NoMemoryToProve { .. } => {
+                write!(f, "{path}: {problem}; free memory and try again")
+            }
             Problem::NotZstd(_) | Problem::Pdb(_) => write!(
                 f,
                 "{path}: {problem}; rebuild it with `npuzzle pdb build --force` \

@@ -35,7 +35,7 @@ pub use crate::mapped::open_unpacked;
 use crate::mapped::open_unpacked_file;
 pub use crate::naming::file_name;
 use crate::naming::unpacked_file_name;
-use crate::pattern::Partition;
+use crate::pattern::{Partition, Pattern};
 use crate::table::Pdb;
 use crate::temporary::{make_read_only, remove_stale_temporaries, temporary_for};
 
@@ -438,8 +438,8 @@ pub fn open_noting(packed: &Path, note: &mut dyn FnMut(String)) -> Result<TableF
     let (pdb, trust) = open_checked_crc(packed, note)?;
     if let Trust::Checked { copy, identity } = trust {
         pdb.check_plausible(crate::OPEN_SAMPLES)
-            .and_then(|()| check_hand_given(&pdb, copy.as_deref(), packed, note))
             .map_err(|e| fail(packed, Problem::Pdb(e)))?;
+        check_hand_given(&pdb, copy.as_deref(), packed, note)?;
         if let (Some(identity), Some(copy)) = (identity, copy) {
             identity.stamp(&copy);
         }
@@ -457,7 +457,7 @@ fn check_hand_given(
     copy: Option<&Path>,
     packed: &Path,
     note: &mut dyn FnMut(String),
-) -> Result<(), PdbError> {
+) -> Result<(), OpenError> {
     if crate::known_table(pdb.pattern()).is_some() {
         return Ok(());
     }
@@ -465,6 +465,7 @@ fn check_hand_given(
     if copy.is_some_and(|copy| crate::checked::is_proven_exact(copy, &digest)) {
         return Ok(());
     }
+    check_memory_for_proof(pdb.pattern(), packed)?;
     if pdb.header().entries() > 1 << 24 {
         note(format!(
             "{}: building the table again to prove its values exact (once; its tiles were \
@@ -472,7 +473,8 @@ fn check_hand_given(
             normalize(packed).display()
         ));
     }
-    pdb.check_exact()?;
+    pdb.check_exact()
+        .map_err(|e| fail(packed, Problem::Pdb(e)))?;
     if let Some(copy) = copy {
         crate::checked::record_exact(copy, &digest);
     }
@@ -582,7 +584,7 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
     if !is_packed(path) {
         let pdb = open_unpacked(path)?;
         pdb.verify().map_err(|e| fail(path, Problem::Pdb(e)))?;
-        check_values_exact(&pdb).map_err(|e| fail(path, Problem::Pdb(e)))?;
+        check_values_exact(&pdb, path)?;
         check_name(path, pdb.header(), unpacked_file_name(pdb.pattern()))?;
         return Ok(pdb.header().clone());
     }
@@ -592,9 +594,8 @@ pub fn verify(path: &Path) -> Result<Header, OpenError> {
         UnpackError::Source(e) => e,
         UnpackError::Target(e) => fail(path, Problem::Io(e)),
     })?;
-    Pdb::from_bytes(&image[..])
-        .and_then(|pdb| check_values_exact(&pdb))
-        .map_err(|e| fail(path, Problem::Pdb(e)))?;
+    let pdb = Pdb::from_bytes(&image[..]).map_err(|e| fail(path, Problem::Pdb(e)))?;
+    check_values_exact(&pdb, path)?;
     drop(image);
     for cache in cache_paths(path) {
         let Ok(pdb) = open_unpacked(&cache) else {
@@ -638,12 +639,30 @@ fn check_name(path: &Path, header: &Header, wanted: String) -> Result<(), OpenEr
 
 /// The values checked in full and proven exact: a named partition's table
 /// by its shipped digest, any other built again and compared.
-fn check_values_exact<D: AsRef<[u8]> + Sync>(pdb: &Pdb<D>) -> Result<(), PdbError> {
-    pdb.check_values_fully()?;
-    if !pdb.check_known_digest()? {
-        pdb.check_exact()?;
+fn check_values_exact<D: AsRef<[u8]> + Sync>(pdb: &Pdb<D>, path: &Path) -> Result<(), OpenError> {
+    let known = pdb
+        .check_values_fully()
+        .and_then(|()| pdb.check_known_digest())
+        .map_err(|e| fail(path, Problem::Pdb(e)))?;
+    if !known {
+        check_memory_for_proof(pdb.pattern(), path)?;
+        pdb.check_exact().map_err(|e| fail(path, Problem::Pdb(e)))?;
     }
     Ok(())
+}
+
+/// [`Pdb::check_exact`] builds the table again: refused up front when the
+/// machine has less memory available than a build of `pattern` takes
+/// (the figure `pdb build` refuses with), rather than left to the
+/// allocator to abort the process.
+fn check_memory_for_proof(pattern: &Pattern, path: &Path) -> Result<(), OpenError> {
+    let needed = crate::generate::memory_needed(pattern);
+    match crate::generate::available_memory() {
+        Some(available) if available < needed => {
+            Err(fail(path, Problem::NoMemoryToProve { needed, available }))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Whether the file starts with zstd's frame magic.
@@ -733,5 +752,30 @@ mod tests {
         let (tail, blocks) = recorder.writes.split_last().unwrap();
         assert_eq!(blocks, [BLOCK; 5]);
         assert_eq!(*tail, 12_345);
+    }
+
+    /// A hand-given table too big to prove on this machine is refused with
+    /// the figures and what to do, and not called damaged: rebuilding it
+    /// would not help.
+    #[test]
+    fn a_proof_beyond_memory_is_refused_with_the_figures() {
+        let error = OpenError::new(
+            Path::new("/tables/5x5-blank-first-zero-aware-1.2.3.pdb.zst"),
+            Problem::NoMemoryToProve {
+                needed: 5_300_000_000,
+                available: 2_100_000_000,
+            },
+        );
+        let message = error.to_string();
+        for part in [
+            "given by hand",
+            "5.3 GB",
+            "2.1 GB is available",
+            "free memory",
+        ] {
+            assert!(message.contains(part), "{message}");
+        }
+        assert!(!error.needs_rebuild(), "{message}");
+        assert!(crate::generate::available_memory().is_some_and(|bytes| bytes > 0));
     }
 }

@@ -406,6 +406,15 @@ pub struct Level {
     pub elapsed: Duration,
 }
 
+/// Memory the system can still give, in bytes: Linux's `MemAvailable`,
+/// `None` where it cannot be read.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
 /// The memory a build of `pattern` needs at its peak, in bytes: during the
 /// search a byte per value, two bits per abstract state, the set records
 /// and the order maps; afterwards the values and the table, then the table
