@@ -28,7 +28,8 @@ typedef enum {
   NPUZZLE_WRONG_SIZE = 3,
   // The board cannot reach the goal.
   NPUZZLE_UNSOLVABLE = 4,
-  // Tables missing or damaged: rebuild them (see the message).
+  // Tables missing, damaged or not usable now: the message says what to
+  // do (most often, rebuild them).
   NPUZZLE_TABLES = 5,
   // The move buffer is too small: `*length` holds the moves needed, and
   // the buffer needs one byte more for the NUL.
