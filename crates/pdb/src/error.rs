@@ -37,9 +37,13 @@ pub enum Problem {
     Pdb(PdbError),
     /// Its values can be proven exact only by building it again (its tiles
     /// were given by hand), and the build needs more memory than is
-    /// available (bytes).
-    #[allow(missing_docs)]
-    NoMemoryToProve { needed: u64, available: u64 },
+    /// available.
+    NoMemoryToProve {
+        /// Bytes the build takes at its peak (`generate::memory_needed`).
+        needed: u64,
+        /// Bytes the system can still give (`generate::available_memory`).
+        available: u64,
+    },
     /// The packed file is good but its unpacked copy at `cache` is not.
     DamagedCache {
         /// The unpacked copy.
