@@ -28,7 +28,7 @@ create_exception!(
     _npuzzle,
     TablesError,
     PyRuntimeError,
-    "Pattern databases missing or damaged; the message says how to build them."
+    "Pattern databases missing, damaged or not usable now; the message says what to do."
 );
 create_exception!(
     _npuzzle,

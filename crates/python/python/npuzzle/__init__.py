@@ -154,7 +154,8 @@ class Solver:
         (``KeyboardInterrupt``). Raises :class:`UnsolvableError` for a
         board that cannot reach the goal, :class:`NodeLimitError` past
         ``max_nodes``, :class:`TimeLimitError` past ``max_seconds``,
-        :class:`TablesError` for tables asked for but missing or damaged,
+        :class:`TablesError` for tables asked for but missing, damaged
+        or not usable now (the message says what to do), and
         ``TypeError``/``ValueError`` for what is not a board.
         """
         return self._native.solve(board)
