@@ -1,6 +1,7 @@
 //! The one integration-test binary: drives the real `npuzzle` binary as a
 //! user would, in a temporary directory.
 
+mod checkpoint;
 mod docs;
 mod fuzz;
 mod harness;

@@ -177,6 +177,12 @@ pub struct SolveArgs {
     /// Also write the solution as a self-contained animated SVG (one board).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Keep one board's optimal search in FILE as it goes (once a minute,
+    /// and when it ends unsolved), and go on from there when FILE holds an
+    /// earlier run of the same search: a search of hours can be split
+    /// across runs (with --max-seconds). Removed once solved.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 #[derive(Args)]

@@ -4,6 +4,7 @@
 
 mod args;
 mod check;
+mod checkpoint;
 mod input;
 mod output;
 mod pdb;

@@ -187,6 +187,20 @@ struct SolutionRecord<'a> {
     agrees: Option<bool>,
     #[serde(serialize_with = "micros")]
     seconds: f64,
+    /// With --checkpoint, when earlier runs took part.
+    resumed: Option<Resumed>,
+}
+
+/// What the earlier runs of a search resumed from a checkpoint did.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Resumed {
+    /// Runs the search took, this one included.
+    pub runs: u32,
+    /// Seconds the earlier runs searched.
+    pub earlier_seconds: f64,
+    /// Of `expanded`, nodes expanded again because a run ended in the
+    /// middle of a subtree (and each resumed run's frontier).
+    pub lost: u64,
 }
 
 #[derive(Serialize)]
@@ -254,6 +268,8 @@ pub struct Printer<'a> {
     args: &'a SolveArgs,
     /// More than one board: answers get a header line, and a summary ends.
     pub batch: bool,
+    /// With --checkpoint: what the earlier runs of the board's search did.
+    pub resumed: Option<Resumed>,
     count: u64,
     /// Standard output is the terminal standard error would also write to.
     stdout_terminal: bool,
@@ -264,6 +280,7 @@ impl<'a> Printer<'a> {
         Printer {
             args,
             batch: false,
+            resumed: None,
             count: 0,
             stdout_terminal: io::stdout().is_terminal() && io::stderr().is_terminal(),
         }
@@ -400,6 +417,16 @@ impl<'a> Printer<'a> {
                     s.algorithm,
                     duration_text(s.elapsed.as_secs_f64())
                 )?;
+                if let Some(r) = self.resumed {
+                    writeln!(
+                        out,
+                        "Resumed: {} runs; the earlier ones searched {}; {} of the nodes \
+                         expanded again after runs ended mid-subtree",
+                        r.runs,
+                        duration_text(r.earlier_seconds),
+                        r.lost
+                    )?;
+                }
             }
             Answer::Solved(s) => {
                 match s.within {
@@ -485,6 +512,7 @@ impl<'a> Printer<'a> {
             self.args.search.goal.goal().name(),
             self.notation(),
             !self.args.no_moves,
+            self.resumed,
         );
         writeln!(out, "{}", line.map_err(io::Error::other)?)
     }
@@ -590,6 +618,7 @@ pub fn json_record(
     goal: &'static str,
     notation: Notation,
     with_moves: bool,
+    resumed: Option<Resumed>,
 ) -> serde_json::Result<String> {
     let known = input.item.known.as_ref();
     let origin = Origin {
@@ -605,7 +634,9 @@ pub fn json_record(
             origin,
             error: message,
         }),
-        (Ok(board), _) => record(origin, agrees, board, answer, goal, notation, with_moves),
+        (Ok(board), _) => record(
+            origin, agrees, board, answer, goal, notation, with_moves, resumed,
+        ),
         (Err(_), _) => unreachable!("a board that did not parse is bad input"),
     }
 }
@@ -627,11 +658,13 @@ pub fn board_record(
         goal,
         notation,
         with_moves,
+        None,
     )
 }
 
 /// The record of an answer about `board`, from `origin`; `agrees`: whether
 /// it matches the instance set's length (None: no set).
+#[allow(clippy::too_many_arguments)] // the record's parts, each its own
 fn record(
     origin: Origin,
     agrees: Option<bool>,
@@ -640,6 +673,7 @@ fn record(
     goal: &'static str,
     notation: Notation,
     with_moves: bool,
+    resumed: Option<Resumed>,
 ) -> serde_json::Result<String> {
     match answer {
         Answer::BadInput(message) => serde_json::to_string(&ErrorRecord {
@@ -676,6 +710,7 @@ fn record(
             note: s.note.as_deref(),
             agrees,
             seconds: s.elapsed.as_secs_f64(),
+            resumed,
         }),
         Answer::Unsolvable => serde_json::to_string(&UnsolvableRecord {
             kind: "unsolvable",

@@ -3,6 +3,8 @@
 //! input order as soon as it and those before it are done.
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -11,6 +13,7 @@ use npuzzle::{HeuristicKind, Partition, Solver};
 use npuzzle_board::echo;
 
 use crate::args::{AlgorithmArg, HeuristicArg, PlayArgs, SearchArgs, SolveArgs};
+use crate::checkpoint::Checkpoint;
 use crate::input::{self, Input, Inputs};
 use crate::output::{Answer, Printer, Summary};
 use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
@@ -175,6 +178,67 @@ fn answer_input(solver: &Solver, input: &Input, args: &SearchArgs) -> Answer {
     }
 }
 
+/// Answers one board with its search kept in the `--checkpoint` file
+/// `path`, going on from it: the answer, and what earlier runs did. An
+/// error (the file refused, or a board that gets no optimal IDA*) before
+/// any search.
+fn answer_keeping(
+    solver: &Solver,
+    board: &npuzzle::Board,
+    path: &std::path::Path,
+    args: &SearchArgs,
+) -> Result<(Answer, Option<crate::output::Resumed>), String> {
+    if let Some(misfit) = partition_misfit(args, board.size()) {
+        return Ok((Answer::BadInput(misfit), None));
+    }
+    let search = match solver.search_identity(board) {
+        Ok(search) => search,
+        Err(npuzzle::Error::Unsolvable { .. }) => return Ok((Answer::Unsolvable, None)),
+        Err(e) => return Err(format!("--checkpoint: {e}")),
+    };
+    let kept = Checkpoint::open(path, search)?;
+    // Ctrl-C stops the search and the progress is written; a second one
+    // ends the process at once.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+    let run = npuzzle::Run {
+        progress: Some(Arc::clone(&kept.progress)),
+        stop: Some(stop),
+        ..npuzzle::Run::default()
+    };
+    let started = Instant::now();
+    let result = with_spinner(
+        &format!("solving the {n}x{n} board", n = board.size()),
+        || kept.saving(|| solver.solve_with(board, &run)),
+    );
+    let answer = Answer::of(result, started.elapsed().as_secs_f64());
+    // The answer stands whatever becomes of the file.
+    let kept_now = match &answer {
+        Answer::Solved(_) => kept.remove(),
+        _ => kept.save(),
+    };
+    match kept_now {
+        Err(e) => eprintln!("npuzzle: {e}"),
+        Ok(()) if !matches!(answer, Answer::Solved(_)) => {
+            if path.exists() {
+                eprintln!(
+                    "npuzzle: the search so far is kept in {} ({}); run the same command to \
+                     go on",
+                    path.display(),
+                    kept.standing()
+                );
+            }
+        }
+        Ok(()) => {}
+    }
+    Ok((answer, kept.resumed()))
+}
+
 /// `--fast` answers name the option as their reason.
 fn with_fast_note(answer: Answer, fast: bool) -> Answer {
     match answer {
@@ -223,14 +287,33 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     if args.svg.is_some() && batch {
         return bad("--svg animates one board; give one".to_string());
     }
+    if args.checkpoint.is_some() && batch {
+        return bad("--checkpoint keeps one board's search; give one board".to_string());
+    }
+    // One board: answered before the batch's printing is set up, so that
+    // a refused --checkpoint ends the run before any output.
+    let single = if batch {
+        None
+    } else {
+        let input = ahead.pop().expect("one board");
+        let answer = match (&args.checkpoint, &input.item.board) {
+            (Some(path), Ok(board)) => match answer_keeping(&solver, board, path, &args.search) {
+                Ok((answer, resumed)) => {
+                    printer.resumed = resumed;
+                    answer
+                }
+                Err(e) => return bad(e),
+            },
+            _ => answer_input(&solver, &input, &args.search),
+        };
+        Some((input, answer))
+    };
     let mut emit = |input: Input, answer: Answer, out: &mut dyn Write| -> io::Result<()> {
         summary.count(&answer, input.item.known.as_ref());
         printer.print(out, &input, &answer)?;
         out.flush()
     };
-    if !batch {
-        let input = ahead.pop().expect("one board");
-        let answer = answer_input(&solver, &input, &args.search);
+    if let Some((input, answer)) = single {
         if let (Some(path), Ok(board), Answer::Solved(solved)) =
             (&args.svg, &input.item.board, &answer)
         {

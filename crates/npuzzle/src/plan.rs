@@ -257,6 +257,9 @@ impl Solver {
         let plan = self.plan(board, max_nodes);
         self.note_memory_unused(board.size(), &plan);
         let started = Instant::now();
+        if run.progress.is_some() {
+            self.keeps_progress(board, &plan)?;
+        }
         let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref(), false),
             Plan::Beam { tables } => {
@@ -281,6 +284,7 @@ impl Solver {
             memory: self.config.memory,
             reflect: self.config.reflection,
             beam_outcomes: Vec::new(),
+            progress: run.progress.clone(),
         };
         let (tables, solution) = self.search_tables(board, algorithm, heuristic)?;
         let search = |request: &Request| match &tables {
@@ -321,6 +325,80 @@ impl Solver {
             initial_estimate: Some(found.initial_estimate),
             ..solution
         })
+    }
+
+    /// Refuses progress for a board whose plan is not optimal IDA*.
+    fn keeps_progress(&self, board: &Board, plan: &Plan) -> Result<(), Error> {
+        let why = match plan {
+            Plan::Search {
+                algorithm: Algorithm::IdaStar,
+                fallback_after: None,
+                ..
+            } if self.config.within == 0 => return Ok(()),
+            Plan::Search {
+                fallback_after: Some(_),
+                ..
+            } => "the side's tables are not built".to_string(),
+            Plan::Search { algorithm, .. } if *algorithm != Algorithm::IdaStar => {
+                format!("{} is asked for", algorithm.name())
+            }
+            Plan::Search { .. } => "a solution within a percentage is asked for".to_string(),
+            Plan::Reduce { why } => why.clone(),
+            Plan::Beam { .. } => "it gets beam search".to_string(),
+        };
+        Err(Error::InvalidArgument(format!(
+            "progress is kept by optimal IDA* only, and this {n}x{n} board gets none ({why})",
+            n = board.size()
+        )))
+    }
+
+    /// What the optimal IDA* search of `board` is made of, as one line:
+    /// the engine's version (its move order and split), the board and
+    /// goal, the heuristic and, over tables, each table's pattern and CRC,
+    /// and the reflection. Searches with the same line expand the same
+    /// tree, so that the [`Progress`](npuzzle_search::Progress) of one can
+    /// go on in another: whoever stores progress stores this line with it
+    /// and refuses the progress for any other. An error when the board
+    /// gets no optimal IDA* (as [`Run::progress`] is refused).
+    pub fn search_identity(&self, board: &Board) -> Result<String, Error> {
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let plan = self.plan(board, self.config.max_nodes);
+        self.keeps_progress(board, &plan)?;
+        let Plan::Search { heuristic, .. } = plan else {
+            unreachable!("progress is kept by a search")
+        };
+        let (tables, _) = self.search_tables(board, Algorithm::IdaStar, heuristic)?;
+        let over = match &tables {
+            Some(tables) => {
+                let each: Vec<String> = tables
+                    .tables()
+                    .iter()
+                    .map(|t| format!("{} crc {:08x}", t.pattern(), t.header().table_crc()))
+                    .collect();
+                format!(
+                    "tables {} [{}], reflection {}",
+                    tables.partition().name(),
+                    each.join(", "),
+                    if self.config.reflection { "on" } else { "off" }
+                )
+            }
+            None => format!("heuristic {}", heuristic.name()),
+        };
+        Ok(format!(
+            "npuzzle {}; idastar split at {}; goal {}; board {}; {over}",
+            env!("CARGO_PKG_VERSION"),
+            npuzzle_search::split_depth(board.size()),
+            goal.name(),
+            board
+                .tiles()
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ))
     }
 
     /// What a search that ended without an answer gives: with `fallback`

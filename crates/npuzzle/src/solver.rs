@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use npuzzle_board::{Board, Goal};
 use npuzzle_pdb::{Lookup, Partition};
-use npuzzle_search::BeamOutcome;
+use npuzzle_search::{BeamOutcome, Progress};
 
 use crate::builder::{Config, SolverBuilder, MAX_MEMORY, MAX_WITHIN, MIN_MEMORY};
 use crate::error::Error;
@@ -78,6 +78,13 @@ pub struct Run {
     /// same board and run (hosts without threads run them in other
     /// workers). One that does not replay is run again.
     pub beams: Vec<BeamOutcome>,
+    /// Optimal IDA* only: where an earlier run of this board's search
+    /// left off (empty: from the start), kept up to date as this one goes,
+    /// so that a search of hours can end with its process and go on in
+    /// the next (see [`Progress`]; the caller stores it with the board,
+    /// the tables' digests and the options, and refuses it for others).
+    /// A board whose plan is not an optimal IDA* is refused.
+    pub progress: Option<Arc<Mutex<Progress>>>,
 }
 
 /// Solves boards of every size from 2x2 to 127x127 with the command line's

@@ -930,3 +930,65 @@ fn memory_budgets_are_read_and_checked_by_one_rule() {
     let solution = solver.solve(&board).unwrap();
     assert!(solution.optimal);
 }
+
+/// Over tables, a search stopped by its node limit again and again, each
+/// run going on from the progress, gives the moves of one run; the line
+/// that names the search names each table's CRC and the options, and
+/// boards that get no optimal IDA* have none.
+#[test]
+fn progress_over_tables_goes_on_across_runs() {
+    use std::sync::{Arc, Mutex};
+
+    use npuzzle_search::Progress;
+
+    let solver = open_555();
+    let board = parse_board("1 15 10 13 0 11 4 7 12 6 5 3 14 8 9 2").unwrap();
+    let whole = solver.solve(&board).unwrap();
+    let progress = Arc::new(Mutex::new(Progress::default()));
+    let run = Run {
+        max_nodes: Some(whole.expanded() / 5),
+        progress: Some(Arc::clone(&progress)),
+        ..Run::default()
+    };
+    let mut runs = 1;
+    let resumed = loop {
+        match solver.solve_with(&board, &run) {
+            Ok(solution) => break solution,
+            Err(Error::NodeLimit { .. }) => runs += 1,
+            Err(e) => panic!("{e}"),
+        }
+        assert!(runs < 20, "no answer after {runs} runs");
+    };
+    assert!(runs > 2, "never cut short");
+    assert_eq!(resumed.moves, whole.moves);
+    let kept = progress.lock().unwrap();
+    assert_eq!(kept.runs, runs);
+    assert_eq!(resumed.expanded() - kept.lost, whole.expanded());
+
+    let line = solver.search_identity(&board).unwrap();
+    let tables = solver.tables(4).unwrap();
+    for table in tables.tables() {
+        let crc = format!("crc {:08x}", table.header().table_crc());
+        assert!(line.contains(&crc), "{line}");
+    }
+    assert!(line.contains("1 15 10 13 0 11"), "{line}");
+    let unreflected = Solver::builder()
+        .pdb_dir(tables_555())
+        .partition_for(4, "5-5-5")
+        .reflection(false)
+        .build()
+        .unwrap();
+    assert_ne!(unreflected.search_identity(&board).unwrap(), line);
+    let other = parse_board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").unwrap();
+    assert_ne!(solver.search_identity(&other).unwrap(), line);
+    let fast = Solver::builder().fast(true).build().unwrap();
+    assert!(fast.search_identity(&board).is_err());
+    let kept_run = Run {
+        progress: Some(Arc::new(Mutex::new(Progress::default()))),
+        ..Run::default()
+    };
+    assert!(matches!(
+        fast.solve_with(&board, &kept_run),
+        Err(Error::InvalidArgument(_))
+    ));
+}

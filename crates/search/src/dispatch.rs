@@ -8,6 +8,7 @@ use crate::additive::{AdditiveError, Catalogue, WithHeuristic};
 use crate::grid::{Grid, Position, MAX_SEARCH_SIZE};
 use crate::halt::Halt;
 use crate::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
+use crate::progress::ProgressMismatch;
 use crate::types::{
     default_max_nodes, Algorithm, HeuristicKind, Incomplete, InputError, Request, SearchError,
     Solution,
@@ -150,6 +151,12 @@ pub(crate) fn search<H: Heuristic>(
             .unwrap_or_else(|| default_max_nodes(grid.cells())),
     };
     let halt = Halt::of(request);
+    let progress = request.progress.as_deref();
+    if progress.is_some() && (request.algorithm != Algorithm::IdaStar || request.within > 0) {
+        return Err(SearchError::Input(InputError::Progress(ProgressMismatch(
+            "only optimal IDA* keeps progress".to_string(),
+        ))));
+    }
     let found = match request.algorithm {
         Algorithm::Bfs => classic::bfs(grid, position, limit, halt),
         Algorithm::AStar => classic::astar(grid, heuristic, position, limit, halt),
@@ -166,13 +173,23 @@ pub(crate) fn search<H: Heuristic>(
             let spare = request.spare_threads.as_deref();
             match request.memory {
                 #[cfg(feature = "hybrid")]
+                Some(_) if progress.is_some() => {
+                    return Err(SearchError::Input(InputError::Progress(ProgressMismatch(
+                        "A*+IDA* (a memory budget) keeps no progress; leave one of them out"
+                            .to_string(),
+                    ))));
+                }
+                #[cfg(feature = "hybrid")]
                 Some(bytes) if grid.cells() <= ida::MAX_PACKED_CELLS => {
                     let most = (bytes / ida::BYTES_PER_NODE).max(8) as usize;
                     ida::hybrid_ida_star(
                         grid, heuristic, position, most, limit, halt, workers, spare,
                     )
                 }
-                _ => ida::split_ida_star(grid, heuristic, position, limit, halt, workers, spare),
+                _ => ida::split_ida_star_keeping(
+                    grid, heuristic, position, limit, halt, workers, spare, progress,
+                )
+                .map_err(|e| SearchError::Input(InputError::Progress(e)))?,
             }
         }
     };

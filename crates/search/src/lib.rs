@@ -9,6 +9,7 @@
 //! | `beam` | beam search and the frame-first policy ([`beam`], [`beam_attempt`]) |
 //! | `reduction` | row-and-column reduction for any size |
 //! | `frontier` | what distributed runs take ([`frontier_catalogue`], [`pass_catalogue`]) |
+//! | `progress` | where an unfinished search stands, to go on from ([`Progress`]) |
 //! | [`additive`], [`heuristic`] | the heuristics |
 
 #![warn(missing_docs)]
@@ -23,6 +24,7 @@ mod halt;
 pub mod heuristic;
 mod ida;
 mod prefetch;
+mod progress;
 mod pruning;
 mod reduction;
 mod smooth;
@@ -35,6 +37,7 @@ pub use dispatch::{solve, solve_additive, solve_catalogue, solve_with};
 pub use frontier::{frontier_catalogue, pass_catalogue, Frontier, PassOutcome};
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 pub use ida::split_depth;
+pub use progress::{Progress, ProgressMismatch, Searched};
 pub use reduction::{
     solve_by_reduction, solve_by_reduction_until, solve_by_reduction_with, Effort,
 };

@@ -4,7 +4,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use npuzzle_board::clock::Instant;
@@ -12,6 +12,7 @@ use npuzzle_board::{Goal, Move};
 
 use crate::additive::AdditiveError;
 use crate::grid::MAX_SEARCH_SIZE;
+use crate::progress::{Progress, ProgressMismatch};
 
 /// Which search runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -141,6 +142,11 @@ pub struct Request {
     /// limit, so that hosts without threads (WebAssembly workers) run them
     /// side by side. One that does not replay is run again here.
     pub beam_outcomes: Vec<BeamOutcome>,
+    /// IDA* over plain (not A*+IDA*) search: where an earlier run of this
+    /// board's search left off, and where this one stands, kept up to date
+    /// as its subtrees end, to go on from in a later run (see
+    /// [`Progress`]). An empty one starts afresh.
+    pub progress: Option<Arc<Mutex<Progress>>>,
 }
 
 /// The end of a wall-clock budget, looked at every few thousand nodes.
@@ -253,6 +259,7 @@ impl Default for Request {
             memory: None,
             reflect: true,
             beam_outcomes: Vec::new(),
+            progress: None,
         }
     }
 }
@@ -294,6 +301,9 @@ pub enum InputError {
     NoTables,
     /// The tables given cannot make an admissible heuristic for this board.
     Tables(AdditiveError),
+    /// The progress given cannot go on in this search (or this search
+    /// keeps none: A*+IDA*, BFS, A*, weighted search).
+    Progress(ProgressMismatch),
 }
 
 /// Why a search that ran ended without an answer.
@@ -343,6 +353,7 @@ impl fmt::Display for InputError {
             ),
             InputError::NoTables => f.write_str("the pdb heuristic needs pattern databases"),
             InputError::Tables(e) => write!(f, "unusable pattern databases: {e}"),
+            InputError::Progress(e) => write!(f, "cannot go on from the progress given: {e}"),
         }
     }
 }

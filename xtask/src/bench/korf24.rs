@@ -241,5 +241,5 @@ fn solve_ten_minutes(
         jobs: jobs.to_string(),
         memory: "-".to_string(),
     };
-    solve(npuzzle, instance, &setting, 600.0)
+    solve(npuzzle, instance, &setting, 600.0, None)
 }

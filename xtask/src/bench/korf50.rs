@@ -83,10 +83,12 @@ fn kept_rows() -> PathBuf {
 
 const HEADER: &str = "# Korf & Felner's fifty 24-puzzles, as `cargo xtask bench --only korf50` \
 solved them\n\nOne row per instance solved, appended as each ends; the report takes the newest \
-row of each instance for the tables, jobs and memory it runs with. Seconds are the process's \
-(table mapping included); peak RSS counts the mapped tables' resident pages.\n\n\
-| # | optimal | length | expanded | best first | seconds | peak RSS MB | published | ours / published | tables | jobs | memory | commit | date |\n\
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- |\n";
+row of each instance for the tables, jobs and memory it runs with. Seconds are the processes' \
+(table mapping included), summed over the runs a search took (it goes on from its checkpoint \
+when a run's time runs out; expanded then counts every run's nodes, those expanded twice \
+included); peak RSS counts the mapped tables' resident pages.\n\n\
+| # | optimal | length | expanded | best first | seconds | peak RSS MB | published | ours / published | tables | jobs | memory | commit | date | runs |\n\
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- | ---: |\n";
 
 /// One instance as a run solved it.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,13 +105,15 @@ pub struct Row {
     pub memory: String,
     pub commit: String,
     pub date: String,
+    /// The runs the search took (1 unless it went on from a checkpoint).
+    pub runs: u32,
 }
 
 impl Row {
-    fn line(&self) -> String {
+    pub fn line(&self) -> String {
         let published = PUBLISHED[self.number - 1];
         format!(
-            "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {published} | {:.3} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {published} | {:.3} | {} | {} | {} | {} | {} | {} |",
             self.number,
             self.optimal,
             self.length,
@@ -122,7 +126,8 @@ impl Row {
             self.jobs,
             self.memory,
             self.commit,
-            self.date
+            self.date,
+            self.runs
         )
     }
 
@@ -135,6 +140,12 @@ impl Row {
             .split('|')
             .map(str::trim)
             .collect();
+        // Rows from before checkpoints have no runs column: one run.
+        let (cells, runs) = match cells.len() {
+            14 => (&cells[..], "1"),
+            15 => (&cells[..14], cells[14]),
+            _ => return None,
+        };
         let [number, optimal, length, expanded, best_first, seconds, peak, _, _, tables, jobs, memory, commit, date] =
             cells[..]
         else {
@@ -155,6 +166,7 @@ impl Row {
             memory: memory.to_string(),
             commit: commit.to_string(),
             date: date.to_string(),
+            runs: runs.parse().ok().filter(|&r| r >= 1)?,
         })
     }
 
@@ -230,7 +242,15 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
             break;
         }
         let instance = &set[number - 1];
-        match solve(&ctx.npuzzle, instance, &setting, left)? {
+        // A*+IDA* keeps no progress: its searches start over each run.
+        let checkpoint = (setting.memory == "-").then(|| checkpoint_of(number));
+        match solve(
+            &ctx.npuzzle,
+            instance,
+            &setting,
+            left,
+            checkpoint.as_deref(),
+        )? {
             Some(answer) => {
                 let row = Row {
                     number,
@@ -245,19 +265,60 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
                     memory: setting.memory.clone(),
                     commit: started.commit.clone(),
                     date: started.date.clone(),
+                    runs: answer.runs,
                 };
                 eprintln!("bench: korf50 {}", row.line());
                 rows.push(row);
                 write_rows(&kept_rows(), &rows)?;
             }
             None => {
-                unfinished = Some((number, left));
+                unfinished = Some(Unfinished {
+                    number,
+                    seconds: left,
+                    kept: checkpoint.filter(|c| c.exists()).map(|c| standing(&c)),
+                });
                 break;
             }
         }
     }
     summarize(report, &rows, &setting, unfinished, options.max_hours);
     Ok(())
+}
+
+/// Where an unfinished instance's search is kept between runs.
+fn checkpoint_of(number: usize) -> PathBuf {
+    root().join(format!("bench/runs/korf50-{number}.checkpoint.json"))
+}
+
+/// The instance a run ended on unsolved.
+struct Unfinished {
+    number: usize,
+    /// The seconds it was given.
+    seconds: f64,
+    /// Where its search stands, when kept.
+    kept: Option<String>,
+}
+
+/// Where the search kept in `path` stands, for the report.
+fn standing(path: &Path) -> String {
+    let shown = path.strip_prefix(root()).unwrap_or(path).display();
+    let record: Option<Value> = std::fs::read(path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    let Some(record) = record else {
+        return format!("{shown} (unreadable)");
+    };
+    let p = &record["progress"];
+    format!(
+        "{shown}: iteration {} at bound {}, {} of its subtrees searched, {} nodes in {:.0} s \
+         over {} runs",
+        p["iterations"],
+        p["bound"],
+        p["searched"].as_array().map_or(0, Vec::len),
+        p["expanded"],
+        record["seconds"].as_f64().unwrap_or(0.0),
+        p["runs"]
+    )
 }
 
 /// What `solve` gave for one instance.
@@ -272,16 +333,20 @@ pub struct Answer {
     pub peak_rss_mb: f64,
     /// The heuristic strategy the record names, `-` for none.
     pub strategy: String,
+    /// The runs the search took (1 unless it went on from a checkpoint).
+    pub runs: u32,
 }
 
-/// Solves one 24-puzzle (blank-first goal) within `seconds`: `None` when
+/// Solves one 24-puzzle (blank-first goal) within `seconds`, its search
+/// kept in `checkpoint` and going on from there when given: `None` when
 /// the time ran out; an error for a wrong length or moves that do not
-/// replay.
+/// replay. Seconds count every run's.
 pub fn solve(
     npuzzle: &Path,
     instance: &Instance,
     setting: &Setting,
     seconds: f64,
+    checkpoint: Option<&Path>,
 ) -> Result<Option<Answer>, String> {
     let mut command = Command::new(npuzzle);
     command
@@ -299,6 +364,9 @@ pub fn solve(
         .arg(root().join("data"));
     if setting.memory != "-" {
         command.args(["--memory", &setting.memory]);
+    }
+    if let Some(path) = checkpoint {
+        command.arg("--checkpoint").arg(path);
     }
     let clock = Instant::now();
     let child = command
@@ -344,14 +412,16 @@ pub fn solve(
             instance.tiles, instance.length
         ));
     }
+    let earlier = answer["resumed"]["earlier_seconds"].as_f64().unwrap_or(0.0);
     Ok(Some(Answer {
         length,
         expanded: answer["expanded"].as_u64().unwrap_or(0),
         best_first: answer["best_first_expanded"].as_u64().unwrap_or(0),
-        seconds: wall,
-        search_seconds: answer["seconds"].as_f64().unwrap_or(wall),
+        seconds: wall + earlier,
+        search_seconds: answer["seconds"].as_f64().unwrap_or(wall) + earlier,
         peak_rss_mb,
         strategy: strategy(answer).to_string(),
+        runs: answer["resumed"]["runs"].as_u64().map_or(1, |r| r as u32),
     }))
 }
 
@@ -426,7 +496,7 @@ fn summarize(
     report: &mut String,
     rows: &[Row],
     setting: &Setting,
-    unfinished: Option<(usize, f64)>,
+    unfinished: Option<Unfinished>,
     max_hours: f64,
 ) {
     let solved = newest(rows, |r| r.same_setting(setting));
@@ -436,15 +506,15 @@ fn summarize(
          In order of the published nodes (clausecker/24puzzle's zero-aware \"small\" \
          catalogue), up to {max_hours} h a run; the rows of every run so far are kept in \
          bench/runs/korf50.md. Each length is the known optimum and each answer replays.\n\n\
-         | # | length | expanded | best first | seconds | peak RSS MB | published | ours / published | commit |\n\
-         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+         | # | length | expanded | best first | seconds | peak RSS MB | published | ours / published | commit | runs |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |",
         setting.tables, setting.jobs, setting.memory
     );
     for r in &solved {
         let published = PUBLISHED[r.number - 1];
         let _ = writeln!(
             report,
-            "| {} | {} | {} | {} | {:.1} | {:.0} | {published} | {:.3} | {} |",
+            "| {} | {} | {} | {} | {:.1} | {:.0} | {published} | {:.3} | {} | {} |",
             r.number,
             r.length,
             r.expanded,
@@ -452,7 +522,8 @@ fn summarize(
             r.seconds,
             r.peak_rss_mb,
             r.expanded as f64 / published as f64,
-            r.commit
+            r.commit,
+            r.runs
         );
     }
     let p = project(&solved);
@@ -465,8 +536,13 @@ fn summarize(
         p.nodes,
         p.seconds,
         p.nodes as f64 / p.seconds.max(1e-9) / 1e6,
-        unfinished.map_or(String::new(), |(n, s)| format!(
-            "#{n} was not solved in the {s:.0} s left. "
+        unfinished.map_or(String::new(), |u| format!(
+            "#{} was not solved in the {:.0} s left{}. ",
+            u.number,
+            u.seconds,
+            u.kept.map_or(String::new(), |k| format!(
+                "; its search is kept for the next run in {k}"
+            ))
         )),
         p.projected_nodes,
         p.projected_seconds / 3600.0,

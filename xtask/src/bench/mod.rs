@@ -215,7 +215,7 @@ pub const SECTIONS: &[Section] = &[
         name: "korf50",
         measures: "Korf & Felner's fifty 24-puzzles, fewest published nodes first, \
                    until --max-hours runs out; rows kept in bench/runs/korf50.md across \
-                   runs, the rest projected",
+                   runs, an unfinished search in its checkpoint, the rest projected",
         cost: "--max-hours (default 1 h), plus building missing tables (septet 2 min)",
         default: false,
         needs_default_tables: false,

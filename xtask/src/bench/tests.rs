@@ -484,6 +484,7 @@ fn korf50_rows_read_back_and_project_the_rest() {
         memory: "-".to_string(),
         commit: commit.to_string(),
         date: "2026-11-29T21:00:00Z".to_string(),
+        runs: 1,
     };
     let first = row(38, 1_000_000, 0.5, "aaaaaaa");
     let line = format!(
@@ -491,7 +492,15 @@ fn korf50_rows_read_back_and_project_the_rest() {
          2026-11-29T21:00:00Z |",
         PUBLISHED[37]
     );
+    // Rows from before the runs column are of one run.
     assert_eq!(Row::parse(&line), Some(first.clone()));
+    let resumed = Row {
+        runs: 3,
+        ..first.clone()
+    };
+    assert_eq!(Row::parse(&format!("{line} 3 |")), Some(resumed.clone()));
+    assert_eq!(Row::parse(&resumed.line()), Some(resumed));
+    assert_eq!(Row::parse(&format!("{line} 0 |")), None);
     assert_eq!(Row::parse("| # | optimal | length |"), None);
     assert_eq!(Row::parse(&line.replace("| 38 |", "| 51 |")), None);
     // The newest row of an instance counts; other settings do not.

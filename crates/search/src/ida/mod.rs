@@ -20,4 +20,6 @@ mod tests;
 pub(crate) use hybrid::{hybrid_ida_star, BYTES_PER_NODE, MAX_PACKED_CELLS};
 pub(crate) use pass::{frontier_moves, pass_below};
 pub use split::split_depth;
+#[cfg(test)]
 pub(crate) use split::split_ida_star;
+pub(crate) use split::split_ida_star_keeping;

@@ -12,6 +12,7 @@ use super::dfs::{ida_star, moves_out, pruning, Dfs, Flow, NO_CELL};
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
+use crate::progress::{Progress, ProgressMismatch, Searched};
 use crate::pruning::{MovePruning, PruneState, START};
 use crate::types::Stats;
 
@@ -337,6 +338,7 @@ pub fn split_depth(side: usize) -> u32 {
 /// first subtree in that order that has one, so the moves depend neither
 /// on timing nor on the number of workers. `None` when the node limit
 /// stopped it.
+#[cfg(test)]
 pub(crate) fn split_ida_star<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
@@ -346,47 +348,121 @@ pub(crate) fn split_ida_star<H: Heuristic>(
     workers: usize,
     spare: Option<&AtomicUsize>,
 ) -> Option<(Vec<Move>, Stats)> {
+    split_ida_star_keeping(
+        grid, heuristic, position, node_limit, halt, workers, spare, None,
+    )
+    .expect("a search without progress to go on from cannot mismatch it")
+}
+
+/// [`split_ida_star`] that goes on from `progress` when it has begun, and
+/// keeps it up to date as subtrees end (see [`Progress`]). The node limit
+/// counts this run's nodes; the counters returned, every run's.
+#[allow(clippy::too_many_arguments)] // split_ida_star's, and the progress
+pub(crate) fn split_ida_star_keeping<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    position: Position,
+    node_limit: u64,
+    halt: Halt<'_>,
+    workers: usize,
+    spare: Option<&AtomicUsize>,
+    progress: Option<&Mutex<Progress>>,
+) -> Result<Option<(Vec<Move>, Stats)>, ProgressMismatch> {
     let depth = split_depth(grid.n);
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
     if bound <= depth + 2 {
-        return ida_star(grid, heuristic, position, node_limit, halt);
+        // Too shallow to split, and over in moments: nothing to keep.
+        return Ok(ida_star(grid, heuristic, position, node_limit, halt));
     }
+    let mut stats = Stats::default();
+    // How near the goal each subtree's search came in the last iteration,
+    // by the subtree's moves.
+    let mut came_near: HashMap<u64, u32> = HashMap::new();
+    // The subtrees of the iteration resumed that an earlier run searched.
+    let mut searched: HashMap<u64, (u32, u32)> = HashMap::new();
+    let mut resuming = false;
+    if let Some(progress) = progress {
+        let mut kept = lock(progress);
+        if kept.begun() {
+            kept.check(depth, bound)?;
+            bound = kept.bound;
+            stats.expanded = kept.expanded;
+            stats.generated = kept.generated;
+            stats.iterations = kept.iterations - 1;
+            came_near = kept.came_near.iter().copied().collect();
+            searched = kept
+                .searched
+                .iter()
+                .map(|s| (s.key, (s.next_bound, s.closest)))
+                .collect();
+            resuming = true;
+        } else {
+            kept.split_depth = depth;
+        }
+        kept.runs += 1;
+    }
+    // The node limit is this run's.
+    let before = stats.expanded;
     let root = Subtree::root(position, state);
     let split = Split {
         grid,
         heuristic,
         root: &root.position,
         depth,
-        node_limit,
+        node_limit: node_limit.saturating_add(before),
         halt,
+        progress,
     };
-    let mut stats = Stats::default();
-    // How near the goal each subtree's search came in the last iteration,
-    // by the subtree's moves.
-    let mut came_near: HashMap<u64, u32> = HashMap::new();
     loop {
         stats.iterations += 1;
         // The nodes above the split depth, once per iteration.
         let above = frontier(grid, heuristic, &root, depth, bound, workers);
         stats.expanded += above.stats.expanded;
         stats.generated += above.stats.generated;
-        if let Some(moves) = above.goal {
-            return Some((moves, stats));
+        if let Some(progress) = progress {
+            let mut kept = lock(progress);
+            if resuming {
+                // The frontier again: work an earlier run did.
+                kept.lost += above.stats.expanded;
+            } else {
+                kept.bound = bound;
+                kept.iterations = stats.iterations;
+                kept.came_near = came_near.iter().map(|(&k, &v)| (k, v)).collect();
+                kept.came_near.sort_unstable();
+                kept.searched.clear();
+            }
+            kept.expanded = stats.expanded;
+            kept.generated = stats.generated;
         }
-        let iteration = Iteration::new(&split, &above, bound, &came_near, stats.expanded);
+        resuming = false;
+        if let Some(moves) = above.goal {
+            return Ok(Some((moves, stats)));
+        }
+        let iteration = Iteration::new(
+            &split,
+            &above,
+            bound,
+            &came_near,
+            std::mem::take(&mut searched),
+            stats.expanded,
+        );
         let (iteration_stats, next_bound) = iteration.run(workers, spare);
         stats.expanded += iteration_stats.expanded;
         stats.generated += iteration_stats.generated;
         if let Some(moves) = iteration.handout.take_found() {
-            return Some((moves, stats));
+            return Ok(Some((moves, stats)));
         }
-        if iteration.handout.stopped() || stats.expanded >= node_limit || halt.now() {
-            return None;
+        if iteration.handout.stopped() || stats.expanded >= split.node_limit || halt.now() {
+            return Ok(None);
         }
         bound = next_bound.min(above.least_cut);
         came_near = iteration.came_near();
     }
+}
+
+fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
+    progress.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What a split search's iterations share.
@@ -395,8 +471,10 @@ struct Split<'a, H> {
     heuristic: &'a H,
     root: &'a Position,
     depth: u32,
+    /// The whole search's, every run's nodes counted.
     node_limit: u64,
     halt: Halt<'a>,
+    progress: Option<&'a Mutex<Progress>>,
 }
 
 /// One iteration below the frontier: its subtrees, the order they are
@@ -409,6 +487,9 @@ struct Iteration<'a, H: Heuristic> {
     order: Vec<usize>,
     /// The least estimate each subtree's search met, by place in `order`.
     closest: Vec<AtomicU32>,
+    /// By place in `order`, the next bound and closest estimate of the
+    /// subtrees an earlier run searched (not searched again).
+    searched: Vec<Option<(u32, u32)>>,
     handout: Handout,
 }
 
@@ -424,6 +505,7 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
         above: &'a Frontier<H::State>,
         bound: u32,
         came_near: &HashMap<u64, u32>,
+        searched: HashMap<u64, (u32, u32)>,
         spent: u64,
     ) -> Self {
         let subtrees: Vec<&Start<H::State>> = above.parts.iter().flatten().collect();
@@ -436,10 +518,15 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
             .collect();
         let mut order: Vec<usize> = (0..subtrees.len()).collect();
         order.sort_by_key(|&i| promises[i]);
+        let searched = order
+            .iter()
+            .map(|&i| searched.get(&packed_moves(&subtrees[i].moves)).copied())
+            .collect();
         Iteration {
             split,
             bound,
             closest: subtrees.iter().map(|_| AtomicU32::new(u32::MAX)).collect(),
+            searched,
             subtrees,
             order,
             handout: Handout::new(spent),
@@ -471,7 +558,12 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
             depth,
             node_limit,
             halt,
+            progress,
         } = *self.split;
+        if let Some((next_bound, closest)) = self.searched[place] {
+            self.closest[place].store(closest, Ordering::Relaxed);
+            return (Stats::default(), next_bound);
+        }
         // Subtrees smaller than the clock's interval look at it here.
         if halt.now() {
             self.handout.stopped.store(true, Ordering::Relaxed);
@@ -501,6 +593,9 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
         );
         self.handout
             .record(place, flow, &dfs, || subtree.moves.clone());
+        if let Some(progress) = progress {
+            keep(progress, flow, &dfs, packed_moves(&subtree.moves));
+        }
         *stack = std::mem::take(&mut dfs.stack);
         self.closest[place].store(dfs.closest, Ordering::Relaxed);
         (dfs.stats, dfs.next_bound)
@@ -518,6 +613,24 @@ impl<'a, H: Heuristic> Iteration<'a, H> {
                 )
             })
             .collect()
+    }
+}
+
+/// Adds one subtree's search to `progress`: its nodes, and the subtree as
+/// searched if it ended without a solution, or its nodes as lost if it
+/// was cut short.
+fn keep<H: Heuristic>(progress: &Mutex<Progress>, flow: Flow, dfs: &Dfs<'_, H>, key: u64) {
+    let mut kept = lock(progress);
+    kept.expanded += dfs.stats.expanded;
+    kept.generated += dfs.stats.generated;
+    match flow {
+        Flow::Exhausted => kept.searched.push(Searched {
+            key,
+            next_bound: dfs.next_bound,
+            closest: dfs.closest,
+        }),
+        Flow::Stopped => kept.lost += dfs.stats.expanded,
+        Flow::Found => {}
     }
 }
 

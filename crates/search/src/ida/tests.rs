@@ -226,3 +226,159 @@ fn the_split_search_takes_the_subtrees_that_came_nearest_first() {
     }
     assert!(reordered > 0, "no iteration changed the order");
 }
+
+/// A search cut short again and again, each run going on from the
+/// progress the last one kept, finds the moves one run finds, and counts
+/// the same nodes once the work it did twice is taken off.
+#[test]
+fn a_search_cut_short_goes_on_from_its_progress_to_the_same_answer() {
+    use std::sync::Mutex;
+
+    use crate::progress::Progress;
+
+    let (grid, pdbs, groups) = small_catalogue();
+    let goal = grid.goal;
+    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut rng = SplitMix64::new(11);
+    let mut resumed_iterations = 0;
+    for _ in 0..4 {
+        let board = random_walk(4, goal, 200, &mut rng);
+        let position = Position::new(&board);
+        let (whole, whole_stats) = split_ida_star(
+            &grid,
+            &heuristic,
+            position.clone(),
+            u64::MAX,
+            Halt::default(),
+            1,
+            None,
+        )
+        .unwrap();
+        for workers in [1, 2] {
+            let progress = Mutex::new(Progress::default());
+            let mut runs = 0;
+            let (moves, stats) = loop {
+                runs += 1;
+                assert!(runs <= 12, "{board}: no end after {runs} runs");
+                // Each run may do a little more, so that every subtree
+                // ends in some run.
+                let limit = (whole_stats.expanded * runs / 8).max(1);
+                let found = pool.install(|| {
+                    split_ida_star_keeping(
+                        &grid,
+                        &heuristic,
+                        position.clone(),
+                        limit,
+                        Halt::default(),
+                        workers,
+                        None,
+                        Some(&progress),
+                    )
+                });
+                if let Some(found) = found.unwrap() {
+                    break found;
+                }
+                let kept = progress.lock().unwrap();
+                assert!(kept.begun(), "{board}");
+                assert!(kept.check(split_depth(4), 0).is_ok(), "{board}: {kept:?}");
+                if kept.iterations > 1 {
+                    resumed_iterations += 1;
+                }
+            };
+            let kept = progress.lock().unwrap();
+            assert_eq!(moves, whole, "{board}, {workers} workers, {runs} runs");
+            assert!(board.solves(&moves, goal));
+            assert_eq!(kept.runs, runs as u32);
+            assert_eq!(stats.iterations, whole_stats.iterations, "{board}");
+            if workers == 1 {
+                assert!(runs > 1, "{board}: never cut short");
+                assert_eq!(
+                    stats.expanded - kept.lost,
+                    whole_stats.expanded,
+                    "{board}: {runs} runs, {} lost",
+                    kept.lost
+                );
+            }
+        }
+    }
+    assert!(resumed_iterations > 0, "no run went on past an iteration");
+}
+
+/// Progress that cannot be this search's is refused, not followed.
+#[test]
+fn progress_of_another_search_is_refused() {
+    use std::sync::Mutex;
+
+    use crate::progress::{Progress, Searched};
+
+    let (grid, pdbs, groups) = small_catalogue();
+    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let mut rng = SplitMix64::new(3);
+    let board = random_walk(4, grid.goal, 200, &mut rng);
+    let position = Position::new(&board);
+    let estimate = heuristic.value(&heuristic.init(&position));
+    assert!(estimate > split_depth(4) + 2, "{board}: too near to split");
+    let key = |moves: u32| 1u64 << (2 * moves);
+    let good = Progress {
+        split_depth: split_depth(4),
+        bound: estimate,
+        iterations: 1,
+        expanded: 10,
+        runs: 1,
+        searched: vec![Searched {
+            key: key(split_depth(4)),
+            next_bound: estimate + 2,
+            closest: 9,
+        }],
+        ..Progress::default()
+    };
+    assert!(good.check(split_depth(4), estimate).is_ok());
+    let bad = [
+        Progress {
+            split_depth: 12,
+            ..good.clone()
+        },
+        Progress {
+            bound: estimate - 1,
+            ..good.clone()
+        },
+        Progress {
+            lost: 11,
+            ..good.clone()
+        },
+        Progress {
+            came_near: vec![(key(3), 5)],
+            ..good.clone()
+        },
+        Progress {
+            searched: vec![Searched {
+                next_bound: estimate,
+                ..good.searched[0]
+            }],
+            ..good.clone()
+        },
+    ];
+    for progress in bad {
+        let shown = format!("{progress:?}");
+        let progress = Mutex::new(progress);
+        let found = split_ida_star_keeping(
+            &grid,
+            &heuristic,
+            position.clone(),
+            u64::MAX,
+            Halt::default(),
+            1,
+            None,
+            Some(&progress),
+        );
+        assert!(found.is_err(), "{shown} was taken");
+    }
+    assert_eq!(Progress::key_depth(key(8)), Some(8));
+    assert_eq!(Progress::key_depth(1), Some(0));
+    assert_eq!(Progress::key_depth(2), None);
+    assert_eq!(Progress::key_depth(0), None);
+}

@@ -1,0 +1,192 @@
+//! `solve --checkpoint`: a search split across runs gives the answer one
+//! run gives, and a file it cannot trust is refused, never followed.
+
+use npuzzle_board::Goal;
+
+use crate::harness::{assert_record_replays, npuzzle_in, repo_root, scratch, Run};
+
+/// Korf's instance of `number` from the blank-last copy of the set: its
+/// optimal length and its tiles.
+fn korf100(number: usize) -> (u64, String) {
+    let text = std::fs::read_to_string(repo_root().join("bench/korf100_goal_blank_last.txt"))
+        .expect("the Korf 100 set");
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(&number.to_string()))
+        .expect("the instance");
+    let mut fields = line.split_whitespace().skip(1);
+    let length = fields.next().unwrap().parse().unwrap();
+    (length, fields.collect::<Vec<_>>().join(" "))
+}
+
+/// `solve BOARD` on one thread, JSON, linear conflict unless `extra`
+/// names a heuristic.
+fn solve(dir: &std::path::Path, board: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["solve", board, "--jobs", "1", "--json"];
+    if !extra.contains(&"--heuristic") {
+        args.extend_from_slice(&["--heuristic", "linear-conflict"]);
+    }
+    args.extend_from_slice(extra);
+    npuzzle_in(dir, &args, "")
+}
+
+/// Runs cut short by a node limit, each going on from the file, end with
+/// the optimal answer, the file removed, and every node counted once once
+/// the repeated ones are taken off.
+#[test]
+fn a_search_split_across_runs_gives_the_answer_of_one() {
+    let dir = scratch();
+    let (length, board) = korf100(6);
+    let whole = solve(dir.path(), &board, &[]);
+    assert_eq!(whole.status, 0, "{}", whole.stderr);
+    let whole = &whole.json_records()[0];
+    let whole_expanded = whole["expanded"].as_u64().unwrap();
+    let limit = (whole_expanded / 6).to_string();
+    let file = dir.path().join("search.json");
+    let mut runs = 0;
+    let answer = loop {
+        runs += 1;
+        assert!(runs <= 20, "no answer after {runs} runs");
+        let run = solve(
+            dir.path(),
+            &board,
+            &["--max-nodes", &limit, "--checkpoint", "search.json"],
+        );
+        if run.status == 0 {
+            break run;
+        }
+        assert_eq!(run.status, 1, "{}", run.stderr);
+        assert!(file.exists(), "run {runs} kept nothing: {}", run.stderr);
+        assert!(
+            run.stderr.contains("run the same command to go on"),
+            "{}",
+            run.stderr
+        );
+    };
+    assert!(runs > 2, "the limit never cut a run short");
+    assert!(!file.exists(), "the file outlived the answer");
+    let record = &answer.json_records()[0];
+    assert_eq!(record["length"].as_u64(), Some(length), "{record}");
+    assert_eq!(record["moves"], whole["moves"], "{record}");
+    assert_record_replays(record, Goal::BlankLast);
+    let resumed = &record["resumed"];
+    assert_eq!(resumed["runs"].as_u64(), Some(runs), "{record}");
+    assert!(resumed["earlier_seconds"].as_f64().unwrap() > 0.0);
+    let lost = resumed["lost"].as_u64().unwrap();
+    assert!(lost > 0, "{record}");
+    assert_eq!(
+        record["expanded"].as_u64().unwrap() - lost,
+        whole_expanded,
+        "{record}"
+    );
+}
+
+/// A file of another board, a damaged one, a truncated one and one that
+/// is not JSON are refused with the way out, left as they were; so are
+/// options that keep no progress, and several boards.
+#[test]
+fn a_checkpoint_it_cannot_trust_is_refused() {
+    let dir = scratch();
+    let (_, board) = korf100(3);
+    let (_, other) = korf100(6);
+    let cut = solve(
+        dir.path(),
+        &board,
+        &["--max-nodes", "2000000", "--checkpoint", "kept.json"],
+    );
+    assert_eq!(cut.status, 1, "{}", cut.stderr);
+    let file = dir.path().join("kept.json");
+    let kept = std::fs::read_to_string(&file).expect("a checkpoint");
+
+    let refused = |what: &str, text: &str, board: &str, extra: &[&str], expected: &str| {
+        std::fs::write(&file, text).unwrap();
+        let mut args = vec!["--checkpoint", "kept.json"];
+        args.extend_from_slice(extra);
+        let run = solve(dir.path(), board, &args);
+        assert_eq!(run.status, 2, "{what}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{what}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{what}: {}", run.stdout);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{what}");
+    };
+    let start_over = "remove kept.json to start the search over";
+    refused("another board", &kept, &other, &[], "keeps another search");
+    refused("another board", &kept, &other, &[], start_over);
+    refused(
+        "other options",
+        &kept,
+        &board,
+        &["--heuristic", "manhattan"],
+        "keeps another search",
+    );
+    refused(
+        "truncated",
+        &kept[..kept.len() / 2],
+        &board,
+        &[],
+        "is not an npuzzle checkpoint",
+    );
+    refused("not JSON", "hello", &board, &[], start_over);
+    // One digit of a subtree's bound changed: the CRC no longer matches.
+    let at = kept.find("\"searched\":[[").expect("subtrees searched") + 13;
+    let comma = at + kept[at..].find(',').unwrap() + 1;
+    let digit = kept.as_bytes()[comma];
+    let changed = format!(
+        "{}{}{}",
+        &kept[..comma],
+        if digit == b'9' {
+            '8'
+        } else {
+            (digit + 1) as char
+        },
+        &kept[comma + 1..]
+    );
+    refused("one digit changed", &changed, &board, &[], "damaged");
+    refused(
+        "another format",
+        &kept.replace("\"version\":1", "\"version\":9"),
+        &board,
+        &[],
+        "version 9",
+    );
+    refused(
+        "with --fast",
+        &kept,
+        &board,
+        &["--fast"],
+        "progress is kept by optimal IDA* only",
+    );
+    refused(
+        "with --within",
+        &kept,
+        &board,
+        &["--within", "10"],
+        "progress is kept by optimal IDA* only",
+    );
+    std::fs::write(&file, &kept).unwrap();
+    let two = npuzzle_in(
+        dir.path(),
+        &["solve", "--checkpoint", "kept.json", "-f", "-"],
+        "1 2 3 4 5 6 8 7 0\n1 2 3 4 5 6 7 0 8\n",
+    );
+    assert_eq!(two.status, 2, "{}", two.stderr);
+    assert!(two.stderr.contains("one board"), "{}", two.stderr);
+    // Untouched by all that, the file still takes the search on; the
+    // text says so.
+    let on = npuzzle_in(
+        dir.path(),
+        &[
+            "solve",
+            &board,
+            "--heuristic",
+            "linear-conflict",
+            "--jobs",
+            "1",
+            "--checkpoint",
+            "kept.json",
+        ],
+        "",
+    );
+    assert_eq!(on.status, 0, "{}", on.stderr);
+    assert!(on.stdout.contains("Resumed: 2 runs"), "{}", on.stdout);
+    assert!(!file.exists());
+}
