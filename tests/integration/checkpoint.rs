@@ -162,6 +162,19 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
         &["--within", "10"],
         "progress is kept by optimal IDA* only",
     );
+    // Places no checkpoint can be kept in are refused before the search.
+    for (place, expected) in [
+        (
+            "missing/kept.json",
+            "cannot write --checkpoint missing/kept.json",
+        ),
+        (".", "is not a regular file"),
+    ] {
+        let run = solve(dir.path(), &board, &["--checkpoint", place]);
+        assert_eq!(run.status, 2, "{place}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{place}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{place}: {}", run.stdout);
+    }
     std::fs::write(&file, &kept).unwrap();
     let two = npuzzle_in(
         dir.path(),
@@ -187,6 +200,11 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
         "",
     );
     assert_eq!(on.status, 0, "{}", on.stderr);
-    assert!(on.stdout.contains("Resumed: 2 runs"), "{}", on.stdout);
+    assert!(
+        on.stdout
+            .contains("Resumed: 2 runs; the earlier one searched"),
+        "{}",
+        on.stdout
+    );
     assert!(!file.exists());
 }

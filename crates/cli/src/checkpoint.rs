@@ -29,8 +29,10 @@ struct Record {
     version: u32,
     /// The search it belongs to.
     search: String,
-    /// Seconds the earlier runs searched.
-    seconds: f64,
+    /// Milliseconds the earlier runs searched (an integer, as every
+    /// number here: the CRC is over the record written again, and
+    /// integers come back as they were).
+    milliseconds: u64,
     progress: ProgressRecord,
     /// CRC-32 of the record's JSON with this field 0.
     crc32: u32,
@@ -105,36 +107,94 @@ fn crc_of(record: &Record) -> Result<u32, String> {
 
 /// One board's search kept in a file.
 pub struct Checkpoint {
+    /// The file written (a symbolic link's target).
     path: PathBuf,
+    /// The path as given, for messages.
+    shown: String,
     search: String,
     /// Seconds the earlier runs searched.
     earlier_seconds: f64,
     /// Runs before this one.
     earlier_runs: u32,
+    /// Where the search stood when this run began: its iteration and
+    /// the subtrees of it searched.
+    began_at: (u32, usize),
     started: Instant,
     /// What the search reads on entry and keeps up to date.
     pub progress: Arc<Mutex<Progress>>,
 }
 
+/// The directory `path` is in.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// The prefix of `path`'s temporary files, beside it.
+fn temporary_prefix(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map_or_else(|| "checkpoint".into(), |n| n.to_string_lossy().into_owned());
+    format!(".{name}.partial")
+}
+
+/// Temporaries of `path` a killed run left, older than any run still
+/// writing one.
+fn remove_stale_temporaries(path: &Path) {
+    let prefix = temporary_prefix(path);
+    let Ok(entries) = std::fs::read_dir(dir_of(path)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > 2 * EVERY);
+        if stale && entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 impl Checkpoint {
     /// The progress `path` holds for `search`; empty when there is no such
-    /// file. A file that is not a whole checkpoint, or one of another
-    /// search, is refused with what to do.
-    pub fn open(path: &Path, search: String) -> Result<Checkpoint, String> {
-        let shown = path.display();
+    /// file. A file that is not a whole checkpoint, one of another search,
+    /// and a place no file can be written are refused with what to do,
+    /// before any search.
+    pub fn open(given: &Path, search: String) -> Result<Checkpoint, String> {
+        let shown = given.display().to_string();
+        // A symbolic link stands for its target: that is the file kept.
+        let path = match std::fs::symlink_metadata(given) {
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(given).map_err(|e| {
+                format!("--checkpoint {shown} is a symbolic link to nothing usable ({e})")
+            })?,
+            _ => given.to_path_buf(),
+        };
         let start_over =
             format!("remove {shown} to start the search over, or give another --checkpoint file");
-        let (progress, earlier_seconds) = match std::fs::read(path) {
+        let (progress, earlier_seconds) = match std::fs::metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Progress::default(), 0.0),
             Err(e) => return Err(format!("cannot read --checkpoint {shown}: {e}")),
-            Ok(bytes) => {
+            Ok(m) if !m.is_file() => {
+                return Err(format!(
+                    "--checkpoint {shown} is not a regular file: give the path of a file \
+                     (it need not exist yet)"
+                ))
+            }
+            Ok(_) => {
+                let bytes = std::fs::read(&path)
+                    .map_err(|e| format!("cannot read --checkpoint {shown}: {e}"))?;
                 let record: Record = serde_json::from_slice(&bytes).map_err(|e| {
                     format!("{shown} is not an npuzzle checkpoint ({e}): {start_over}")
                 })?;
                 if record.format != FORMAT || record.version != VERSION {
                     return Err(format!(
                         "{shown} is a {} version {} file, not an npuzzle checkpoint version \
-                         {VERSION}: {start_over}",
+                         {VERSION}: use the npuzzle that wrote it, or {start_over}",
                         record.format, record.version
                     ));
                 }
@@ -150,18 +210,31 @@ impl Checkpoint {
                         record.search
                     ));
                 }
-                let valid = record.seconds.is_finite() && record.seconds >= 0.0;
-                if !valid {
-                    return Err(format!("{shown} is damaged (seconds): {start_over}"));
-                }
-                (record.progress.progress(), record.seconds)
+                (
+                    record.progress.progress(),
+                    record.milliseconds as f64 / 1000.0,
+                )
             }
         };
+        // The progress must be writable: found out now, not after a
+        // search of hours.
+        remove_stale_temporaries(&path);
+        tempfile::Builder::new()
+            .prefix(&temporary_prefix(&path))
+            .tempfile_in(dir_of(&path))
+            .map_err(|e| {
+                format!(
+                    "cannot write --checkpoint {shown} ({e}): give a file in a directory you \
+                     can write"
+                )
+            })?;
         Ok(Checkpoint {
-            path: path.to_path_buf(),
+            path,
+            shown,
             search,
             earlier_seconds,
             earlier_runs: progress.runs,
+            began_at: (progress.iterations, progress.searched.len()),
             started: Instant::now(),
             progress: Arc::new(Mutex::new(progress)),
         })
@@ -175,76 +248,92 @@ impl Checkpoint {
     }
 
     /// Writes the progress to a temporary name beside the file and renames
-    /// it over the file; nothing when no iteration has begun.
+    /// it over the file (keeping the file's permissions); nothing when no
+    /// iteration has begun.
     pub fn save(&self) -> Result<(), String> {
         let progress = self.snapshot();
         if !progress.begun() {
             return Ok(());
         }
+        let seconds = self.earlier_seconds + self.started.elapsed().as_secs_f64();
         let mut record = Record {
             format: FORMAT.to_string(),
             version: VERSION,
             search: self.search.clone(),
-            seconds: self.earlier_seconds + self.started.elapsed().as_secs_f64(),
+            milliseconds: (seconds * 1000.0).round() as u64,
             progress: ProgressRecord::of(&progress),
             crc32: 0,
         };
         record.crc32 = crc_of(&record)?;
         let text = serde_json::to_string(&record).map_err(|e| e.to_string())?;
-        let cannot = |e: &dyn std::fmt::Display| {
-            format!("cannot write --checkpoint {}: {e}", self.path.display())
-        };
-        let dir = match self.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
+        let cannot =
+            |e: &dyn std::fmt::Display| format!("cannot write --checkpoint {}: {e}", self.shown);
+        let prefix = temporary_prefix(&self.path);
         let mut builder = tempfile::Builder::new();
-        builder.prefix(".npuzzle-checkpoint");
+        builder.prefix(&prefix);
         // Not the temporary file's owner-only mode: the file is kept.
+        let permissions = std::fs::metadata(&self.path).map(|m| m.permissions());
         #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let mut temporary = builder.tempfile_in(dir).map_err(|e| cannot(&e))?;
+        let permissions = permissions
+            .or_else(|_| Ok::<_, ()>(std::os::unix::fs::PermissionsExt::from_mode(0o644)));
+        if let Ok(permissions) = permissions {
+            builder.permissions(permissions);
+        }
+        let mut temporary = builder
+            .tempfile_in(dir_of(&self.path))
+            .map_err(|e| cannot(&e))?;
         use std::io::Write as _;
         temporary
             .write_all(text.as_bytes())
             .and_then(|()| temporary.as_file().sync_all())
             .map_err(|e| cannot(&e))?;
-        temporary.persist(&self.path).map_err(|e| cannot(&e))?;
+        temporary
+            .persist(&self.path)
+            .map_err(|e| cannot(&e.error))?;
         Ok(())
     }
 
     /// Once solved: the file has nothing left to go on from.
     pub fn remove(&self) -> Result<(), String> {
         match std::fs::remove_file(&self.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!(
-                "cannot remove --checkpoint {}: {e}",
-                self.path.display()
-            )),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(format!("cannot remove --checkpoint {}: {e}", self.shown))
+            }
             _ => Ok(()),
         }
     }
 
     /// What earlier runs did, when this run went on from them.
     pub fn resumed(&self) -> Option<Resumed> {
-        (self.earlier_runs > 0).then(|| Resumed {
-            runs: self.snapshot().runs,
+        let now = self.snapshot();
+        (self.earlier_runs > 0).then_some(Resumed {
+            runs: now.runs,
             earlier_seconds: self.earlier_seconds,
-            lost: self.snapshot().lost,
+            lost: now.lost,
         })
     }
 
-    /// Where the search stands, for the message of a run that ends
-    /// unsolved.
+    /// What to tell of a run that ends unsolved: where the search
+    /// stands, and whether the next run can get further.
     pub fn standing(&self) -> String {
         let p = self.snapshot();
-        format!(
-            "iteration {} at bound {}: {} of its subtrees searched; {} nodes so far, run {}",
+        let mut told = format!(
+            "the search so far is kept in {} (iteration {} at bound {}: {} of its subtrees \
+             searched; {} nodes so far, run {}); ",
+            self.shown,
             p.iterations,
             p.bound,
             p.searched.len(),
             p.expanded,
             p.runs
-        )
+        );
+        if (p.iterations, p.searched.len()) == self.began_at {
+            told += "no subtree ended in this run, so a run with the same limits gets no \
+                     further: allow it more time (--max-seconds) or nodes (--max-nodes)";
+        } else {
+            told += "run the same command to go on";
+        }
+        told
     }
 
     /// Runs `work` while a thread writes the progress every [`EVERY`];
@@ -278,5 +367,83 @@ impl Checkpoint {
             signal.notify_all();
             result
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A progress that has begun, with a subtree searched.
+    fn begun() -> Progress {
+        Progress {
+            split_depth: 8,
+            bound: 52,
+            iterations: 7,
+            expanded: 123_456,
+            generated: 234_567,
+            lost: 3_456,
+            runs: 1,
+            came_near: vec![(1 << 16, 30), ((1 << 16) + 5, 28)],
+            searched: vec![Searched {
+                key: (1 << 16) + 5,
+                next_bound: 54,
+                closest: 28,
+            }],
+        }
+    }
+
+    /// Whatever seconds a run adds, the file it writes is taken back
+    /// whole, the same progress in it.
+    #[test]
+    fn a_written_checkpoint_reads_back_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kept.json");
+        for earlier in [
+            0.0,
+            1.003_879_929_999_999_9,
+            0.024_620_108_999_999_998,
+            12_345.678,
+        ] {
+            let kept = Checkpoint::open(&path, "search".to_string()).unwrap();
+            let kept = Checkpoint {
+                earlier_seconds: earlier,
+                ..kept
+            };
+            *kept.progress.lock().unwrap() = begun();
+            kept.save().unwrap();
+            let again = Checkpoint::open(&path, "search".to_string()).unwrap();
+            assert_eq!(again.snapshot(), begun());
+            assert!(again.earlier_seconds >= earlier - 0.001, "{earlier}");
+            let other = Checkpoint::open(&path, "another search".to_string());
+            assert!(other.err().unwrap().contains("keeps another search"));
+        }
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["kept.json"], "temporaries left behind");
+    }
+
+    /// Nothing is written before an iteration begins; a run that ends no
+    /// subtree says the next one with its limits gets no further.
+    #[test]
+    fn a_run_that_ends_no_subtree_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kept.json");
+        let kept = Checkpoint::open(&path, "search".to_string()).unwrap();
+        kept.save().unwrap();
+        assert!(!path.exists());
+        *kept.progress.lock().unwrap() = begun();
+        assert!(kept.standing().contains("run the same command to go on"));
+        kept.save().unwrap();
+        let again = Checkpoint::open(&path, "search".to_string()).unwrap();
+        assert!(again.standing().contains("gets no further"));
+        again.progress.lock().unwrap().searched.push(Searched {
+            key: (1 << 16) + 6,
+            next_bound: 54,
+            closest: 29,
+        });
+        assert!(again.standing().contains("run the same command to go on"));
     }
 }

@@ -418,10 +418,14 @@ impl<'a> Printer<'a> {
                     duration_text(s.elapsed.as_secs_f64())
                 )?;
                 if let Some(r) = self.resumed {
+                    let earlier = match r.runs {
+                        2 => "the earlier one",
+                        _ => "the earlier ones",
+                    };
                     writeln!(
                         out,
-                        "Resumed: {} runs; the earlier ones searched {}; {} of the nodes \
-                         expanded again after runs ended mid-subtree",
+                        "Resumed: {} runs; {earlier} searched {}; {} of the nodes expanded \
+                         again after runs ended mid-subtree",
                         r.runs,
                         duration_text(r.earlier_seconds),
                         r.lost

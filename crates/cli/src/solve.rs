@@ -193,8 +193,10 @@ fn answer_keeping(
     }
     let search = match solver.search_identity(board) {
         Ok(search) => search,
-        Err(npuzzle::Error::Unsolvable { .. }) => return Ok((Answer::Unsolvable, None)),
-        Err(e) => return Err(format!("--checkpoint: {e}")),
+        Err(npuzzle::Error::InvalidArgument(e)) => return Err(format!("--checkpoint: {e}")),
+        // Unsolvable, tables missing or damaged: answered as without
+        // --checkpoint.
+        Err(e) => return Ok((Answer::of(Err(e), 0.0), None)),
     };
     let kept = Checkpoint::open(path, search)?;
     // Ctrl-C stops the search and the progress is written; a second one
@@ -226,12 +228,7 @@ fn answer_keeping(
         Err(e) => eprintln!("npuzzle: {e}"),
         Ok(()) if !matches!(answer, Answer::Solved(_)) => {
             if path.exists() {
-                eprintln!(
-                    "npuzzle: the search so far is kept in {} ({}); run the same command to \
-                     go on",
-                    path.display(),
-                    kept.standing()
-                );
+                eprintln!("npuzzle: {}", kept.standing());
             }
         }
         Ok(()) => {}

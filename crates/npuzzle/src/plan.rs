@@ -338,7 +338,7 @@ impl Solver {
             Plan::Search {
                 fallback_after: Some(_),
                 ..
-            } => "the side's tables are not built".to_string(),
+            } => "the side's tables are not built: build them, or ask for a heuristic".to_string(),
             Plan::Search { algorithm, .. } if *algorithm != Algorithm::IdaStar => {
                 format!("{} is asked for", algorithm.name())
             }

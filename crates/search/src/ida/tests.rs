@@ -25,6 +25,20 @@ fn small_catalogue() -> (Grid, Vec<npuzzle_pdb::Pdb<TestBytes>>, Vec<usize>) {
     (Grid::new(4, goal), pdbs, groups)
 }
 
+/// The split search's answer on this thread alone, without limits.
+fn alone<H: Heuristic>(grid: &Grid, heuristic: &H, position: &Position) -> (Vec<Move>, Stats) {
+    split_ida_star(
+        grid,
+        heuristic,
+        position.clone(),
+        u64::MAX,
+        Halt::default(),
+        1,
+        None,
+    )
+    .unwrap()
+}
+
 /// The levels above the split depth are the same, in the same order,
 /// however many threads expand them, and so is the split search's
 /// solution.
@@ -170,16 +184,7 @@ fn the_split_search_takes_the_subtrees_that_came_nearest_first() {
     for _ in 0..3 {
         let board = random_walk(4, goal, 60, &mut rng);
         let position = Position::new(&board);
-        let (solution, stats) = split_ida_star(
-            &grid,
-            &heuristic,
-            position.clone(),
-            u64::MAX,
-            Halt::default(),
-            1,
-            None,
-        )
-        .unwrap();
+        let (solution, stats) = alone(&grid, &heuristic, &position);
         let mut bound = heuristic.value(&heuristic.init(&position));
         let mut came_near: HashMap<Vec<Move>, u32> = HashMap::new();
         let mut expanded = 0;
@@ -248,16 +253,7 @@ fn a_search_cut_short_goes_on_from_its_progress_to_the_same_answer() {
     for _ in 0..4 {
         let board = random_walk(4, goal, 200, &mut rng);
         let position = Position::new(&board);
-        let (whole, whole_stats) = split_ida_star(
-            &grid,
-            &heuristic,
-            position.clone(),
-            u64::MAX,
-            Halt::default(),
-            1,
-            None,
-        )
-        .unwrap();
+        let (whole, whole_stats) = alone(&grid, &heuristic, &position);
         for workers in [1, 2] {
             let progress = Mutex::new(Progress::default());
             let mut runs = 0;
