@@ -316,7 +316,7 @@ fn standing(path: &Path) -> String {
         p["bound"],
         p["searched"].as_array().map_or(0, Vec::len),
         p["expanded"],
-        record["seconds"].as_f64().unwrap_or(0.0),
+        record["milliseconds"].as_f64().unwrap_or(0.0) / 1000.0,
         p["runs"]
     )
 }
