@@ -275,7 +275,8 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
                 unfinished = Some(Unfinished {
                     number,
                     seconds: left,
-                    kept: checkpoint.filter(|c| c.exists()).map(|c| standing(&c)),
+                    kept: checkpoint.as_deref().filter(|c| c.exists()).map(standing),
+                    spent: checkpoint.as_deref().and_then(|c| spent(number, c)),
                 });
                 break;
             }
@@ -297,6 +298,26 @@ struct Unfinished {
     seconds: f64,
     /// Where its search stands, when kept.
     kept: Option<String>,
+    /// What its kept search has taken so far.
+    spent: Option<Spent>,
+}
+
+/// The nodes and seconds a kept, unfinished search has taken so far.
+#[derive(Debug, PartialEq)]
+pub struct Spent {
+    pub number: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// What the search kept in `path` for instance `number` has taken.
+fn spent(number: usize, path: &Path) -> Option<Spent> {
+    let record: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    Some(Spent {
+        number,
+        nodes: record["progress"]["expanded"].as_u64()?,
+        seconds: record["milliseconds"].as_f64()? / 1000.0,
+    })
 }
 
 /// Where the search kept in `path` stands, for the report.
@@ -462,7 +483,8 @@ pub fn newest(rows: &[Row], setting_of: impl Fn(&Row) -> bool) -> Vec<&Row> {
 
 /// The projection for the instances not solved: their published nodes
 /// times the ratio measured over the solved ones, at the node rate
-/// measured over them.
+/// measured over them, and never less than a kept search has already
+/// taken.
 #[derive(Debug, PartialEq)]
 pub struct Projection {
     pub solved: usize,
@@ -472,23 +494,25 @@ pub struct Projection {
     pub projected_seconds: f64,
 }
 
-pub fn project(solved: &[&Row]) -> Projection {
+pub fn project(solved: &[&Row], kept: Option<&Spent>) -> Projection {
     let nodes: u64 = solved.iter().map(|r| r.expanded).sum();
     let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
     let published: u64 = solved.iter().map(|r| PUBLISHED[r.number - 1]).sum();
-    let rest: u64 = (1..=50)
-        .filter(|n| solved.iter().all(|r| r.number != *n))
-        .map(|n| PUBLISHED[n - 1])
-        .sum();
     let ratio = nodes as f64 / published.max(1) as f64;
-    let rate = nodes as f64 / seconds.max(1e-9);
-    let projected_nodes = nodes as f64 + rest as f64 * ratio;
+    let rate = (nodes as f64 / seconds.max(1e-9)).max(1.0);
+    let (mut projected_nodes, mut projected_seconds) = (nodes as f64, seconds);
+    for n in (1..=50).filter(|n| solved.iter().all(|r| r.number != *n)) {
+        let scaled = PUBLISHED[n - 1] as f64 * ratio;
+        let spent = kept.filter(|k| k.number == n);
+        projected_nodes += spent.map_or(scaled, |k| scaled.max(k.nodes as f64));
+        projected_seconds += spent.map_or(scaled / rate, |k| (scaled / rate).max(k.seconds));
+    }
     Projection {
         solved: solved.len(),
         nodes,
         seconds,
         projected_nodes,
-        projected_seconds: seconds + rest as f64 * ratio / rate.max(1.0),
+        projected_seconds,
     }
 }
 
@@ -526,11 +550,12 @@ fn summarize(
             r.runs
         );
     }
-    let p = project(&solved);
+    let p = project(&solved, unfinished.as_ref().and_then(|u| u.spent.as_ref()));
     let _ = writeln!(
         report,
         "\nSolved {} of 50: {} nodes in {:.0} s ({:.2} M nodes/s). {}Projected for all fifty \
-         at the ratio and node rate measured: {:.3e} nodes, {:.1} hours on {} jobs \
+         at the ratio and node rate measured, and a kept search at no less than it has \
+         taken: {:.3e} nodes, {:.1} hours on {} jobs \
          (target: at most 6 hours on 2 cores).",
         p.solved,
         p.nodes,

@@ -470,7 +470,7 @@ fn korf50_knows_the_published_nodes_of_the_fifty_by_number() {
 
 #[test]
 fn korf50_rows_read_back_and_project_the_rest() {
-    use korf50::{newest, project, Row, PUBLISHED};
+    use korf50::{newest, project, Row, Spent, PUBLISHED};
     let row = |number: usize, expanded: u64, seconds: f64, commit: &str| Row {
         number,
         optimal: 100,
@@ -510,13 +510,30 @@ fn korf50_rows_read_back_and_project_the_rest() {
     let solved = newest(&rows, |r| r.memory == "-");
     assert_eq!(solved.len(), 1);
     assert_eq!(solved[0].commit, "ccccccc");
-    let p = project(&solved);
+    let p = project(&solved, None);
     assert_eq!((p.solved, p.nodes), (1, 2_000_000));
     let ratio = 2_000_000.0 / PUBLISHED[37] as f64;
     let rest = (PUBLISHED.iter().sum::<u64>() - PUBLISHED[37]) as f64;
     assert!((p.projected_nodes - (2e6 + rest * ratio)).abs() < 1.0);
     // At 2 M nodes a second.
     assert!((p.projected_seconds - p.projected_nodes / 2e6).abs() < 1e-3);
+    // A kept search counts at no less than it has taken, and no more
+    // than its scaled estimate when it has taken less.
+    let scaled = PUBLISHED[49] as f64 * ratio;
+    let beyond = Spent {
+        number: 50,
+        nodes: scaled as u64 + 1_000_000_000,
+        seconds: scaled / 2e6 + 500.0,
+    };
+    let q = project(&solved, Some(&beyond));
+    assert!((q.projected_nodes - p.projected_nodes - (beyond.nodes as f64 - scaled)).abs() < 2.0);
+    assert!((q.projected_seconds - p.projected_seconds - 500.0).abs() < 1e-3);
+    let short = Spent {
+        number: 50,
+        nodes: 5,
+        seconds: 1.0,
+    };
+    assert_eq!(project(&solved, Some(&short)), p);
     // A row whose length is not the set's optimum is not taken as solved.
     let set = sets::read_set("korf24_50.txt").unwrap();
     let mut kept = row(38, 1, 1.0, "ddddddd");
