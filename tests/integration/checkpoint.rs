@@ -1,9 +1,11 @@
 //! `solve --checkpoint`: a search split across runs gives the answer one
 //! run gives, and a file it cannot trust is refused, never followed.
 
+use std::process::{Command, Stdio};
+
 use npuzzle_board::Goal;
 
-use crate::harness::{assert_record_replays, npuzzle_in, repo_root, scratch, Run};
+use crate::harness::{assert_record_replays, npuzzle_in, repo_root, scratch, Run, UserDirs};
 
 /// Korf's instance of `number` from the blank-last copy of the set: its
 /// optimal length and its tiles.
@@ -207,4 +209,62 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
         on.stdout
     );
     assert!(!file.exists());
+}
+
+/// Ctrl-C stops a kept search: the progress is written, the answer is a
+/// refusal that counts this run's nodes (those the file holds), and the
+/// exit status is a shell's for an interrupt, 130.
+#[test]
+fn ctrl_c_keeps_the_search_and_counts_its_nodes() {
+    let dir = scratch();
+    // Hundreds of millions of nodes with linear conflict: never answered
+    // within the wait below.
+    let (_, board) = korf100(60);
+    let user = UserDirs::new();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    user.apply(&mut command)
+        .env("NPUZZLE_PDB_DIR", dir.path().join("no-tables-here"))
+        .args(["solve", &board, "--jobs", "1", "--json"])
+        .args([
+            "--heuristic",
+            "linear-conflict",
+            "--checkpoint",
+            "kept.json",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = command.spawn().expect("npuzzle runs");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let signal = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .expect("sh runs kill");
+    assert!(signal.success());
+    let run = Run::of(child.wait_with_output().unwrap());
+    run.assert_no_panic();
+    assert_eq!(run.status, 130, "{}", run.stderr);
+    let record = &run.json_records()[0];
+    assert_eq!(record["type"], "refused", "{record}");
+    assert!(
+        record["reason"].as_str().unwrap().contains("Ctrl-C"),
+        "{record}"
+    );
+    let expanded = record["expanded"].as_u64().expect("the nodes counted");
+    assert!(expanded > 0, "{record}");
+    assert!(
+        run.stderr
+            .contains("the search so far is kept in kept.json"),
+        "{}",
+        run.stderr
+    );
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("kept.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        kept["progress"]["expanded"].as_u64(),
+        Some(expanded),
+        "{kept}"
+    );
 }

@@ -119,6 +119,8 @@ pub struct Checkpoint {
     /// Where the search stood when this run began: its iteration and
     /// the subtrees of it searched.
     began_at: (u32, usize),
+    /// The nodes earlier runs expanded.
+    earlier_expanded: u64,
     started: Instant,
     /// What the search reads on entry and keeps up to date.
     pub progress: Arc<Mutex<Progress>>,
@@ -235,6 +237,7 @@ impl Checkpoint {
             earlier_seconds,
             earlier_runs: progress.runs,
             began_at: (progress.iterations, progress.searched.len()),
+            earlier_expanded: progress.expanded,
             started: Instant::now(),
             progress: Arc::new(Mutex::new(progress)),
         })
@@ -311,6 +314,11 @@ impl Checkpoint {
             earlier_seconds: self.earlier_seconds,
             lost: now.lost,
         })
+    }
+
+    /// The nodes this run expanded, cut subtrees included.
+    pub fn expanded_in_this_run(&self) -> u64 {
+        self.snapshot().expanded - self.earlier_expanded
     }
 
     /// What to tell of a run that ends unsolved: where the search

@@ -16,7 +16,7 @@ use crate::args::{AlgorithmArg, HeuristicArg, PlayArgs, SearchArgs, SolveArgs};
 use crate::checkpoint::Checkpoint;
 use crate::input::{self, Input, Inputs};
 use crate::output::{Answer, Printer, Summary};
-use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK};
+use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK};
 use crate::{remedy, show};
 
 /// Checks that `--partition` names tables of some board side and goes with
@@ -178,25 +178,43 @@ fn answer_input(solver: &Solver, input: &Input, args: &SearchArgs) -> Answer {
     }
 }
 
+/// One board's answer with its search kept in a `--checkpoint` file.
+struct KeptAnswer {
+    answer: Answer,
+    /// What earlier runs did, when this run went on from them.
+    resumed: Option<crate::output::Resumed>,
+    /// Ctrl-C stopped the search.
+    interrupted: bool,
+}
+
+impl KeptAnswer {
+    fn without_search(answer: Answer) -> KeptAnswer {
+        KeptAnswer {
+            answer,
+            resumed: None,
+            interrupted: false,
+        }
+    }
+}
+
 /// Answers one board with its search kept in the `--checkpoint` file
-/// `path`, going on from it: the answer, and what earlier runs did. An
-/// error (the file refused, or a board that gets no optimal IDA*) before
-/// any search.
+/// `path`, going on from it. An error (the file refused, or a board that
+/// gets no optimal IDA*) before any search.
 fn answer_keeping(
     solver: &Solver,
     board: &npuzzle::Board,
     path: &std::path::Path,
     args: &SearchArgs,
-) -> Result<(Answer, Option<crate::output::Resumed>), String> {
+) -> Result<KeptAnswer, String> {
     if let Some(misfit) = partition_misfit(args, board.size()) {
-        return Ok((Answer::BadInput(misfit), None));
+        return Ok(KeptAnswer::without_search(Answer::BadInput(misfit)));
     }
     let search = match solver.search_identity(board) {
         Ok(search) => search,
         Err(npuzzle::Error::InvalidArgument(e)) => return Err(format!("--checkpoint: {e}")),
         // Unsolvable, tables missing or damaged: answered as without
         // --checkpoint.
-        Err(e) => return Ok((Answer::of(Err(e), 0.0), None)),
+        Err(e) => return Ok(KeptAnswer::without_search(Answer::of(Err(e), 0.0))),
     };
     let kept = Checkpoint::open(path, search)?;
     // Ctrl-C stops the search and the progress is written; a second one
@@ -205,7 +223,7 @@ fn answer_keeping(
     let flag = Arc::clone(&stop);
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
+            std::process::exit(EXIT_INTERRUPTED.into());
         }
     });
     let run = npuzzle::Run {
@@ -218,7 +236,24 @@ fn answer_keeping(
         &format!("solving the {n}x{n} board", n = board.size()),
         || kept.saving(|| solver.solve_with(board, &run)),
     );
-    let answer = Answer::of(result, started.elapsed().as_secs_f64());
+    let interrupted = matches!(result, Err(npuzzle::Error::Stopped));
+    let answer = match Answer::of(result, started.elapsed().as_secs_f64()) {
+        // Stopped by time or Ctrl-C: the nodes are the progress's.
+        Answer::Refused {
+            reason,
+            nodes: None,
+            seconds,
+        } => Answer::Refused {
+            reason: if interrupted {
+                "the search was stopped by Ctrl-C".to_string()
+            } else {
+                reason
+            },
+            nodes: Some(kept.expanded_in_this_run()),
+            seconds,
+        },
+        other => other,
+    };
     // The answer stands whatever becomes of the file.
     let kept_now = match &answer {
         Answer::Solved(_) => kept.remove(),
@@ -233,7 +268,11 @@ fn answer_keeping(
         }
         Ok(()) => {}
     }
-    Ok((answer, kept.resumed()))
+    Ok(KeptAnswer {
+        answer,
+        resumed: kept.resumed(),
+        interrupted,
+    })
 }
 
 /// `--fast` answers name the option as their reason.
@@ -289,15 +328,17 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     }
     // One board: answered before the batch's printing is set up, so that
     // a refused --checkpoint ends the run before any output.
+    let mut interrupted = false;
     let single = if batch {
         None
     } else {
         let input = ahead.pop().expect("one board");
         let answer = match (&args.checkpoint, &input.item.board) {
             (Some(path), Ok(board)) => match answer_keeping(&solver, board, path, &args.search) {
-                Ok((answer, resumed)) => {
-                    printer.resumed = resumed;
-                    answer
+                Ok(kept) => {
+                    printer.resumed = kept.resumed;
+                    interrupted = kept.interrupted;
+                    kept.answer
                 }
                 Err(e) => return bad(e),
             },
@@ -325,6 +366,9 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> io::Result<u8> {
     }
     summary.errors += source_errors;
     printer.print_summary(out, &summary, started.elapsed().as_secs_f64())?;
+    if interrupted {
+        return Ok(EXIT_INTERRUPTED);
+    }
     // One board asked about and none possible: a failure, as for `play`
     // and `check`; a batch answered every board, unsolvable ones included.
     if !batch && summary.unsolvable > 0 {
