@@ -219,11 +219,25 @@ fn run(dir: &Path, command: &str) -> (i32, String, String) {
     (status, reader.join().unwrap(), error_reader.join().unwrap())
 }
 
+/// A server a block started: stopped when dropped, so a failing block
+/// after it leaves no server running.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Starts a server command; returns once it printed its address.
-fn start_server(dir: &Path, command: &str, place: &str) -> Child {
-    let mut child = shell(dir, &format!("exec {command}"))
-        .spawn()
-        .expect("bash runs");
+fn start_server(dir: &Path, command: &str, place: &str) -> Server {
+    let mut server = Server(
+        shell(dir, &format!("exec {command}"))
+            .spawn()
+            .expect("bash runs"),
+    );
+    let child = &mut server.0;
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -239,7 +253,7 @@ fn start_server(dir: &Path, command: &str, place: &str) -> Child {
         let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
         panic!("{place}: `{command}` did not start serving: {stderr}");
     }
-    child
+    server
 }
 
 /// The `"type"` a JSON text names first.
@@ -252,7 +266,8 @@ fn record_type(text: &str) -> Option<String> {
 /// Runs the blocks of one Markdown file; returns the commands run.
 fn run_file(path: &Path) -> usize {
     let dir = workspace();
-    let mut servers: Vec<Child> = Vec::new();
+    // Stopped when the file's blocks end, or when one fails.
+    let mut servers: Vec<Server> = Vec::new();
     let mut last_output: Option<String> = None;
     let mut ran = 0;
     for block in blocks(path) {
@@ -312,10 +327,7 @@ fn run_file(path: &Path) -> usize {
             ran += 1;
         }
     }
-    for mut server in servers {
-        let _ = server.kill();
-        let _ = server.wait();
-    }
+    drop(servers);
     ran
 }
 
