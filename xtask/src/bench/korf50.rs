@@ -272,11 +272,15 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
                 write_rows(&kept_rows(), &rows)?;
             }
             None => {
+                let kept = checkpoint
+                    .as_deref()
+                    .filter(|c| c.exists())
+                    .map(|c| (c, read_checkpoint(c)));
                 unfinished = Some(Unfinished {
                     number,
                     seconds: left,
-                    kept: checkpoint.as_deref().filter(|c| c.exists()).map(standing),
-                    spent: checkpoint.as_deref().and_then(|c| spent(number, c)),
+                    kept: kept.as_ref().map(|(c, r)| standing(c, r.as_ref())),
+                    spent: kept.and_then(|(_, r)| spent(number, &r?)),
                 });
                 break;
             }
@@ -310,9 +314,13 @@ pub struct Spent {
     pub seconds: f64,
 }
 
-/// What the search kept in `path` for instance `number` has taken.
-fn spent(number: usize, path: &Path) -> Option<Spent> {
-    let record: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+/// The checkpoint file at `path`, when it can be read.
+fn read_checkpoint(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// What the kept search `record` of instance `number` has taken.
+fn spent(number: usize, record: &Value) -> Option<Spent> {
     Some(Spent {
         number,
         nodes: record["progress"]["expanded"].as_u64()?,
@@ -320,12 +328,10 @@ fn spent(number: usize, path: &Path) -> Option<Spent> {
     })
 }
 
-/// Where the search kept in `path` stands, for the report.
-fn standing(path: &Path) -> String {
+/// Where the search kept in `path` (read as `record`) stands, for the
+/// report.
+fn standing(path: &Path, record: Option<&Value>) -> String {
     let shown = path.strip_prefix(root()).unwrap_or(path).display();
-    let record: Option<Value> = std::fs::read(path)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
     let Some(record) = record else {
         return format!("{shown} (unreadable)");
     };
