@@ -256,6 +256,24 @@ fn start_server(dir: &Path, command: &str, place: &str) -> Server {
     server
 }
 
+/// Builds the C library where the README's C program links it,
+/// target/release, with the command the README gives: whatever profile
+/// the tests are built in.
+fn release_libnpuzzle() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = Command::new(cargo)
+        .args(["build", "--release", "-p", "npuzzle-capi", "--target-dir"])
+        .arg(repo_root().join("target"))
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo build --release -p npuzzle-capi: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// The `"type"` a JSON text names first.
 fn record_type(text: &str) -> Option<String> {
     let start = text.find("\"type\":")? + "\"type\":".len();
@@ -346,8 +364,7 @@ fn markdown_files() -> Vec<PathBuf> {
 
 #[test]
 fn every_shell_block_of_the_docs_runs_as_written() {
-    // The README's C program links the library the tests build.
-    crate::reuse::libnpuzzle();
+    release_libnpuzzle();
     let mut ran = 0;
     for path in markdown_files() {
         ran += run_file(&path);
