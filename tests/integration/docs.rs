@@ -260,18 +260,7 @@ fn start_server(dir: &Path, command: &str, place: &str) -> Server {
 /// target/release, with the command the README gives: whatever profile
 /// the tests are built in.
 fn release_libnpuzzle() {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let output = Command::new(cargo)
-        .args(["build", "--release", "-p", "npuzzle-capi", "--target-dir"])
-        .arg(repo_root().join("target"))
-        .current_dir(repo_root())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "cargo build --release -p npuzzle-capi: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::reuse::build_libnpuzzle(&repo_root().join("target"), true);
 }
 
 /// The `"type"` a JSON text names first.

@@ -169,26 +169,31 @@ fn the_light_reader_has_no_c_code_and_no_thread_pool() {
     );
 }
 
+/// `cargo build -p npuzzle-capi` into `target_dir`, in release or debug.
+pub(crate) fn build_libnpuzzle(target_dir: &Path, release: bool) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let mut command = Command::new(cargo);
+    command
+        .args(["build", "-p", "npuzzle-capi", "--target-dir"])
+        .arg(target_dir)
+        .current_dir(repo_root());
+    if release {
+        command.arg("--release");
+    }
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "cargo build -p npuzzle-capi: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Builds libnpuzzle (the C ABI crate) in this build's profile, once.
 pub(crate) fn libnpuzzle() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let profile = profile_dir();
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let mut command = Command::new(cargo);
-        command
-            .args(["build", "-p", "npuzzle-capi", "--target-dir"])
-            .arg(profile.parent().unwrap())
-            .current_dir(repo_root());
-        if !cfg!(debug_assertions) {
-            command.arg("--release");
-        }
-        let output = command.output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        build_libnpuzzle(profile.parent().unwrap(), !cfg!(debug_assertions));
         assert!(profile.join("libnpuzzle.a").is_file() && profile.join("libnpuzzle.so").is_file());
         profile
     })
