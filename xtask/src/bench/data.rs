@@ -114,6 +114,23 @@ pub fn ensure_tables(npuzzle: &Path, partition: &str) -> Result<(), String> {
     }
 }
 
+/// Builds the 24-puzzle tables of `partition` (blank-first goal) that
+/// data/ lacks.
+pub fn ensure_24_tables(npuzzle: &Path, partition: &str) -> Result<(), String> {
+    let status = Command::new(npuzzle)
+        .args(["pdb", "build", "--size", "5", "--goal", "blank-first"])
+        .args(["--partition", partition, "--out"])
+        .arg(root().join("data"))
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("building the {partition} tables failed"))
+    }
+}
+
 pub fn has_default_tables() -> bool {
     ["9.10.11.12.13.14.15", "1.2.3.4.5.6.7.8"].iter().all(|t| {
         root()

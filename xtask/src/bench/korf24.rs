@@ -17,7 +17,7 @@ use crate::workspace::root;
 /// The ten 24-puzzles of issue 12, by number in Korf & Felner's list, the
 /// fewest published nodes first ([`PUBLISHED`]; the ten add up to
 /// 793,728,587).
-const KORF24_TEN: [usize; 10] = [38, 40, 44, 25, 1, 32, 37, 30, 28, 5];
+pub const KORF24_TEN: [usize; 10] = [38, 40, 44, 25, 1, 32, 37, 30, 28, 5];
 
 /// The 24-puzzle tables `--korf24` compares by default.
 const KORF24_DEFAULT: [&str; 3] = ["septet", "6z-6z-6z-6z", "compound"];

@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::context::Ctx;
-use super::data::fresh_page_cache;
+use super::data::{ensure_24_tables, fresh_page_cache};
 use super::record::Started;
 use super::replay::replays;
 use super::runs::feed_and_wait;
@@ -204,16 +204,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
             .map_or_else(|| ctx.cores.to_string(), |j| j.to_string()),
         memory: options.memory.clone().unwrap_or_else(|| "-".to_string()),
     };
-    let status = Command::new(&ctx.npuzzle)
-        .args(["pdb", "build", "--size", "5", "--goal", "blank-first"])
-        .args(["--partition", &tables, "--out"])
-        .arg(root().join("data"))
-        .stdout(Stdio::null())
-        .status()
-        .map_err(|e| e.to_string())?;
-    if !status.success() {
-        return Err(format!("building the {tables} tables failed"));
-    }
+    ensure_24_tables(&ctx.npuzzle, &tables)?;
     fresh_page_cache(&ctx.npuzzle, &tables, 5, "blank-first");
     let set = read_set("korf24_50.txt")?;
     let mut rows = read_rows(&kept_rows())?;
@@ -375,16 +366,28 @@ pub fn solve(
     seconds: f64,
     checkpoint: Option<&Path>,
 ) -> Result<Option<Answer>, String> {
+    solve_to(
+        npuzzle,
+        instance,
+        "blank-first",
+        setting,
+        seconds,
+        checkpoint,
+    )
+}
+
+/// [`solve`] towards `goal` (`blank-first` or `blank-last`), any size.
+pub fn solve_to(
+    npuzzle: &Path,
+    instance: &Instance,
+    goal: &str,
+    setting: &Setting,
+    seconds: f64,
+    checkpoint: Option<&Path>,
+) -> Result<Option<Answer>, String> {
     let mut command = Command::new(npuzzle);
     command
-        .args([
-            "solve",
-            "--json",
-            "--notation",
-            "tile",
-            "--goal",
-            "blank-first",
-        ])
+        .args(["solve", "--json", "--notation", "tile", "--goal", goal])
         .args(["--partition", &setting.tables, "--jobs", &setting.jobs])
         .args(["--max-seconds", &format!("{:.0}", seconds.max(1.0))])
         .arg("--pdb-dir")
@@ -433,7 +436,10 @@ pub fn solve(
         .split_whitespace()
         .filter_map(|t| t.parse().ok())
         .collect();
-    if length != instance.length || !replays(&tiles, answer["moves"].as_str().unwrap_or(""), true) {
+    let blank_first = goal == "blank-first";
+    if length != instance.length
+        || !replays(&tiles, answer["moves"].as_str().unwrap_or(""), blank_first)
+    {
         return Err(format!(
             "wrong answer for {}: length {length}, optimal {}, or moves that do not replay",
             instance.tiles, instance.length

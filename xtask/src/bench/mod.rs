@@ -21,6 +21,7 @@ mod docs;
 mod doors;
 mod end_to_end;
 mod heuristics;
+mod hybrid;
 mod integration;
 mod korf24;
 mod korf50;
@@ -220,6 +221,16 @@ pub const SECTIONS: &[Section] = &[
         default: false,
         needs_default_tables: false,
         run: korf50::run,
+    },
+    Section {
+        name: "hybrid",
+        measures: "A*+IDA* (--memory 64M, 1G) beside plain IDA*: the ten easiest \
+                   24-puzzles (septet), the 17 boards at distance 80 and Korf's 100 \
+                   (7-8), one thread and two: nodes by phase, seconds, peak memory",
+        cost: "30 min (--quick: 2 min), plus building missing tables (septet 2 min)",
+        default: false,
+        needs_default_tables: true,
+        run: hybrid::run,
     },
     Section {
         name: "within",

@@ -6,6 +6,7 @@ use std::process::Command;
 use crate::workspace::root;
 
 /// One board of a set: its known optimal length and its tiles.
+#[derive(Clone)]
 pub struct Instance {
     pub length: u64,
     pub tiles: String,
