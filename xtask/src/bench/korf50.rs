@@ -287,7 +287,7 @@ fn checkpoint_of(number: usize) -> PathBuf {
 }
 
 /// The instance a run ended on unsolved.
-struct Unfinished {
+pub(super) struct Unfinished {
     number: usize,
     /// The seconds it was given.
     seconds: f64,
@@ -528,6 +528,42 @@ pub fn project(solved: &[&Row], kept: Option<&Spent>) -> Projection {
     }
 }
 
+/// The report's last line: what is solved, and all fifty's total,
+/// measured when every one is solved, else projected.
+pub(super) fn summary_line(p: &Projection, unfinished: Option<&Unfinished>, jobs: &str) -> String {
+    let solved = format!(
+        "Solved {} of 50: {} nodes in {:.0} s ({:.2} M nodes/s).",
+        p.solved,
+        p.nodes,
+        p.seconds,
+        p.nodes as f64 / p.seconds.max(1e-9) / 1e6,
+    );
+    let target = "target: at most 6 hours on 2 cores";
+    if p.solved == 50 {
+        return format!(
+            "{solved} All fifty, measured: {:.1} hours on {jobs} jobs ({target}).",
+            p.seconds / 3600.0
+        );
+    }
+    let left = unfinished.map_or(String::new(), |u| {
+        format!(
+            " #{} was not solved in the {:.0} s left{}.",
+            u.number,
+            u.seconds,
+            u.kept.as_ref().map_or(String::new(), |k| format!(
+                "; its search is kept for the next run in {k}"
+            ))
+        )
+    });
+    format!(
+        "{solved}{left} Projected for all fifty at the ratio and node rate measured, and a \
+         kept search at no less than it has taken: {:.3e} nodes, {:.1} hours on {jobs} jobs \
+         ({target}).",
+        p.projected_nodes,
+        p.projected_seconds / 3600.0,
+    )
+}
+
 fn summarize(
     report: &mut String,
     rows: &[Row],
@@ -565,24 +601,7 @@ fn summarize(
     let p = project(&solved, unfinished.as_ref().and_then(|u| u.spent.as_ref()));
     let _ = writeln!(
         report,
-        "\nSolved {} of 50: {} nodes in {:.0} s ({:.2} M nodes/s). {}Projected for all fifty \
-         at the ratio and node rate measured, and a kept search at no less than it has \
-         taken: {:.3e} nodes, {:.1} hours on {} jobs \
-         (target: at most 6 hours on 2 cores).",
-        p.solved,
-        p.nodes,
-        p.seconds,
-        p.nodes as f64 / p.seconds.max(1e-9) / 1e6,
-        unfinished.map_or(String::new(), |u| format!(
-            "#{} was not solved in the {:.0} s left{}. ",
-            u.number,
-            u.seconds,
-            u.kept.map_or(String::new(), |k| format!(
-                "; its search is kept for the next run in {k}"
-            ))
-        )),
-        p.projected_nodes,
-        p.projected_seconds / 3600.0,
-        setting.jobs
+        "\n{}",
+        summary_line(&p, unfinished.as_ref(), &setting.jobs)
     );
 }

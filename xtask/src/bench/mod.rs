@@ -227,7 +227,7 @@ pub const SECTIONS: &[Section] = &[
         measures: "A*+IDA* (--memory 64M, 1G) beside plain IDA*: the ten easiest \
                    24-puzzles (septet), the 17 boards at distance 80 and Korf's 100 \
                    (7-8), one thread and two: nodes by phase, seconds, peak memory",
-        cost: "30 min (--quick: 2 min), plus building missing tables (septet 2 min)",
+        cost: "40 min (--quick: 2 min), plus building missing tables (septet 2 min)",
         default: false,
         needs_default_tables: true,
         run: hybrid::run,

@@ -534,6 +534,17 @@ fn korf50_rows_read_back_and_project_the_rest() {
         seconds: 1.0,
     };
     assert_eq!(project(&solved, Some(&short)), p);
+    // One solved of fifty is projected; fifty solved is measured.
+    assert!(korf50::summary_line(&p, None, "2").contains("Projected for all fifty"));
+    let all: Vec<Row> = (1..=50).map(|n| row(n, 1_000, 360.0, "eeeeeee")).collect();
+    let all = project(&all.iter().collect::<Vec<_>>(), None);
+    let line = korf50::summary_line(&all, None, "2");
+    assert!(line.contains("Solved 50 of 50"), "{line}");
+    assert!(
+        line.contains("All fifty, measured: 5.0 hours on 2 jobs"),
+        "{line}"
+    );
+    assert!(!line.contains("Projected"), "{line}");
     // A row whose length is not the set's optimum is not taken as solved.
     let set = sets::read_set("korf24_50.txt").unwrap();
     let mut kept = row(38, 1, 1.0, "ddddddd");
