@@ -100,25 +100,25 @@ pub fn fresh_page_cache(npuzzle: &Path, partition: &str, size: usize, goal: &str
         .status();
 }
 
+/// Builds the 4x4 tables of `partition` (default goal) that data/ lacks.
 pub fn ensure_tables(npuzzle: &Path, partition: &str) -> Result<(), String> {
-    let status = Command::new(npuzzle)
-        .args(["pdb", "build", "--partition", partition, "--out"])
-        .arg(root().join("data"))
-        .stdout(Stdio::null())
-        .status()
-        .map_err(|e| e.to_string())?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("building the {partition} tables failed"))
-    }
+    build_missing(npuzzle, partition, &[])
 }
 
 /// Builds the 24-puzzle tables of `partition` (blank-first goal) that
 /// data/ lacks.
 pub fn ensure_24_tables(npuzzle: &Path, partition: &str) -> Result<(), String> {
+    build_missing(
+        npuzzle,
+        partition,
+        &["--size", "5", "--goal", "blank-first"],
+    )
+}
+
+fn build_missing(npuzzle: &Path, partition: &str, board: &[&str]) -> Result<(), String> {
     let status = Command::new(npuzzle)
-        .args(["pdb", "build", "--size", "5", "--goal", "blank-first"])
+        .args(["pdb", "build"])
+        .args(board)
         .args(["--partition", partition, "--out"])
         .arg(root().join("data"))
         .stdout(Stdio::null())
