@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use npuzzle_board::Move;
 
 use super::dfs::Dfs;
-use super::split::{on_workers, promise, Handout};
+use super::split::{on_workers, promise, Ended, Handout};
 use crate::grid::{Grid, Position};
 use crate::halt::{Halt, CHECK_EVERY};
 use crate::heuristic::Heuristic;
@@ -269,11 +269,10 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
         let (iteration, below_next) = on_workers(workers, spare, &|recruit| below.work(recruit));
         stats.expanded += iteration.expanded;
         stats.generated += iteration.generated;
-        if let Some(moves) = below.handout.take_found() {
-            return Some((moves, stats));
-        }
-        if below.handout.stopped() || stats.expanded >= node_limit || halt.now() {
-            return None;
+        match below.handout.ended(stats.expanded, node_limit, halt) {
+            Ended::Found(moves) => return Some((moves, stats)),
+            Ended::Stopped => return None,
+            Ended::GoOn => {}
         }
         next_bound = next_bound.min(below_next);
         if next_bound == u32::MAX {

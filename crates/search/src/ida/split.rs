@@ -450,11 +450,13 @@ pub(crate) fn split_ida_star_keeping<H: Heuristic>(
         let (iteration_stats, next_bound) = iteration.run(workers, spare);
         stats.expanded += iteration_stats.expanded;
         stats.generated += iteration_stats.generated;
-        if let Some(moves) = iteration.handout.take_found() {
-            return Ok(Some((moves, stats)));
-        }
-        if iteration.handout.stopped() || stats.expanded >= split.node_limit || halt.now() {
-            return Ok(None);
+        match iteration
+            .handout
+            .ended(stats.expanded, split.node_limit, halt)
+        {
+            Ended::Found(moves) => return Ok(Some((moves, stats))),
+            Ended::Stopped => return Ok(None),
+            Ended::GoOn => {}
         }
         bound = next_bound.min(above.least_cut);
         came_near = iteration.came_near();
@@ -727,15 +729,33 @@ impl Handout {
         self.spent.fetch_add(dfs.stats.expanded, Ordering::Relaxed);
     }
 
-    /// The solution found, once the threads are done.
-    pub(super) fn take_found(&self) -> Option<Vec<Move>> {
+    /// How the iteration ended, once its threads are done. A goal found
+    /// is the answer even when a limit stopped an earlier place's search:
+    /// this iteration's bound is the optimal length either way, and only
+    /// the moves may differ from an unlimited run's.
+    pub(super) fn ended(&self, expanded: u64, node_limit: u64, halt: Halt<'_>) -> Ended {
         let found = self.found.lock().expect("no panics while held").take();
-        found.map(|(_, moves)| moves)
+        match found {
+            Some((_, moves)) => Ended::Found(moves),
+            None if self.stopped() || expanded >= node_limit || halt.now() => Ended::Stopped,
+            None => Ended::GoOn,
+        }
     }
 
     pub(super) fn stopped(&self) -> bool {
         self.stopped.load(Ordering::Relaxed)
     }
+}
+
+/// How an iteration below the starts ended.
+#[derive(Debug, PartialEq)]
+pub(super) enum Ended {
+    /// A goal: the moves from the root.
+    Found(Vec<Move>),
+    /// The node limit or the halt ended it first.
+    Stopped,
+    /// Searched to the end without a goal: the next bound follows.
+    GoOn,
 }
 
 /// Runs `worker` on `workers` threads of the rayon pool, or on this one

@@ -378,3 +378,51 @@ fn progress_of_another_search_is_refused() {
     assert_eq!(Progress::key_depth(2), None);
     assert_eq!(Progress::key_depth(0), None);
 }
+
+/// A goal found below a later place stands when a limit stops the search
+/// of an earlier place: the iteration's bound is proved optimal either
+/// way. Without a goal, the stop ends the search; without either, the
+/// next iteration follows, unless the node limit or the halt is reached.
+#[test]
+fn a_goal_found_stands_when_a_limit_stops_an_earlier_place() {
+    use super::dfs::{Dfs, Flow};
+
+    let grid = Grid::new(3, Goal::BlankLast);
+    let heuristic = crate::heuristic::Manhattan::new(&grid);
+    let board = random_walk(3, Goal::BlankLast, 10, &mut SplitMix64::new(5));
+    let search = |path: Vec<Move>| {
+        let mut dfs = Dfs::new(
+            &grid,
+            &heuristic,
+            Position::new(&board),
+            u64::MAX,
+            Halt::default(),
+        );
+        dfs.path = path;
+        dfs
+    };
+    let halt = Halt::default();
+    let handout = Handout::new(0);
+    let below = search(vec![Move::Up, Move::Left]);
+    handout.record(5, Flow::Found, &below, || vec![Move::Down]);
+    handout.record(2, Flow::Stopped, &search(Vec::new()), Vec::new);
+    assert!(handout.stopped(), "the earlier place was cut short");
+    assert_eq!(
+        handout.ended(10, 10, halt),
+        Ended::Found(vec![Move::Down, Move::Up, Move::Left])
+    );
+
+    let handout = Handout::new(0);
+    handout.record(2, Flow::Stopped, &search(Vec::new()), Vec::new);
+    assert_eq!(handout.ended(3, u64::MAX, halt), Ended::Stopped);
+
+    let handout = Handout::new(0);
+    handout.record(0, Flow::Exhausted, &search(Vec::new()), Vec::new);
+    assert_eq!(handout.ended(3, u64::MAX, halt), Ended::GoOn);
+    assert_eq!(handout.ended(3, 3, halt), Ended::Stopped);
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    assert_eq!(
+        handout.ended(3, u64::MAX, Halt::flag(Some(&stop))),
+        Ended::Stopped
+    );
+}
