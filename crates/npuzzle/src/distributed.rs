@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use npuzzle_board::{Board, Move};
-use npuzzle_search::Request;
+use npuzzle_search::{PassFrom, Request};
 
 use crate::error::Error;
 use crate::solver::Solver;
@@ -53,6 +53,42 @@ impl Solver {
             .map_err(|e| Error::from_search(e, goal))
     }
 
+    /// The open nodes A*+IDA*'s best-first phase leaves below `board`
+    /// within `memory` bytes (as [`SolverBuilder::memory`](crate::SolverBuilder::memory)), over the
+    /// side's tables: the units of an A*+IDA* search spread over machines,
+    /// each searched by [`Solver::pass_open`]. Every open node is given,
+    /// by f (its moves' count plus its estimate), then estimate, whatever
+    /// the bound; `goal` holds the answer when the phase reached it. The
+    /// solver's node limit and `stop` end the phase. Boards up to 5x5.
+    #[cfg(feature = "native")]
+    pub fn open_frontier(
+        &self,
+        board: &Board,
+        memory: u64,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Result<npuzzle_search::Frontier, Error> {
+        crate::solver::check_memory_budget(memory)?;
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        let tables = self.tables(board.size())?;
+        let request = Request {
+            goal,
+            reflect: self.config.reflection,
+            max_nodes: self.config.max_nodes,
+            stop,
+            ..Request::default()
+        };
+        let catalogue = tables.catalogue(self.config.strategy);
+        let frontier = npuzzle_search::open_frontier_catalogue(board, &request, &catalogue, memory)
+            .map_err(|e| Error::from_search(e, goal))?;
+        if let Some(moves) = &frontier.goal {
+            tables.certify(board, moves)?;
+        }
+        Ok(frontier)
+    }
+
     /// One pass of IDA* over the side's tables, bounded by `bound`, below
     /// the node `prefix` leads to from `board` (a node of
     /// [`Solver::frontier`](crate::Solver::frontier)), within `max_nodes` expanded nodes; setting
@@ -61,6 +97,32 @@ impl Solver {
         &self,
         board: &Board,
         prefix: &[Move],
+        bound: u32,
+        max_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Result<npuzzle_search::PassOutcome, Error> {
+        self.pass_from(board, prefix, PassFrom::Frontier, bound, max_nodes, stop)
+    }
+
+    /// [`Solver::pass`] below an open node of [`Solver::open_frontier`]:
+    /// the duplicate-move pruning starts afresh there, as in the local
+    /// A*+IDA*.
+    pub fn pass_open(
+        &self,
+        board: &Board,
+        prefix: &[Move],
+        bound: u32,
+        max_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Result<npuzzle_search::PassOutcome, Error> {
+        self.pass_from(board, prefix, PassFrom::Open, bound, max_nodes, stop)
+    }
+
+    fn pass_from(
+        &self,
+        board: &Board,
+        prefix: &[Move],
+        from_node: PassFrom,
         bound: u32,
         max_nodes: Option<u64>,
         stop: Option<Arc<AtomicBool>>,
@@ -84,8 +146,9 @@ impl Solver {
             ..Request::default()
         };
         let catalogue = tables.catalogue(self.config.strategy);
-        let outcome = npuzzle_search::pass_catalogue(board, &request, &catalogue, prefix, bound)
-            .map_err(|e| Error::from_search(e, goal))?;
+        let outcome =
+            npuzzle_search::pass_catalogue(board, &request, &catalogue, prefix, from_node, bound)
+                .map_err(|e| Error::from_search(e, goal))?;
         if let Some(moves) = &outcome.moves {
             let whole: Vec<Move> = prefix.iter().chain(moves).copied().collect();
             tables.certify(board, &whole)?;

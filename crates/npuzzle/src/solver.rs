@@ -142,15 +142,8 @@ impl SolverBuilder {
             Partition::parse(name, size, config.goal)?;
         }
         if let Some(bytes) = config.memory {
-            if !(MIN_MEMORY..=MAX_MEMORY).contains(&bytes) {
-                return Err(Error::InvalidArgument(format!(
-                    "memory {bytes} bytes is out of range: give 1K to 1024T ({MIN_MEMORY} to \
-                     {MAX_MEMORY} bytes)"
-                )));
-            }
+            check_memory_budget(bytes)?;
         }
-        #[cfg(feature = "native")]
-        check_memory(config.memory)?;
         #[cfg(not(feature = "native"))]
         if config.memory.is_some() {
             return Err(Error::InvalidArgument(
@@ -182,24 +175,29 @@ impl SolverBuilder {
     }
 }
 
-/// Refuses a memory budget larger than the machine can give now: the
-/// search would be killed once it had used it.
-#[cfg(feature = "native")]
-fn check_memory(memory: Option<u64>) -> Result<(), Error> {
-    let gigabytes = |bytes: u64| bytes as f64 / f64::from(1 << 30);
-    let Some(asked) = memory else {
-        return Ok(());
-    };
-    match npuzzle_pdb::generate::available_memory() {
-        Some(free) if asked > free => Err(Error::InvalidArgument(format!(
-            "memory {:.1} GB is more than the {:.1} GB this machine has free: give less, \
-             such as {:.0}G",
-            gigabytes(asked),
-            gigabytes(free),
-            (gigabytes(free) / 2.0).floor().max(1.0)
-        ))),
-        _ => Ok(()),
+/// Refuses a memory budget out of range, or larger than the machine can
+/// give now: the search would be killed once it had used it.
+pub(crate) fn check_memory_budget(asked: u64) -> Result<(), Error> {
+    if !(MIN_MEMORY..=MAX_MEMORY).contains(&asked) {
+        return Err(Error::InvalidArgument(format!(
+            "memory {asked} bytes is out of range: give 1K to 1024T ({MIN_MEMORY} to \
+             {MAX_MEMORY} bytes)"
+        )));
     }
+    #[cfg(feature = "native")]
+    if let Some(free) = npuzzle_pdb::generate::available_memory() {
+        let gigabytes = |bytes: u64| bytes as f64 / f64::from(1 << 30);
+        if asked > free {
+            return Err(Error::InvalidArgument(format!(
+                "memory {:.1} GB is more than the {:.1} GB this machine has free: give less, \
+                 such as {:.0}G",
+                gigabytes(asked),
+                gigabytes(free),
+                (gigabytes(free) / 2.0).floor().max(1.0)
+            )));
+        }
+    }
+    Ok(())
 }
 
 impl Solver {

@@ -389,6 +389,10 @@ struct Solution {
     /// Nodes the search expanded (None: no search ran).
     #[pyo3(get)]
     expanded: Option<u64>,
+    /// Of `expanded`, those of A*+IDA*'s best-first phase (0 without
+    /// `memory`; None: no search ran).
+    #[pyo3(get)]
+    best_first_expanded: Option<u64>,
     /// Children it generated.
     #[pyo3(get)]
     generated: Option<u64>,
@@ -423,6 +427,7 @@ impl From<npuzzle::Solution> for Solution {
             heuristic: s.heuristic.map(str::to_string),
             partition: s.partition.clone(),
             expanded: s.stats.map(|st| st.expanded),
+            best_first_expanded: s.stats.map(|st| st.best_first),
             generated: s.stats.map(|st| st.generated),
             strategy: s.strategy().map(str::to_string),
             initial_estimate: s.initial_estimate,
@@ -493,6 +498,7 @@ impl Solution {
                 self.generated,
                 self.initial_estimate,
                 self.strategy.clone(),
+                self.best_first_expanded,
             ),
             (self.lower_bound, self.within, self.note.clone()),
         )
@@ -507,7 +513,13 @@ type SolutionState = (
     String,
     Option<String>,
     Option<String>,
-    (Option<u64>, Option<u64>, Option<u32>, Option<String>),
+    (
+        Option<u64>,
+        Option<u64>,
+        Option<u32>,
+        Option<String>,
+        Option<u64>,
+    ),
     (Option<u64>, Option<u32>, Option<String>),
 );
 
@@ -515,7 +527,7 @@ type SolutionState = (
 #[pyfunction]
 fn _restore_solution(state: SolutionState, seconds: f64) -> Solution {
     let (length, moves, optimal, algorithm, heuristic, partition, stats, bounds) = state;
-    let (expanded, generated, initial_estimate, strategy) = stats;
+    let (expanded, generated, initial_estimate, strategy, best_first_expanded) = stats;
     let (lower_bound, within, note) = bounds;
     Solution {
         length,
@@ -525,6 +537,7 @@ fn _restore_solution(state: SolutionState, seconds: f64) -> Solution {
         heuristic,
         partition,
         expanded,
+        best_first_expanded,
         generated,
         strategy,
         initial_estimate,
@@ -903,11 +916,49 @@ impl Solver {
         ))
     }
 
+    /// The open nodes of A*+IDA*'s best-first phase below `board` within
+    /// `memory` (bytes, or a size such as "2G"), over the side's tables:
+    /// (nodes as (moves, estimate), by f then estimate, every one whatever
+    /// the bound; the answer if the phase reached it, else None; the
+    /// board's estimate; nodes expanded). Search below a node with
+    /// `search_pass(..., open_node=True)`. Ctrl-C stops it.
+    #[pyo3(signature = (board, memory))]
+    #[allow(clippy::type_complexity)]
+    fn open_frontier(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        memory: &Bound<'_, PyAny>,
+    ) -> PyResult<(Vec<(String, u32)>, Option<String>, u32, u64)> {
+        let memory = memory_arg(Some(memory))?.ok_or_else(|| {
+            PyTypeError::new_err("memory must be bytes (an int) or a size such as \"2G\", not None")
+        })?;
+        let board = board_arg(board)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (solver, flag) = (self.inner.clone(), Arc::clone(&stop));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(solver.open_frontier(&board, memory, Some(flag)));
+        });
+        let frontier = wait_stoppably(py, rx, &stop, "search")?.map_err(to_py)?;
+        let text = |moves: &[npuzzle::Move]| {
+            npuzzle::Move::format_sequence(moves, npuzzle::Notation::Tile)
+        };
+        Ok((
+            frontier.nodes.iter().map(|(m, h)| (text(m), *h)).collect(),
+            frontier.goal.as_deref().map(text),
+            frontier.root_estimate,
+            frontier.expanded,
+        ))
+    }
+
     /// One IDA* pass bounded by `bound` below the node the moves `prefix`
-    /// lead to from `board`: (moves from that node to the goal or None, the
+    /// lead to from `board` (a node of `frontier`, or with `open_node` of
+    /// `open_frontier`): (moves from that node to the goal or None, the
     /// least f above the bound, nodes expanded, whether `stop` ended it,
     /// the least estimate met: how near the goal the pass came).
-    #[pyo3(signature = (board, prefix, bound, max_nodes=None, stop=None))]
+    #[pyo3(signature = (board, prefix, bound, max_nodes=None, stop=None, open_node=false))]
+    #[allow(clippy::too_many_arguments)]
     fn search_pass(
         &self,
         py: Python<'_>,
@@ -916,6 +967,7 @@ impl Solver {
         bound: Int,
         max_nodes: Option<Int>,
         stop: Option<PyRef<'_, StopFlag>>,
+        open_node: bool,
     ) -> PyResult<(Option<String>, u32, u64, bool, u32)> {
         let bound = small_count("bound", bound)?;
         let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
@@ -930,7 +982,12 @@ impl Solver {
         let (solver, flag) = (self.inner.clone(), Arc::clone(&stop));
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let _ = tx.send(solver.pass(&board, &prefix, bound, max_nodes, Some(flag)));
+            let outcome = if open_node {
+                solver.pass_open(&board, &prefix, bound, max_nodes, Some(flag))
+            } else {
+                solver.pass(&board, &prefix, bound, max_nodes, Some(flag))
+            };
+            let _ = tx.send(outcome);
         });
         let outcome = wait_stoppably(py, rx, &stop, "search")?.map_err(to_py)?;
         Ok((

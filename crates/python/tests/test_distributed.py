@@ -794,3 +794,73 @@ def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
         solver.search_pass(board, "", 2**32 - 1)
     with pytest.raises(ValueError, match="depth 60 is out of range"):
         solver.frontier(board, 60)
+
+
+def test_open_frontier_and_passes_in_order_are_the_local_hybrid(pdb_dir):
+    # A*+IDA* spread as the split search is: the open nodes of the
+    # best-first phase, searched one after another in the local order (by
+    # f, then by how near the goal each came in the last iteration), give
+    # the local A*+IDA*'s moves and expand exactly its nodes.
+    local = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=1, memory="1M")
+    solver = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=1)
+    for seed in (7, 8):
+        board = npuzzle.random_board(4, seed=seed)
+        kept, shallow, estimate, best_first = solver.open_frontier(board, "1M")
+        assert shallow is None and best_first > 0 and len(kept) > 100
+        f = [len(moves) + h for moves, h in kept]
+        assert f == sorted(f) and min(f) >= estimate
+        bound, total, came_near = min(f), best_first, {}
+        while True:
+            within = [node for node in kept if len(node[0]) + node[1] <= bound]
+            ordered = sorted(within, key=lambda node: (came_near.get(node[0], node[1]), node[1]))
+            found, next_bound = None, min((x for x in f if x > bound), default=2**32 - 1)
+            for prefix, h in ordered:
+                moves, below, expanded, stopped, near = solver.search_pass(board, prefix, bound, open_node=True)
+                assert not stopped and near <= h
+                total += expanded
+                came_near[prefix] = near
+                if moves is not None:
+                    found = prefix + moves
+                    break
+                next_bound = min(next_bound, below)
+            if found:
+                break
+            bound = next_bound
+        alone = local.solve(board)
+        assert (found, total) == (alone.moves, alone.expanded), seed
+        assert replay_ok(board, found, 4)
+    # A budget that holds the whole search answers from the best-first phase.
+    near = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]
+    assert solver.open_frontier(near, "1M")[:2] == ([], "L")
+    for bad, says in [(0, "memory 0 bytes is out of range"), ("2X", "memory .*not a size")]:
+        with pytest.raises(ValueError, match=says):
+            solver.open_frontier(board, bad)
+    for bad in (True, None):
+        with pytest.raises(TypeError, match="memory must be bytes"):
+            solver.open_frontier(board, bad)
+
+
+def test_the_split_search_over_open_nodes_is_optimal(client, pdb_dir):
+    # `memory`: the driver's best-first phase, then its open nodes as the
+    # tasks' subtrees; optimal, the moves replayed, the best-first nodes
+    # counted within the total. Through the command line too.
+    lines = (pathlib.Path(__file__).resolve().parents[3] / "bench" / "korf100_goal_blank_last.txt").read_text().splitlines()
+    entries = sorted(
+        ((int(f[1]), [int(t) for t in f[2:]]) for f in (l.split() for l in lines) if f and not f[0].startswith("#")),
+        key=lambda e: e[0],
+    )[:3]
+    for length, board in entries:
+        split = nd.solve(board, pdb_dir=pdb_dir, partition="5-5-5", client=client, memory="64K")
+        assert split.length == length and replay_ok(board, split.moves, 4)
+        assert 0 < split.best_first < split.expanded, split
+    with pytest.raises(ValueError, match="depth and memory exclude each other"):
+        nd.solve(entries[0][1], pdb_dir=pdb_dir, partition="5-5-5", client=client, memory="4M", depth=8)
+    board = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
+    command = [sys.executable, "-m", "npuzzle.distributed", "solve", "--pdb-dir", str(pdb_dir), "--partition", "5-5-5"]
+    run = subprocess.run(command + [board, "--memory", "64K", "--json"], capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    assert record["length"] == 57 and replay_ok([int(t) for t in board.split()], record["moves"], 4)
+    assert 0 < record["best_first"] < record["expanded"]
+    run = subprocess.run(command + [board, "--memory", "lots"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "memory" in run.stderr and "Traceback" not in run.stderr, run.stderr

@@ -82,6 +82,8 @@ def test_memory_runs_a_star_ida_star_with_the_same_lengths(pdb_dir, distances):
     for board, p, k in zip(walked, plain, kept):
         assert k.length == p.length and k.optimal
         assert replay(board, k.moves) == goal(4)
+        # The best-first phase's nodes, counted within the total.
+        assert p.best_first_expanded == 0 and 0 < k.best_first_expanded <= k.expanded
     assert "memory='8M'" in repr(npuzzle.Solver(memory="8M"))
     for bad in (0, 1023, -1, 2**50 + 1, 2**70, "1023", "2X", "-1G", "nan"):
         with pytest.raises(ValueError, match="memory .*(out of range|not a size)"):

@@ -31,6 +31,19 @@ pub struct Frontier {
     pub expanded: u64,
 }
 
+/// What node a pass's prefix leads to, which decides the pruning below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassFrom {
+    /// A node of [`frontier_catalogue`]: the prefix is a move sequence the
+    /// search makes, and the pruning automaton goes on from its state at
+    /// the node.
+    Frontier,
+    /// An open node of [`open_frontier_catalogue`] (A*+IDA*): the prefix is
+    /// the best path the best-first phase kept, and the automaton starts
+    /// afresh at the node, as in the local A*+IDA*.
+    Open,
+}
+
 /// What one pass below a frontier node found ([`pass_catalogue`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassOutcome {
@@ -81,21 +94,77 @@ pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
     with_catalogue(board, request.goal, catalogue, request.reflect, job)
 }
 
+/// The open nodes of A*+IDA*'s best-first phase below `board` within
+/// `memory` bytes, over a catalogue: the units of an A*+IDA* search spread
+/// over machines, each searched by [`pass_catalogue`] with
+/// [`PassFrom::Open`]. `nodes` holds every open node by f (the moves'
+/// count plus the estimate), then estimate, whatever the bound; `goal`
+/// the answer if the phase reached it; `least_cut` is `u32::MAX`.
+/// Of `request`, the goal, `reflect`, `max_nodes` and `stop` count.
+#[cfg(feature = "hybrid")]
+pub fn open_frontier_catalogue<D: AsRef<[u8]> + Sync>(
+    board: &Board,
+    request: &Request,
+    catalogue: &Catalogue<'_, D>,
+    memory: u64,
+) -> Result<Frontier, SearchError> {
+    use crate::types::InputError;
+    if board.size() * board.size() > ida::MAX_PACKED_CELLS {
+        return Err(SearchError::Input(InputError::TooLarge {
+            size: board.size(),
+        }));
+    }
+    struct Run<'a>(&'a Board, &'a Request, u64);
+    impl WithHeuristic for Run<'_> {
+        type Output = Result<Frontier, SearchError>;
+        fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
+            let Run(board, request, memory) = self;
+            let position = Position::new(board);
+            let root_estimate = heuristic.value(&heuristic.init(&position));
+            let most = (memory / ida::BYTES_PER_NODE).max(8) as usize;
+            let limit = request.max_nodes.unwrap_or(u64::MAX);
+            let halt = Halt::of(request);
+            let (nodes, goal, expanded) =
+                match ida::open_frontier_moves(grid, heuristic, position, most, limit, halt) {
+                    ida::OpenFrontier::Open(nodes, expanded) => (nodes, None, expanded),
+                    ida::OpenFrontier::Solved(moves, expanded) => {
+                        (Vec::new(), Some(moves), expanded)
+                    }
+                    ida::OpenFrontier::Ended => {
+                        let why = crate::dispatch::ended_early(request, limit);
+                        return Err(SearchError::Incomplete(why));
+                    }
+                };
+            Ok(Frontier {
+                nodes,
+                least_cut: u32::MAX,
+                goal,
+                root_estimate,
+                expanded,
+            })
+        }
+    }
+    let job = Run(board, request, memory);
+    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
+}
+
 /// One IDA* pass bounded by `bound` below the node `prefix` leads to from
-/// `board`, over a catalogue; `request.max_nodes` and `request.stop` bound
-/// it (the error says which ended it).
+/// `board` (a node of the frontier `from_node` names), over a catalogue;
+/// `request.max_nodes` and `request.stop` bound it (the error says which
+/// ended it).
 pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
     catalogue: &Catalogue<'_, D>,
     prefix: &[Move],
+    from_node: PassFrom,
     bound: u32,
 ) -> Result<PassOutcome, SearchError> {
-    struct Run<'a>(&'a Board, &'a Request, &'a [Move], u32);
+    struct Run<'a>(&'a Board, &'a Request, &'a [Move], PassFrom, u32);
     impl WithHeuristic for Run<'_> {
         type Output = Result<PassOutcome, SearchError>;
         fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
-            let Run(board, request, prefix, bound) = self;
+            let Run(board, request, prefix, from_node, bound) = self;
             let limit = request.max_nodes.unwrap_or(u64::MAX);
             let halt = Halt::of(request);
             let (moves, next_bound, expanded, complete, closest) = ida::pass_below(
@@ -103,6 +172,7 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
                 heuristic,
                 Position::new(board),
                 prefix,
+                from_node,
                 bound,
                 limit,
                 halt,
@@ -124,6 +194,6 @@ pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
             }
         }
     }
-    let job = Run(board, request, prefix, bound);
+    let job = Run(board, request, prefix, from_node, bound);
     with_catalogue(board, request.goal, catalogue, request.reflect, job)?
 }

@@ -34,7 +34,9 @@ mod weighted;
 pub use additive::{choose, Capacity, Catalogue, Strategy};
 pub use beam::{beam, beam_attempt, beam_catalogue};
 pub use dispatch::{solve, solve_additive, solve_catalogue, solve_with};
-pub use frontier::{frontier_catalogue, pass_catalogue, Frontier, PassOutcome};
+#[cfg(feature = "hybrid")]
+pub use frontier::open_frontier_catalogue;
+pub use frontier::{frontier_catalogue, pass_catalogue, Frontier, PassFrom, PassOutcome};
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 pub use ida::split_depth;
 pub use progress::{Progress, ProgressMismatch, Searched};

@@ -227,6 +227,18 @@ class Solver:
         ``closest`` of :meth:`search_pass`), as the local search does."""
         return self._native.frontier(board, depth, bound)
 
+    def open_frontier(self, board: Board, memory: Union[int, str]) -> tuple:
+        """The open nodes of A*+IDA*'s best-first phase below ``board``
+        within ``memory`` (bytes, or a size such as "2G", as ``npuzzle
+        solve --memory``): ``(nodes, goal, estimate, expanded)``, ``nodes``
+        every open node as (moves from the board, estimate), by f (the
+        moves' count plus the estimate), then estimate, whatever the bound;
+        ``goal`` the answer when the phase reached it, else None. The
+        units of :func:`npuzzle.distributed.solve` with ``memory``, each
+        searched by :meth:`search_pass` with ``open_node=True``. Ctrl-C
+        ends it (``KeyboardInterrupt``)."""
+        return self._native.open_frontier(board, memory)
+
     def search_pass(
         self,
         board: Board,
@@ -234,16 +246,19 @@ class Solver:
         bound: int,
         max_nodes: Optional[int] = None,
         stop: Optional[StopFlag] = None,
+        open_node: bool = False,
     ) -> tuple:
         """One IDA* pass bounded by ``bound`` below the node the moves
-        ``prefix`` lead to from ``board``: ``(moves, next_bound, expanded,
-        stopped, closest)``, ``moves`` the rest of a solution or None,
-        ``closest`` the least estimate the pass met (how near the goal it
-        came; a split search puts the subtrees that came nearest first in
-        the next iteration); setting ``stop`` from another thread ends the
-        pass within milliseconds. Ctrl-C ends it too (``KeyboardInterrupt``),
-        setting ``stop`` when one is given."""
-        return self._native.search_pass(board, prefix, bound, max_nodes, stop)
+        ``prefix`` lead to from ``board`` (a node of :meth:`frontier`, or
+        with ``open_node`` of :meth:`open_frontier`, below which the
+        pruning of duplicate moves starts afresh): ``(moves, next_bound,
+        expanded, stopped, closest)``, ``moves`` the rest of a solution or
+        None, ``closest`` the least estimate the pass met (how near the
+        goal it came; a split search puts the subtrees that came nearest
+        first in the next iteration); setting ``stop`` from another thread
+        ends the pass within milliseconds. Ctrl-C ends it too
+        (``KeyboardInterrupt``), setting ``stop`` when one is given."""
+        return self._native.search_pass(board, prefix, bound, max_nodes, stop, open_node)
 
     @property
     def size(self) -> int:

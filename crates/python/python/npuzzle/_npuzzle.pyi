@@ -34,6 +34,8 @@ class Solution:
     @property
     def expanded(self) -> Optional[int]: ...
     @property
+    def best_first_expanded(self) -> Optional[int]: ...
+    @property
     def generated(self) -> Optional[int]: ...
     @property
     def strategy(self) -> Optional[str]: ...
@@ -105,6 +107,9 @@ class _Solver:
     def frontier(
         self, board: Board, depth: Optional[int] = None, bound: Optional[int] = None
     ) -> tuple[list[tuple[str, int]], int, Optional[str], int, int]: ...
+    def open_frontier(
+        self, board: Board, memory: Union[int, str]
+    ) -> tuple[list[tuple[str, int]], Optional[str], int, int]: ...
     def search_pass(
         self,
         board: Board,
@@ -112,6 +117,7 @@ class _Solver:
         bound: int,
         max_nodes: Optional[int] = None,
         stop: Optional[StopFlag] = None,
+        open_node: bool = False,
     ) -> tuple[Optional[str], int, int, bool, int]: ...
     @property
     def size(self) -> int: ...

@@ -710,17 +710,20 @@ class _Watch:
         self._done.set()
 
 
-def _search_run(solver, board: list, prefixes: list, bound: int, watch: _Watch) -> tuple:
-    """Passes below `prefixes` in order until a solution, the end, or the
-    stop flag: (moves or None, least f above the bound, nodes expanded per
-    subtree searched, the least estimate each met, seconds, whether the run
-    is searched to its end or its solution)."""
+def _search_run(solver, board: list, prefixes: list, bound: int, watch: _Watch, open_nodes: bool) -> tuple:
+    """Passes below `prefixes` in order (open nodes of A*+IDA*'s best-first
+    phase when `open_nodes`) until a solution, the end, or the stop flag:
+    (moves or None, least f above the bound, nodes expanded per subtree
+    searched, the least estimate each met, seconds, whether the run is
+    searched to its end or its solution)."""
     import time
 
     next_bound, counts, closest = _UNBOUNDED, [], []
     started = time.perf_counter()
     for prefix in prefixes:
-        moves, below, nodes, stopped, near = solver.search_pass(board, prefix, bound, stop=watch.stop)
+        moves, below, nodes, stopped, near = solver.search_pass(
+            board, prefix, bound, stop=watch.stop, open_node=open_nodes
+        )
         counts.append(nodes)
         closest.append(near)
         if stopped:
@@ -732,7 +735,7 @@ def _search_run(solver, board: list, prefixes: list, bound: int, watch: _Watch) 
     return None, next_bound, counts, closest, time.perf_counter() - started, True
 
 
-def _drain(board: list, queue_name: str, bound: int, options: dict, found_event: str) -> list:
+def _drain(board: list, queue_name: str, bound: int, options: dict, found_event: str, open_nodes: bool) -> list:
     """A worker's share of one iteration: takes runs of subtrees from the
     iteration's queue, in the driver's order, until an end mark, a solution
     or another task's solution: (start, *the run's outcome) per run taken
@@ -754,7 +757,7 @@ def _drain(board: list, queue_name: str, bound: int, options: dict, found_event:
             if run is None:
                 break
             start, prefixes = run
-            outcome = _search_run(solver, board, prefixes, bound, watch)
+            outcome = _search_run(solver, board, prefixes, bound, watch, open_nodes)
             results.append((start, *outcome))
             if outcome[0] is not None:
                 break
@@ -766,34 +769,36 @@ def _drain(board: list, queue_name: str, bound: int, options: dict, found_event:
         queue.close()
 
 
-def _passes(board: list, prefixes: list, bound: int, options: dict, found_event: str) -> tuple:
+def _passes(board: list, prefixes: list, bound: int, options: dict, found_event: str, open_nodes: bool) -> tuple:
     """One run of subtrees as a task of its own (for runs a lost worker took
     from the queue): as :func:`_search_run`."""
     watch = _Watch(found_event)
     try:
         if watch.event.is_set():
             return None, _UNBOUNDED, [], [], 0.0, False
-        return _search_run(_solver(options), board, prefixes, bound, watch)
+        return _search_run(_solver(options), board, prefixes, bound, watch, open_nodes)
     finally:
         watch.close()
 
 
 class SplitSolution:
     """What :func:`solve` found: the moves (tile directions), their count,
-    nodes expanded in all, the iterations, and the runs of subtrees searched
-    again because the worker that took them was lost."""
+    nodes expanded in all (``best_first`` of them by A*+IDA*'s best-first
+    phase, 0 without ``memory``), the iterations, and the runs of subtrees
+    searched again because the worker that took them was lost."""
 
-    def __init__(self, moves: str, expanded: int, iterations: int, runs_retried: int = 0):
+    def __init__(self, moves: str, expanded: int, iterations: int, runs_retried: int = 0, best_first: int = 0):
         self.moves = moves
         self.length = len(moves)
         self.expanded = expanded
         self.iterations = iterations
         self.runs_retried = runs_retried
+        self.best_first = best_first
 
     def __repr__(self) -> str:
         return (
             f"SplitSolution(length={self.length}, expanded={self.expanded}, iterations={self.iterations}, "
-            f"runs_retried={self.runs_retried})"
+            f"runs_retried={self.runs_retried}, best_first={self.best_first})"
         )
 
 
@@ -900,6 +905,7 @@ def solve(
     partition: Optional[str] = None,
     client: Any = None,
     depth: Optional[int] = None,
+    memory: Union[int, str, None] = None,
 ) -> SplitSolution:
     """Solves one board optimally with IDA* whose iterations are split into
     the subtrees at ``depth`` below the board (None: where the local search
@@ -912,7 +918,15 @@ def solve(
     first solution found stops the others, and the next bound is the least
     of the runs' reports. The driver needs the tables too (it computes the
     frontier). ``client`` as for :func:`label`.
+
+    With ``memory`` (bytes, or a size such as "2G"), A*+IDA*: the driver
+    first expands the positions nearest the board best first, each once,
+    within that memory (as ``npuzzle solve --memory``), and the nodes it
+    leaves open are the subtrees, searched as above; the pruning of
+    duplicate moves starts afresh below each. Not with ``depth``.
     """
+    if memory is not None and depth is not None:
+        raise ValueError("depth and memory exclude each other: the open nodes of the best-first phase are the subtrees")
     tiles, size = _tiles(board, size)
     options = {"size": size, "goal": goal, "jobs": 1}
     if pdb_dir is not None:
@@ -922,28 +936,45 @@ def solve(
     # The board, the tables and the depth are checked here, before any
     # cluster starts.
     solver = _solver(options)
-    solver.frontier(tiles, depth, None)
+    if memory is None:
+        solver.frontier(tiles, depth, None)
+        open_nodes = None
+    else:
+        # The best-first phase runs before any cluster starts.
+        open_nodes = solver.open_frontier(tiles, memory)
     with _client(client) as client:
-        return _split_search(tiles, options, solver, client, depth)
+        return _split_search(tiles, options, solver, client, depth, open_nodes)
 
 
 def _split_search(
-    tiles: list, options: dict, solver, client: Any, depth: Optional[int]
+    tiles: list, options: dict, solver, client: Any, depth: Optional[int], open_nodes: Optional[tuple]
 ) -> SplitSolution:
     from distributed import Event, Queue
 
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
     sizes = _Sizes()
-    bound, expanded, iterations, runs_retried = None, 0, 0, 0
+    bound, expanded, iterations, runs_retried, best_first = None, 0, 0, 0, 0
+    if open_nodes is not None:
+        kept, shallow, _, best_first = open_nodes
+        expanded = best_first
+        if shallow is not None:
+            return SplitSolution(shallow, expanded, 1, 0, best_first)
+        bound = min(len(moves) + h for moves, h in kept)
     # How near the goal each subtree's pass came in the last iteration.
     came_near: dict = {}
     while True:
         iterations += 1
-        nodes, least_cut, shallow, estimate, above = solver.frontier(tiles, depth, bound)
-        bound = estimate if bound is None else bound
-        expanded += above
-        if shallow is not None:
-            return SplitSolution(shallow, expanded, iterations, runs_retried)
+        if open_nodes is None:
+            nodes, least_cut, shallow, estimate, above = solver.frontier(tiles, depth, bound)
+            bound = estimate if bound is None else bound
+            expanded += above
+            if shallow is not None:
+                return SplitSolution(shallow, expanded, iterations, runs_retried)
+        else:
+            # The open nodes within the bound, in the best-first order; the
+            # least f above it is a candidate next bound.
+            nodes = [node for node in kept if len(node[0]) + node[1] <= bound]
+            least_cut = min((len(m) + h for m, h in kept if len(m) + h > bound), default=_UNBOUNDED)
         # The local split search's order: the subtrees whose passes came
         # nearest the goal under the last bound first, then by estimate
         # (the frontier's order, which the stable sort keeps among ties).
@@ -956,7 +987,9 @@ def _split_search(
         event_name = f"npuzzle-split-found-{tag}"
         # The tasks start while the runs go on the queue, in order.
         futures = [
-            client.submit(_drain, tiles, queue.name, bound, options, event_name, pure=False, retries=3)
+            client.submit(
+                _drain, tiles, queue.name, bound, options, event_name, open_nodes is not None, pure=False, retries=3
+            )
             for _ in range(workers)
         ]
         for start, end in runs:
@@ -978,7 +1011,17 @@ def _split_search(
             runs_retried += len(lost)
             Event(event_name).clear()
             retried = [
-                client.submit(_passes, tiles, prefixes[start:end], bound, options, event_name, pure=False, retries=3)
+                client.submit(
+                    _passes,
+                    tiles,
+                    prefixes[start:end],
+                    bound,
+                    options,
+                    event_name,
+                    open_nodes is not None,
+                    pure=False,
+                    retries=3,
+                )
                 for start, end in lost
             ]
             for (start, _), outcome in zip(lost, client.gather(retried)):
@@ -988,7 +1031,7 @@ def _split_search(
         queue.close()
         Event(event_name).clear()
         if found is not None:
-            return SplitSolution(found, expanded, iterations, runs_retried)
+            return SplitSolution(found, expanded, iterations, runs_retried, best_first)
         if next_bound >= _UNBOUNDED:
             raise RuntimeError("the split search ran out of nodes without a solution: a bug, please report the board")
         sizes.end_iteration(prefixes, tally.counts)
@@ -1091,6 +1134,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     split.add_argument("board", nargs="+", help="the tiles row by row, 0 for the blank (one argument or several)")
     common(split, None)
     split.add_argument("--json", action="store_true", help="print one JSON record")
+    split.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="A*+IDA*: expand the positions nearest the board once each within SIZE (such as 2G) on the "
+        "driver, and split the search at the nodes left open (default: plain IDA*, split at a fixed depth)",
+    )
     args = parser.parse_args(argv)
     # Run as `python -m`, this file is `__main__`, whose functions Dask
     # would pickle by value (with this process's open solvers): the tasks
@@ -1140,6 +1189,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             goal=args.goal,
             partition=args.partition,
             client=client,
+            memory=args.memory,
         )
     except (npuzzle.TablesError, npuzzle.UnsolvableError) as e:
         # As `npuzzle`: tables missing or damaged, or a board that cannot
@@ -1155,6 +1205,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             "length": found.length,
             "moves": found.moves,
             "expanded": found.expanded,
+            "best_first": found.best_first,
             "iterations": found.iterations,
             "runs_retried": found.runs_retried,
             "seconds": round(seconds, 3),
@@ -1164,7 +1215,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"Minimum number of moves = {found.length}")
         print(f"Moves: {found.moves}")
         iterations = f"{found.iterations} iteration" + ("s" if found.iterations != 1 else "")
-        print(f"Nodes: {found.expanded} expanded in {iterations}, {seconds:.1f} s")
+        best_first = f" ({found.best_first} best first)" if found.best_first else ""
+        print(f"Nodes: {found.expanded} expanded{best_first} in {iterations}, {seconds:.1f} s")
     return 0
 
 

@@ -282,6 +282,55 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
     }
 }
 
+/// What the best-first phase alone gives a search spread over machines
+/// ([`open_frontier_moves`]).
+pub(crate) enum OpenFrontier {
+    /// The open nodes as the blank's moves from the root and estimate, by
+    /// f (the moves' count plus the estimate), then estimate; and the
+    /// nodes expanded.
+    Open(Vec<(Vec<Move>, u32)>, u64),
+    /// The phase reached the goal: the moves, and the nodes expanded.
+    Solved(Vec<Move>, u64),
+    /// The node limit or the halt ended it, or nothing is left to search.
+    Ended,
+}
+
+/// The best-first phase of [`hybrid_ida_star`] with at most `most_nodes`
+/// kept positions: the nodes it leaves open, each named by its kept path
+/// from the root, so that other processes search below them
+/// ([`pass_below`](super::pass_below) with the automaton started afresh,
+/// as [`hybrid_ida_star`] does).
+pub(crate) fn open_frontier_moves<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    position: Position,
+    most_nodes: usize,
+    node_limit: u64,
+    halt: Halt<'_>,
+) -> OpenFrontier {
+    assert!(
+        grid.cells() <= MAX_PACKED_CELLS,
+        "a key packs at most 25 cells"
+    );
+    let mut kept = Kept::new(most_nodes.clamp(8, NONE as usize - 1));
+    match best_first(grid, heuristic, &position, &mut kept, node_limit, halt) {
+        Ok(frontier) => {
+            // A node whose parent's g improved after it was reached lies
+            // fewer moves from the root by its kept path than its g: its
+            // f is the path's.
+            let mut nodes: Vec<(Vec<Move>, u32)> = frontier
+                .nodes
+                .iter()
+                .map(|&(i, _, _)| (kept.moves_to(i), u32::from(kept.nodes[i as usize].h)))
+                .collect();
+            nodes.sort_by_key(|(moves, h)| (moves.len() as u32 + h, *h));
+            OpenFrontier::Open(nodes, frontier.expanded)
+        }
+        Err(Some((moves, stats))) => OpenFrontier::Solved(moves, stats.expanded),
+        Err(None) => OpenFrontier::Ended,
+    }
+}
+
 /// One iteration below the open nodes: the order they are handed out in
 /// and what the threads searching below them share.
 struct Below<'a, H: Heuristic> {
@@ -521,6 +570,36 @@ mod tests {
         }
     }
 
+    /// Every 3x3 board of both goals over the 4-4 tables, with a budget
+    /// the best-first phase fills on all but the nearest boards: the
+    /// length breadth-first search gives, and moves that reach the goal.
+    #[test]
+    fn every_3x3_board_gets_its_breadth_first_length() {
+        for goal in Goal::ALL {
+            let grid = Grid::new(3, goal);
+            let (tables, groups) = catalogue("4-4", 3, goal);
+            let tables = Pair::with_capacity(&grid, &tables, &groups, true).unwrap();
+            let distances = all_distances(3, goal);
+            assert_eq!(distances.len(), 181_440);
+            for (tiles, d) in distances {
+                let board = Board::from_tiles(tiles).unwrap();
+                let (moves, _) = hybrid_ida_star(
+                    &grid,
+                    &tables,
+                    Position::new(&board),
+                    40,
+                    u64::MAX,
+                    Halt::default(),
+                    1,
+                    None,
+                )
+                .expect("no limit was set");
+                assert_eq!(moves.len() as u32, d, "{board}");
+                assert!(board.solves(&moves, goal), "{board}");
+            }
+        }
+    }
+
     /// 4x4 boards 60 random moves from the goal: the hybrid's length is
     /// plain IDA*'s at every budget.
     #[test]
@@ -642,6 +721,79 @@ mod tests {
             None
         )
         .is_none());
+    }
+
+    /// The open frontier, and passes below its nodes driven as a
+    /// distributed run drives them (the nodes within the bound by promise,
+    /// the first in order with a solution kept), give the local
+    /// A*+IDA*'s moves with its nodes, on one thread.
+    #[test]
+    fn passes_below_the_open_frontier_find_the_local_moves_and_nodes() {
+        use std::collections::HashMap;
+
+        use crate::frontier::PassFrom;
+        use crate::ida::pass_below;
+
+        let goal = Goal::BlankLast;
+        let grid = Grid::new(4, goal);
+        let heuristic = crate::heuristic::LinearConflict::new(&grid);
+        let halt = Halt::default();
+        let mut rng = SplitMix64::new(76);
+        for _ in 0..4 {
+            let board = random_walk(4, goal, 80, &mut rng);
+            let position = || Position::new(&board);
+            for most in [100, 5_000] {
+                let (local, stats) =
+                    hybrid_ida_star(&grid, &heuristic, position(), most, u64::MAX, halt, 1, None)
+                        .unwrap();
+                let OpenFrontier::Open(nodes, best_first) =
+                    open_frontier_moves(&grid, &heuristic, position(), most, u64::MAX, halt)
+                else {
+                    panic!("{board}: the best-first phase ended the search");
+                };
+                assert_eq!(best_first, stats.best_first, "{board}");
+                let f = |(moves, h): &(Vec<Move>, u32)| moves.len() as u32 + h;
+                let mut bound = nodes.iter().map(f).min().unwrap();
+                let mut came_near: HashMap<Vec<Move>, u32> = HashMap::new();
+                let mut expanded = best_first;
+                let found = loop {
+                    let mut order: Vec<_> = nodes.iter().filter(|n| f(n) <= bound).collect();
+                    order.sort_by_key(|(moves, h)| promise(*h, came_near.get(moves).copied()));
+                    let mut next_bound = nodes.iter().map(f).filter(|&x| x > bound).min();
+                    let mut found = None;
+                    for (prefix, _) in order {
+                        let (rest, below, nodes, complete, closest) = pass_below(
+                            &grid,
+                            &heuristic,
+                            position(),
+                            prefix,
+                            PassFrom::Open,
+                            bound,
+                            u64::MAX,
+                            halt,
+                        );
+                        assert!(complete, "{board}");
+                        expanded += nodes;
+                        came_near.insert(prefix.clone(), closest);
+                        if let Some(rest) = rest {
+                            found = Some([prefix.clone(), rest].concat());
+                            break;
+                        }
+                        next_bound = Some(next_bound.map_or(below, |b| b.min(below)));
+                    }
+                    match found {
+                        Some(moves) => break moves,
+                        None => bound = next_bound.expect("a solvable board has a next bound"),
+                    }
+                };
+                assert!(board.solves(&found, goal), "{board}");
+                assert_eq!(
+                    (found, expanded),
+                    (local, stats.expanded),
+                    "{board} budget {most}"
+                );
+            }
+        }
     }
 
     /// Packing keeps every tile of a 5x5 position.

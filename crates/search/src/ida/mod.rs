@@ -17,7 +17,9 @@ mod split;
 mod tests;
 
 #[cfg(feature = "hybrid")]
-pub(crate) use hybrid::{hybrid_ida_star, BYTES_PER_NODE, MAX_PACKED_CELLS};
+pub(crate) use hybrid::{
+    hybrid_ida_star, open_frontier_moves, OpenFrontier, BYTES_PER_NODE, MAX_PACKED_CELLS,
+};
 pub(crate) use pass::{frontier_moves, pass_below};
 pub use split::split_depth;
 #[cfg(test)]

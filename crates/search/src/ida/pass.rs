@@ -5,6 +5,7 @@ use npuzzle_board::Move;
 
 use super::dfs::{pruning, Dfs, Flow};
 use super::split::{frontier, Subtree};
+use crate::frontier::PassFrom;
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
@@ -41,14 +42,16 @@ pub(crate) fn frontier_moves<H: Heuristic>(
 /// its end (false: the node limit or the stop flag ended it); and the
 /// least estimate it met (the split search's `promise`). A prefix that is
 /// not a move sequence the search makes (off the board, undoing a move,
-/// or a duplicate the pruning automaton skips) has no nodes: (None,
-/// u32::MAX, 0, true, u32::MAX).
+/// or, below a frontier node, a duplicate the pruning automaton skips)
+/// has no nodes: (None, u32::MAX, 0, true, u32::MAX).
 #[allow(clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn pass_below<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     mut position: Position,
     prefix: &[Move],
+    from_node: PassFrom,
     bound: u32,
     node_limit: u64,
     halt: Halt<'_>,
@@ -64,10 +67,12 @@ pub(crate) fn pass_below<H: Heuristic>(
         if parent_blank == Some(from as u8) {
             return (None, u32::MAX, 0, true, u32::MAX);
         }
-        let Some(next) = pruning().step(history, m) else {
-            return (None, u32::MAX, 0, true, u32::MAX);
-        };
-        history = next;
+        if from_node == PassFrom::Frontier {
+            let Some(next) = pruning().step(history, m) else {
+                return (None, u32::MAX, 0, true, u32::MAX);
+            };
+            history = next;
+        }
         position.slide(from as u8);
         parent_blank = Some(blank);
     }

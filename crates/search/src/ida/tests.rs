@@ -9,6 +9,7 @@ use super::pass::*;
 use super::split::*;
 use crate::additive::kept_indexes::KeptIndexes;
 use crate::additive::TableSet;
+use crate::frontier::PassFrom;
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
@@ -209,6 +210,7 @@ fn the_split_search_takes_the_subtrees_that_came_nearest_first() {
                     &heuristic,
                     position.clone(),
                     prefix,
+                    PassFrom::Frontier,
                     bound,
                     u64::MAX,
                     Halt::default(),
