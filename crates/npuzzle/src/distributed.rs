@@ -56,7 +56,7 @@ impl Solver {
     /// The open nodes A*+IDA*'s best-first phase leaves below `board`
     /// within `memory` bytes (as [`SolverBuilder::memory`](crate::SolverBuilder::memory)), over the
     /// side's tables: the units of an A*+IDA* search spread over machines,
-    /// each searched by [`Solver::pass_open`]. Every open node is given,
+    /// each searched by [`Solver::passes`] with [`PassFrom::Open`]. Every open node is given,
     /// by f (its moves' count plus its estimate), then estimate, whatever
     /// the bound; `goal` holds the answer when the phase reached it. The
     /// solver's node limit and `stop` end the phase. Boards up to 5x5.
@@ -101,32 +101,28 @@ impl Solver {
         max_nodes: Option<u64>,
         stop: Option<Arc<AtomicBool>>,
     ) -> Result<npuzzle_search::PassOutcome, Error> {
-        self.pass_from(board, prefix, PassFrom::Frontier, bound, max_nodes, stop)
+        let prefixes = [prefix.to_vec()];
+        let mut outcomes =
+            self.passes(board, &prefixes, PassFrom::Frontier, bound, max_nodes, stop)?;
+        Ok(outcomes.pop().expect("one pass is made"))
     }
 
-    /// [`Solver::pass`] below an open node of [`Solver::open_frontier`]:
-    /// the duplicate-move pruning starts afresh there, as in the local
-    /// A*+IDA*.
-    pub fn pass_open(
+    /// Passes of IDA* as [`Solver::pass`], below the nodes `prefixes` lead
+    /// to (of [`Solver::frontier`](crate::Solver::frontier) with [`PassFrom::Frontier`], of
+    /// [`Solver::open_frontier`] with [`PassFrom::Open`]: the duplicate-move
+    /// pruning starts afresh there, as in the local A*+IDA*), in order,
+    /// until one finds a solution or `stop` ends one: an outcome per pass
+    /// made. `max_nodes` bounds them together. The tables' heuristic is set
+    /// up once for the run, not once a pass.
+    pub fn passes(
         &self,
         board: &Board,
-        prefix: &[Move],
-        bound: u32,
-        max_nodes: Option<u64>,
-        stop: Option<Arc<AtomicBool>>,
-    ) -> Result<npuzzle_search::PassOutcome, Error> {
-        self.pass_from(board, prefix, PassFrom::Open, bound, max_nodes, stop)
-    }
-
-    fn pass_from(
-        &self,
-        board: &Board,
-        prefix: &[Move],
+        prefixes: &[Vec<Move>],
         from_node: PassFrom,
         bound: u32,
         max_nodes: Option<u64>,
         stop: Option<Arc<AtomicBool>>,
-    ) -> Result<npuzzle_search::PassOutcome, Error> {
+    ) -> Result<Vec<npuzzle_search::PassOutcome>, Error> {
         if bound > MAX_PASS_BOUND {
             return Err(Error::InvalidArgument(format!(
                 "bound {bound} is out of range: give at most {MAX_PASS_BOUND} (longer than any \
@@ -146,13 +142,18 @@ impl Solver {
             ..Request::default()
         };
         let catalogue = tables.catalogue(self.config.strategy);
-        let outcome =
-            npuzzle_search::pass_catalogue(board, &request, &catalogue, prefix, from_node, bound)
-                .map_err(|e| Error::from_search(e, goal))?;
-        if let Some(moves) = &outcome.moves {
+        let outcomes = npuzzle_search::passes_catalogue(
+            board, &request, &catalogue, prefixes, from_node, bound,
+        )
+        .map_err(|e| Error::from_search(e, goal))?;
+        if let Some((prefix, moves)) = prefixes
+            .iter()
+            .zip(&outcomes)
+            .find_map(|(prefix, outcome)| Some((prefix, outcome.moves.as_ref()?)))
+        {
             let whole: Vec<Move> = prefix.iter().chain(moves).copied().collect();
             tables.certify(board, &whole)?;
         }
-        Ok(outcome)
+        Ok(outcomes)
     }
 }

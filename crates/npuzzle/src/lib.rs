@@ -69,8 +69,8 @@ pub use npuzzle_board::{
 };
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
 pub use npuzzle_search::{
-    seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, Progress, Searched,
-    Stats, Strategy, MAX_SEARCH_SIZE,
+    seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, PassFrom, Progress,
+    Searched, Stats, Strategy, MAX_SEARCH_SIZE,
 };
 pub use policy::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
 pub use solution::Solution;

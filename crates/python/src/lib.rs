@@ -523,6 +523,65 @@ type SolutionState = (
     (Option<u64>, Option<u32>, Option<String>),
 );
 
+/// What a pass gives Python: (moves from the node to the goal or None,
+/// the least f above the bound, nodes expanded, whether `stop` ended it,
+/// the least estimate met).
+type PassTuple = (Option<String>, u32, u64, bool, u32);
+
+impl Solver {
+    #[allow(clippy::too_many_arguments)]
+    fn passes(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        prefixes: Vec<&str>,
+        bound: Int,
+        max_nodes: Option<Int>,
+        stop: Option<PyRef<'_, StopFlag>>,
+        open_node: bool,
+    ) -> PyResult<Vec<PassTuple>> {
+        let bound = small_count("bound", bound)?;
+        let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
+        let board = board_arg(board)?;
+        let prefixes = prefixes
+            .into_iter()
+            .map(|p| npuzzle::Move::parse_sequence(p, npuzzle::Notation::Tile))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let from_node = if open_node {
+            npuzzle::PassFrom::Open
+        } else {
+            npuzzle::PassFrom::Frontier
+        };
+        // The caller's flag, else one of its own: Ctrl-C sets it.
+        let stop = stop.map_or_else(
+            || Arc::new(AtomicBool::new(false)),
+            |flag| Arc::clone(&flag.inner),
+        );
+        let (solver, flag) = (self.inner.clone(), Arc::clone(&stop));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let outcomes =
+                solver.passes(&board, &prefixes, from_node, bound, max_nodes, Some(flag));
+            let _ = tx.send(outcomes);
+        });
+        let outcomes = wait_stoppably(py, rx, &stop, "search")?.map_err(to_py)?;
+        let text = |m: &[npuzzle::Move]| npuzzle::Move::format_sequence(m, npuzzle::Notation::Tile);
+        Ok(outcomes
+            .into_iter()
+            .map(|o| {
+                (
+                    o.moves.as_deref().map(text),
+                    o.next_bound,
+                    o.expanded,
+                    o.stopped,
+                    o.closest,
+                )
+            })
+            .collect())
+    }
+}
+
 /// A pickled solution back (see `Solution.__reduce__`).
 #[pyfunction]
 fn _restore_solution(state: SolutionState, seconds: f64) -> Solution {
@@ -968,38 +1027,30 @@ impl Solver {
         max_nodes: Option<Int>,
         stop: Option<PyRef<'_, StopFlag>>,
         open_node: bool,
-    ) -> PyResult<(Option<String>, u32, u64, bool, u32)> {
-        let bound = small_count("bound", bound)?;
-        let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
-        let board = board_arg(board)?;
-        let prefix = npuzzle::Move::parse_sequence(prefix, npuzzle::Notation::Tile)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        // The caller's flag, else one of its own: Ctrl-C sets it.
-        let stop = stop.map_or_else(
-            || Arc::new(AtomicBool::new(false)),
-            |flag| Arc::clone(&flag.inner),
-        );
-        let (solver, flag) = (self.inner.clone(), Arc::clone(&stop));
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let outcome = if open_node {
-                solver.pass_open(&board, &prefix, bound, max_nodes, Some(flag))
-            } else {
-                solver.pass(&board, &prefix, bound, max_nodes, Some(flag))
-            };
-            let _ = tx.send(outcome);
-        });
-        let outcome = wait_stoppably(py, rx, &stop, "search")?.map_err(to_py)?;
-        Ok((
-            outcome
-                .moves
-                .as_deref()
-                .map(|m| npuzzle::Move::format_sequence(m, npuzzle::Notation::Tile)),
-            outcome.next_bound,
-            outcome.expanded,
-            outcome.stopped,
-            outcome.closest,
-        ))
+    ) -> PyResult<PassTuple> {
+        let mut outcomes =
+            self.passes(py, board, vec![prefix], bound, max_nodes, stop, open_node)?;
+        Ok(outcomes.pop().expect("one pass is made"))
+    }
+
+    /// `search_pass` below each of `prefixes` in order, until one finds a
+    /// solution or `stop` ends one: a tuple per pass made. One call for a
+    /// run of passes: the tables' heuristic is set up once, not per pass.
+    /// `max_nodes` bounds them together.
+    #[pyo3(signature = (board, prefixes, bound, max_nodes=None, stop=None, open_node=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn search_passes(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        prefixes: Vec<String>,
+        bound: Int,
+        max_nodes: Option<Int>,
+        stop: Option<PyRef<'_, StopFlag>>,
+        open_node: bool,
+    ) -> PyResult<Vec<PassTuple>> {
+        let prefixes = prefixes.iter().map(String::as_str).collect();
+        self.passes(py, board, prefixes, bound, max_nodes, stop, open_node)
     }
 
     /// The best lower bound on a board's distance without a search.

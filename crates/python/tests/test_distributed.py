@@ -814,8 +814,10 @@ def test_open_frontier_and_passes_in_order_are_the_local_hybrid(pdb_dir):
             within = [node for node in kept if len(node[0]) + node[1] <= bound]
             ordered = sorted(within, key=lambda node: (came_near.get(node[0], node[1]), node[1]))
             found, next_bound = None, min((x for x in f if x > bound), default=2**32 - 1)
+            singles = []
             for prefix, h in ordered:
-                moves, below, expanded, stopped, near = solver.search_pass(board, prefix, bound, open_node=True)
+                singles.append(solver.search_pass(board, prefix, bound, open_node=True))
+                moves, below, expanded, stopped, near = singles[-1]
                 assert not stopped and near <= h
                 total += expanded
                 came_near[prefix] = near
@@ -823,6 +825,8 @@ def test_open_frontier_and_passes_in_order_are_the_local_hybrid(pdb_dir):
                     found = prefix + moves
                     break
                 next_bound = min(next_bound, below)
+            # One call for the whole run: the same passes, to the same end.
+            assert solver.search_passes(board, [p for p, _ in ordered], bound, open_node=True) == singles
             if found:
                 break
             bound = next_bound

@@ -44,7 +44,7 @@ pub enum PassFrom {
     Open,
 }
 
-/// What one pass below a frontier node found ([`pass_catalogue`]).
+/// What one pass below a frontier node found ([`passes_catalogue`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassOutcome {
     /// The moves from the node to the goal, if a solution is within the bound.
@@ -96,7 +96,7 @@ pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
 
 /// The open nodes of A*+IDA*'s best-first phase below `board` within
 /// `memory` bytes, over a catalogue: the units of an A*+IDA* search spread
-/// over machines, each searched by [`pass_catalogue`] with
+/// over machines, each searched by [`passes_catalogue`] with
 /// [`PassFrom::Open`]. `nodes` holds every open node by f (the moves'
 /// count plus the estimate), then estimate, whatever the bound; `goal`
 /// the answer if the phase reached it; `least_cut` is `u32::MAX`.
@@ -148,52 +148,66 @@ pub fn open_frontier_catalogue<D: AsRef<[u8]> + Sync>(
     with_catalogue(board, request.goal, catalogue, request.reflect, job)?
 }
 
-/// One IDA* pass bounded by `bound` below the node `prefix` leads to from
-/// `board` (a node of the frontier `from_node` names), over a catalogue;
-/// `request.max_nodes` and `request.stop` bound it (the error says which
-/// ended it).
-pub fn pass_catalogue<D: AsRef<[u8]> + Sync>(
+/// IDA* passes bounded by `bound` below the nodes `prefixes` lead to from
+/// `board` (nodes of the frontier `from_node` names), in order, over a
+/// catalogue, until one finds a solution or is stopped (the later ones
+/// are not searched): an outcome per pass made. The heuristic is set up
+/// once for all of them, so a run of thousands of small passes (the open
+/// nodes of A*+IDA*) costs their searches, not thousands of set-ups.
+/// `request.max_nodes` bounds their nodes together and `request.stop`
+/// ends them (the error says which ended them).
+pub fn passes_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
     catalogue: &Catalogue<'_, D>,
-    prefix: &[Move],
+    prefixes: &[Vec<Move>],
     from_node: PassFrom,
     bound: u32,
-) -> Result<PassOutcome, SearchError> {
-    struct Run<'a>(&'a Board, &'a Request, &'a [Move], PassFrom, u32);
+) -> Result<Vec<PassOutcome>, SearchError> {
+    struct Run<'a>(&'a Board, &'a Request, &'a [Vec<Move>], PassFrom, u32);
     impl WithHeuristic for Run<'_> {
-        type Output = Result<PassOutcome, SearchError>;
+        type Output = Result<Vec<PassOutcome>, SearchError>;
         fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
-            let Run(board, request, prefix, from_node, bound) = self;
+            let Run(board, request, prefixes, from_node, bound) = self;
             let limit = request.max_nodes.unwrap_or(u64::MAX);
             let halt = Halt::of(request);
-            let (moves, next_bound, expanded, complete, closest) = ida::pass_below(
-                grid,
-                heuristic,
-                Position::new(board),
-                prefix,
-                from_node,
-                bound,
-                limit,
-                halt,
-            );
-            let stopped = halt.now();
-            if complete || stopped {
-                Ok(PassOutcome {
+            let root = Position::new(board);
+            let mut outcomes = Vec::with_capacity(prefixes.len());
+            let mut spent = 0u64;
+            for prefix in prefixes {
+                let (moves, next_bound, expanded, complete, closest) = ida::pass_below(
+                    grid,
+                    heuristic,
+                    root.clone(),
+                    prefix,
+                    from_node,
+                    bound,
+                    limit - spent,
+                    halt,
+                );
+                spent += expanded;
+                let stopped = halt.now();
+                if !complete && !stopped {
+                    return Err(SearchError::Incomplete(Incomplete::NodeLimit {
+                        algorithm: Algorithm::IdaStar,
+                        limit,
+                    }));
+                }
+                let ends = moves.is_some() || !complete;
+                outcomes.push(PassOutcome {
                     moves,
                     next_bound,
                     expanded,
                     stopped: !complete,
                     closest,
-                })
-            } else {
-                Err(SearchError::Incomplete(Incomplete::NodeLimit {
-                    algorithm: Algorithm::IdaStar,
-                    limit,
-                }))
+                });
+                if ends {
+                    break;
+                }
             }
+            Ok(outcomes)
         }
     }
-    let job = Run(board, request, prefix, from_node, bound);
+    let job = Run(board, request, prefixes, from_node, bound);
     with_catalogue(board, request.goal, catalogue, request.reflect, job)?
 }

@@ -8,7 +8,7 @@
 //! | `ida`, `classic`, `weighted` | IDA* (split across threads), BFS and A*, weighted search |
 //! | `beam` | beam search and the frame-first policy ([`beam`], [`beam_attempt`]) |
 //! | `reduction` | row-and-column reduction for any size |
-//! | `frontier` | what distributed runs take ([`frontier_catalogue`], [`pass_catalogue`]) |
+//! | `frontier` | what distributed runs take ([`frontier_catalogue`], [`passes_catalogue`]) |
 //! | `progress` | where an unfinished search stands, to go on from ([`Progress`]) |
 //! | [`additive`], [`heuristic`] | the heuristics |
 
@@ -36,7 +36,7 @@ pub use beam::{beam, beam_attempt, beam_catalogue};
 pub use dispatch::{solve, solve_additive, solve_catalogue, solve_with};
 #[cfg(feature = "hybrid")]
 pub use frontier::open_frontier_catalogue;
-pub use frontier::{frontier_catalogue, pass_catalogue, Frontier, PassFrom, PassOutcome};
+pub use frontier::{frontier_catalogue, passes_catalogue, Frontier, PassFrom, PassOutcome};
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 pub use ida::split_depth;
 pub use progress::{Progress, ProgressMismatch, Searched};

@@ -119,6 +119,15 @@ class _Solver:
         stop: Optional[StopFlag] = None,
         open_node: bool = False,
     ) -> tuple[Optional[str], int, int, bool, int]: ...
+    def search_passes(
+        self,
+        board: Board,
+        prefixes: Sequence[str],
+        bound: int,
+        max_nodes: Optional[int] = None,
+        stop: Optional[StopFlag] = None,
+        open_node: bool = False,
+    ) -> list[tuple[Optional[str], int, int, bool, int]]: ...
     @property
     def size(self) -> int: ...
     @property
