@@ -5,11 +5,12 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use npuzzle_board::{Board, Move};
+use npuzzle_board::{Board, Goal, Move};
 use npuzzle_search::{PassFrom, Request};
 
 use crate::error::Error;
 use crate::solver::Solver;
+use crate::tables::Tables;
 
 /// The deepest frontier [`Solver::frontier`](crate::Solver::frontier) makes (the local split
 /// search's deepest): it holds up to about 3^depth boards.
@@ -38,11 +39,7 @@ impl Solver {
                  grows about threefold per level)"
             )));
         }
-        let goal = self.config.goal;
-        if !board.is_solvable(goal) {
-            return Err(Error::Unsolvable { goal });
-        }
-        let tables = self.tables(board.size())?;
+        let (goal, tables) = self.side_tables(board)?;
         let request = Request {
             goal,
             reflect: self.config.reflection,
@@ -68,11 +65,7 @@ impl Solver {
         stop: Option<Arc<AtomicBool>>,
     ) -> Result<npuzzle_search::Frontier, Error> {
         crate::solver::check_memory_budget(memory)?;
-        let goal = self.config.goal;
-        if !board.is_solvable(goal) {
-            return Err(Error::Unsolvable { goal });
-        }
-        let tables = self.tables(board.size())?;
+        let (goal, tables) = self.side_tables(board)?;
         let request = Request {
             goal,
             reflect: self.config.reflection,
@@ -129,11 +122,7 @@ impl Solver {
                  solution a search over tables finds)"
             )));
         }
-        let goal = self.config.goal;
-        if !board.is_solvable(goal) {
-            return Err(Error::Unsolvable { goal });
-        }
-        let tables = self.tables(board.size())?;
+        let (goal, tables) = self.side_tables(board)?;
         let request = Request {
             goal,
             max_nodes,
@@ -155,5 +144,15 @@ impl Solver {
             tables.certify(board, &whole)?;
         }
         Ok(outcomes)
+    }
+
+    /// The goal, and the tables for `board`'s side, once the board is
+    /// known to reach the goal.
+    fn side_tables(&self, board: &Board) -> Result<(Goal, Arc<Tables>), Error> {
+        let goal = self.config.goal;
+        if !board.is_solvable(goal) {
+            return Err(Error::Unsolvable { goal });
+        }
+        Ok((goal, self.tables(board.size())?))
     }
 }

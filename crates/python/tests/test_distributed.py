@@ -535,12 +535,15 @@ def test_the_command_line_solves_a_board_and_refuses_bad_ones(pdb_dir):
         assert run.returncode == status and says in run.stderr and "Traceback" not in run.stderr, (bad, run.stderr)
 
 
-def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):
+def korf_easiest(count: int) -> list:
+    """The easiest of Korf's 100 (goal blank last): (length, tiles)."""
     lines = (pathlib.Path(__file__).resolve().parents[3] / "bench" / "korf100_goal_blank_last.txt").read_text().splitlines()
-    entries = sorted(
-        ((int(f[1]), [int(t) for t in f[2:]]) for f in (l.split() for l in lines) if f and not f[0].startswith("#")),
-        key=lambda e: e[0],
-    )[:4]
+    entries = ((int(f[1]), [int(t) for t in f[2:]]) for f in (l.split() for l in lines) if f and not f[0].startswith("#"))
+    return sorted(entries, key=lambda e: e[0])[:count]
+
+
+def test_the_split_search_gives_the_known_optimal_lengths(client, pdb_dir):
+    entries = korf_easiest(4)
     local = npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=1)
     for length, board in entries:
         split = nd.solve(board, pdb_dir=pdb_dir, partition="5-5-5", client=client)
@@ -848,11 +851,7 @@ def test_the_split_search_over_open_nodes_is_optimal(client, pdb_dir):
     # `memory`: the driver's best-first phase, then its open nodes as the
     # tasks' subtrees; optimal, the moves replayed, the best-first nodes
     # counted within the total. Through the command line too.
-    lines = (pathlib.Path(__file__).resolve().parents[3] / "bench" / "korf100_goal_blank_last.txt").read_text().splitlines()
-    entries = sorted(
-        ((int(f[1]), [int(t) for t in f[2:]]) for f in (l.split() for l in lines) if f and not f[0].startswith("#")),
-        key=lambda e: e[0],
-    )[:3]
+    entries = korf_easiest(3)
     for length, board in entries:
         split = nd.solve(board, pdb_dir=pdb_dir, partition="5-5-5", client=client, memory="64K")
         assert split.length == length and replay_ok(board, split.moves, 4)
