@@ -9,7 +9,7 @@ use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
 use crate::ida;
-use crate::types::{Algorithm, Incomplete, Request, SearchError};
+use crate::types::{Algorithm, Incomplete, PassFrom, Request, SearchError};
 
 /// The subtrees one IDA* iteration splits into, for a search spread over
 /// machines ([`frontier_catalogue`]).
@@ -29,19 +29,6 @@ pub struct Frontier {
     pub root_estimate: u32,
     /// Nodes expanded above the split depth.
     pub expanded: u64,
-}
-
-/// What node a pass's prefix leads to, which decides the pruning below it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PassFrom {
-    /// A node of [`frontier_catalogue`]: the prefix is a move sequence the
-    /// search makes, and the pruning automaton goes on from its state at
-    /// the node.
-    Frontier,
-    /// An open node of [`open_frontier_catalogue`] (A*+IDA*): the prefix is
-    /// the best path the best-first phase kept, and the automaton starts
-    /// afresh at the node, as in the local A*+IDA*.
-    Open,
 }
 
 /// What one pass below a frontier node found ([`passes_catalogue`]).

@@ -36,7 +36,7 @@ pub use beam::{beam, beam_attempt, beam_catalogue};
 pub use dispatch::{solve, solve_additive, solve_catalogue, solve_with};
 #[cfg(feature = "hybrid")]
 pub use frontier::open_frontier_catalogue;
-pub use frontier::{frontier_catalogue, passes_catalogue, Frontier, PassFrom, PassOutcome};
+pub use frontier::{frontier_catalogue, passes_catalogue, Frontier, PassOutcome};
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 pub use ida::split_depth;
 pub use progress::{Progress, ProgressMismatch, Searched};
@@ -45,7 +45,7 @@ pub use reduction::{
 };
 pub use types::{
     default_max_nodes, seconds_text, Algorithm, BeamEnding, BeamOutcome, Deadline, HeuristicKind,
-    Incomplete, InputError, Request, SearchError, Solution, Stats, DEFAULT_MEMORY_BYTES,
+    Incomplete, InputError, PassFrom, Request, SearchError, Solution, Stats, DEFAULT_MEMORY_BYTES,
 };
 
 #[cfg(test)]

@@ -731,8 +731,8 @@ mod tests {
     fn passes_below_the_open_frontier_find_the_local_moves_and_nodes() {
         use std::collections::HashMap;
 
-        use crate::frontier::PassFrom;
         use crate::ida::pass_below;
+        use crate::types::PassFrom;
 
         let goal = Goal::BlankLast;
         let grid = Grid::new(4, goal);

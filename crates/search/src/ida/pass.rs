@@ -5,11 +5,11 @@ use npuzzle_board::Move;
 
 use super::dfs::{pruning, Dfs, Flow};
 use super::split::{frontier, Subtree};
-use crate::frontier::PassFrom;
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
 use crate::pruning::START;
+use crate::types::PassFrom;
 
 /// The split search's frontier from `position` for `bound`: each node's
 /// moves from the root and estimate (most promising first, ties in level

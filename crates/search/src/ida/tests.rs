@@ -9,10 +9,10 @@ use super::pass::*;
 use super::split::*;
 use crate::additive::kept_indexes::KeptIndexes;
 use crate::additive::TableSet;
-use crate::frontier::PassFrom;
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
+use crate::types::PassFrom;
 use crate::types::Stats;
 
 /// A 4x4 catalogue of zero-aware and plain tables in two partitions,
