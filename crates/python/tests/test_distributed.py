@@ -751,6 +751,25 @@ def replay_ok(board, moves, n):
     return tiles == list(range(1, n * n)) + [0]
 
 
+def passes_in_order(solver, board, nodes, bound, **options):
+    """Searches below `nodes` ((prefix, h) pairs) one after another until
+    one finds the goal, as the local split search does: the moves found
+    (prefix included) or None, the least f cut off, the nodes expanded, how
+    near each node's search came, and each pass's answer."""
+    found, least_cut, expanded, came_near, answers = None, 2**32 - 1, 0, {}, []
+    for prefix, h in nodes:
+        answers.append(solver.search_pass(board, prefix, bound, **options))
+        moves, below, spent, stopped, near = answers[-1]
+        assert not stopped and near <= h
+        expanded += spent
+        came_near[prefix] = near
+        if moves is not None:
+            found = prefix + moves
+            break
+        least_cut = min(least_cut, below)
+    return found, least_cut, expanded, came_near, answers
+
+
 def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
     # The units the split search hands out, run one after another in the
     # local search's order (those whose passes came nearest the goal in the
@@ -766,19 +785,11 @@ def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
         assert shallow is None
         ordered = sorted(nodes, key=lambda node: (came_near.get(node[0], node[1]), node[1]))
         reordered |= ordered != nodes
-        found, next_bound, came_near = None, cut, {}
-        for prefix, h in ordered:
-            moves, below, expanded, stopped, near = solver.search_pass(board, prefix, bound)
-            assert not stopped and near <= h
-            total += expanded
-            came_near[prefix] = near
-            if moves is not None:
-                found = prefix + moves
-                break
-            next_bound = min(next_bound, below)
+        found, least_cut, expanded, came_near, _ = passes_in_order(solver, board, ordered, bound)
+        total += expanded
         if found:
             break
-        bound = next_bound
+        bound = min(cut, least_cut)
     alone = solver.solve(board)
     assert (len(found), total) == (alone.length, alone.expanded)
     assert replay_ok(board, found, 4)
@@ -816,23 +827,15 @@ def test_open_frontier_and_passes_in_order_are_the_local_hybrid(pdb_dir):
         while True:
             within = [node for node in kept if len(node[0]) + node[1] <= bound]
             ordered = sorted(within, key=lambda node: (came_near.get(node[0], node[1]), node[1]))
-            found, next_bound = None, min((x for x in f if x > bound), default=2**32 - 1)
-            singles = []
-            for prefix, h in ordered:
-                singles.append(solver.search_pass(board, prefix, bound, open_node=True))
-                moves, below, expanded, stopped, near = singles[-1]
-                assert not stopped and near <= h
-                total += expanded
-                came_near[prefix] = near
-                if moves is not None:
-                    found = prefix + moves
-                    break
-                next_bound = min(next_bound, below)
+            found, least_cut, expanded, came_near, singles = passes_in_order(
+                solver, board, ordered, bound, open_node=True
+            )
+            total += expanded
             # One call for the whole run: the same passes, to the same end.
             assert solver.search_passes(board, [p for p, _ in ordered], bound, open_node=True) == singles
             if found:
                 break
-            bound = next_bound
+            bound = min(least_cut, min((x for x in f if x > bound), default=2**32 - 1))
         alone = local.solve(board)
         assert (found, total) == (alone.moves, alone.expanded), seed
         assert replay_ok(board, found, 4)

@@ -193,6 +193,8 @@ impl Open {
 
 /// What the best-first phase left for IDA*.
 struct OpenAtEnd {
+    /// The positions kept, which the open nodes index.
+    kept: Kept,
     /// Open nodes by f, then h: (node, g, f).
     nodes: Vec<(u32, u32, u32)>,
     expanded: u64,
@@ -216,10 +218,7 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
     workers: usize,
     spare: Option<&AtomicUsize>,
 ) -> Option<(Vec<Move>, Stats)> {
-    let cells = grid.cells();
-    assert!(cells <= MAX_PACKED_CELLS, "a key packs at most 25 cells");
-    let mut kept = Kept::new(most_nodes.clamp(8, NONE as usize - 1));
-    let frontier = match best_first(grid, heuristic, &position, &mut kept, node_limit, halt) {
+    let frontier = match best_first(grid, heuristic, &position, most_nodes, node_limit, halt) {
         Ok(frontier) => frontier,
         Err(found) => return found,
     };
@@ -250,14 +249,14 @@ pub(crate) fn hybrid_ida_star<H: Heuristic>(
         }
         // Most promising first, as the split search orders its subtrees.
         order.sort_by_key(|&k| {
-            let h = u32::from(kept.nodes[frontier.nodes[k].0 as usize].h);
+            let h = u32::from(frontier.kept.nodes[frontier.nodes[k].0 as usize].h);
             let near = closest[k].load(Ordering::Relaxed);
             promise(h, (near != u32::MAX).then_some(near))
         });
         let below = Below {
             grid,
             heuristic,
-            kept: &kept,
+            kept: &frontier.kept,
             frontier: &frontier.nodes,
             bound,
             closest: &closest,
@@ -308,12 +307,7 @@ pub(crate) fn open_frontier_moves<H: Heuristic>(
     node_limit: u64,
     halt: Halt<'_>,
 ) -> OpenFrontier {
-    assert!(
-        grid.cells() <= MAX_PACKED_CELLS,
-        "a key packs at most 25 cells"
-    );
-    let mut kept = Kept::new(most_nodes.clamp(8, NONE as usize - 1));
-    match best_first(grid, heuristic, &position, &mut kept, node_limit, halt) {
+    match best_first(grid, heuristic, &position, most_nodes, node_limit, halt) {
         Ok(frontier) => {
             // A node whose parent's g improved after it was reached lies
             // fewer moves from the root by its kept path than its g: its
@@ -321,7 +315,10 @@ pub(crate) fn open_frontier_moves<H: Heuristic>(
             let mut nodes: Vec<(Vec<Move>, u32)> = frontier
                 .nodes
                 .iter()
-                .map(|&(i, _, _)| (kept.moves_to(i), u32::from(kept.nodes[i as usize].h)))
+                .map(|&(i, _, _)| {
+                    let kept = &frontier.kept;
+                    (kept.moves_to(i), u32::from(kept.nodes[i as usize].h))
+                })
                 .collect();
             nodes.sort_by_key(|(moves, h)| (moves.len() as u32 + h, *h));
             OpenFrontier::Open(nodes, frontier.expanded)
@@ -389,18 +386,21 @@ impl<H: Heuristic> Below<'_, H> {
 }
 
 /// Expands `position`'s positions best first, each once at its least g,
-/// until `kept` is full: the open nodes then, or the answer (a goal
-/// reached, or the search ended).
+/// until `most_nodes` are kept: the open nodes then, or the answer (a
+/// goal reached, or the search ended). `position` has at most
+/// [`MAX_PACKED_CELLS`] cells.
 #[allow(clippy::type_complexity)]
 fn best_first<H: Heuristic>(
     grid: &Grid,
     heuristic: &H,
     position: &Position,
-    kept: &mut Kept,
+    most_nodes: usize,
     node_limit: u64,
     halt: Halt<'_>,
 ) -> Result<OpenAtEnd, Option<(Vec<Move>, Stats)>> {
     let cells = grid.cells();
+    assert!(cells <= MAX_PACKED_CELLS, "a key packs at most 25 cells");
+    let mut kept = Kept::new(most_nodes.clamp(8, NONE as usize - 1));
     let root_h = heuristic.value(&heuristic.init(position));
     let key = pack(position, cells);
     let slot = kept.find(key).expect_err("the index starts empty");
@@ -495,6 +495,7 @@ fn best_first<H: Heuristic>(
     }
     standing.sort_by_key(|&(i, _, f)| (f, kept.nodes[i as usize].h));
     Ok(OpenAtEnd {
+        kept,
         nodes: standing,
         expanded,
         generated,
