@@ -707,14 +707,16 @@ def test_a_finder_lost_before_it_reports_leaves_the_search_optimal(client, pdb_d
     # A worker that finds a solution sets the iteration's event, then is
     # lost before it reports: the others stop mid-run with nothing found.
     # Set an iteration's event the same way: the driver must search the
-    # stopped runs again, not take their partial reports as searched.
+    # stopped runs again, not take their partial reports as searched. Every
+    # iteration that queues enough runs is signalled, as an early one can
+    # end before its event is set (the last runs for seconds).
     from distributed import Event
 
-    signalled = []
+    signalled = set()
 
     def signal(name, size):
-        if size > 3 and not signalled:
-            signalled.append(name)
+        if size > 3 and name not in signalled:
+            signalled.add(name)
             Event(name.replace("npuzzle-split-runs-", "npuzzle-split-found-"), client=client).set()
 
     board = hard80_board(14)

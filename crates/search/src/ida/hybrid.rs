@@ -312,13 +312,11 @@ pub(crate) fn open_frontier_moves<H: Heuristic>(
             // A node whose parent's g improved after it was reached lies
             // fewer moves from the root by its kept path than its g: its
             // f is the path's.
+            let kept = &frontier.kept;
             let mut nodes: Vec<(Vec<Move>, u32)> = frontier
                 .nodes
                 .iter()
-                .map(|&(i, _, _)| {
-                    let kept = &frontier.kept;
-                    (kept.moves_to(i), u32::from(kept.nodes[i as usize].h))
-                })
+                .map(|&(i, _, _)| (kept.moves_to(i), u32::from(kept.nodes[i as usize].h)))
                 .collect();
             nodes.sort_by_key(|(moves, h)| (moves.len() as u32 + h, *h));
             OpenFrontier::Open(nodes, frontier.expanded)
