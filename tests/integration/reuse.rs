@@ -270,6 +270,49 @@ fn a_c_program_solves_boards_through_libnpuzzle() {
     }
 }
 
+/// Threads sharing a fresh handle (default options: one thread per core,
+/// tables opened by the first board) all get their answers, on 50 new
+/// handles in a row; a deadlock is a program still running at the timeout.
+#[test]
+fn c_threads_sharing_a_fresh_handle_all_get_their_answers() {
+    let boards = boards_with_lengths(6, 97);
+    let input: String = boards
+        .iter()
+        .map(|(board, length)| {
+            let tiles: Vec<String> = board.tiles().iter().map(u16::to_string).collect();
+            format!("{length} {}\n", tiles.join(" "))
+        })
+        .collect();
+    let scratch = scratch();
+    let exe = compile_c("tests/c/threads.c", scratch.path(), true);
+    let user = UserDirs::new();
+    let mut child = user
+        .apply(&mut Command::new(&exe))
+        .args([tables().to_str().unwrap(), "5-5-5", "50"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("threads sharing a fresh handle hung (killed after 120 s)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("50 rounds, 4 threads"), "{stdout}");
+}
+
 #[test]
 fn the_c_example_of_the_readme_solves_a_board() {
     let scratch = scratch();

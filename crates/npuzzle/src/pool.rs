@@ -55,9 +55,23 @@ pub(crate) fn engine_pool() -> Result<Arc<ThreadPool>, String> {
 }
 
 /// Runs `work` in [`engine_pool`] (on this thread if no pool can start).
+///
+/// A worker of another rayon pool (a solver's) hands the work over from a
+/// plain thread of its own and blocks on it: waiting in `install`, the
+/// worker would take other queued work of its pool, and a search among it
+/// that needs what the caller holds (the lock over the opening tables)
+/// would wait forever on its own thread.
 pub(crate) fn in_engine_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
-    match engine_pool() {
-        Ok(pool) => pool.install(work),
-        Err(_) => work(),
+    let Ok(pool) = engine_pool() else {
+        return work();
+    };
+    let in_other_pool =
+        rayon::current_thread_index().is_some() && pool.current_thread_index().is_none();
+    if !in_other_pool {
+        return pool.install(work);
     }
+    std::thread::scope(|scope| match scope.spawn(|| pool.install(work)).join() {
+        Ok(result) => result,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
 }

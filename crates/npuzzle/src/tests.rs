@@ -992,3 +992,53 @@ fn progress_over_tables_goes_on_across_runs() {
         Err(Error::InvalidArgument(_))
     ));
 }
+
+/// Threads sharing a solver whose tables are not open yet: the first to
+/// need them opens them while the others wait, and nobody waits forever.
+/// A worker of the solver's pool that opened the tables under the sides'
+/// lock, and took another queued search while the check of the tables
+/// ran, blocked on the lock it held.
+#[test]
+fn threads_sharing_a_fresh_solver_all_get_their_answers() {
+    let mut rng = SplitMix64::new(97);
+    let boards: Vec<Board> = (0..4)
+        .map(|_| random_walk(4, Goal::BlankLast, 40, &mut rng))
+        .collect();
+    let lengths: Vec<usize> = boards
+        .iter()
+        .map(|board| {
+            npuzzle_search::solve(board, &Request::default())
+                .unwrap()
+                .moves
+                .len()
+        })
+        .collect();
+    for round in 0..50 {
+        for memory in [None, Some(1 << 20)] {
+            let mut builder = Solver::builder()
+                .pdb_dir(tables_555())
+                .partition_for(4, "5-5-5")
+                .threads(2);
+            if let Some(bytes) = memory {
+                builder = builder.memory(bytes);
+            }
+            let solver = builder.build().unwrap();
+            let (tx, rx) = std::sync::mpsc::channel();
+            for (index, board) in boards.iter().enumerate() {
+                let (solver, board, tx) = (solver.clone(), board.clone(), tx.clone());
+                std::thread::spawn(move || {
+                    let _ = tx.send((index, solver.solve(&board)));
+                });
+            }
+            drop(tx);
+            for _ in 0..boards.len() {
+                let (index, answer) = rx
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .unwrap_or_else(|_| panic!("round {round}: a search never answered"));
+                let solution = answer.unwrap();
+                assert_eq!(solution.length(), lengths[index], "round {round}");
+                assert!(boards[index].solves(&solution.moves, Goal::BlankLast));
+            }
+        }
+    }
+}

@@ -316,6 +316,60 @@ def test_big_boards_are_answered_with_the_reason(monkeypatch, tmp_path):
     assert replay(board, solution.moves) == goal(20)
 
 
+SHARED_FRESH = r'''
+import random, sys, threading, npuzzle
+pdb_dir, rounds = sys.argv[1], int(sys.argv[2])
+rng = random.Random(97)
+boards = []
+for _ in range(8):
+    tiles = list(range(1, 16)) + [0]
+    blank = 15
+    for _ in range(40):
+        options = [b for b in (blank - 4, blank + 4) if 0 <= b < 16]
+        options += [b for b in (blank - 1, blank + 1) if 0 <= b < 16 and b // 4 == blank // 4]
+        source = rng.choice(options)
+        tiles[blank], tiles[source] = tiles[source], 0
+        blank = source
+    boards.append(tiles)
+lengths = None
+for options in ({}, {"memory": "16M", "jobs": 2}):
+    for _ in range(rounds):
+        # The tables open with the first board, in whichever thread asks.
+        solver = npuzzle.Solver(pdb_dir, **options)
+        answers = [None] * len(boards)
+        def solve(index):
+            answers[index] = solver.solve(boards[index]).length
+        threads = [threading.Thread(target=solve, args=(i,)) for i in range(len(boards))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        lengths = lengths or answers
+        assert answers == lengths and None not in answers, (answers, lengths)
+print("lengths", *lengths, flush=True)
+'''
+
+
+def test_threads_sharing_a_fresh_solver_all_get_their_answers(pdb_dir, solver):
+    """Eight threads share a solver whose tables are not open yet (the
+    default options, then A*+IDA* on two threads), 50 new solvers each: all
+    get the same optimal lengths, and nothing hangs (a child process,
+    killed at the timeout)."""
+    import sys
+
+    child = subprocess.run(
+        [sys.executable, "-c", SHARED_FRESH, str(pdb_dir), "50"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert child.returncode == 0, child.stderr
+    lengths = [int(n) for n in child.stdout.split()[1:]]
+    assert len(lengths) == 8
+    rng = random.Random(97)
+    for length in lengths:
+        board = random_walk(4, 40, rng)
+        assert solver.solve(board).length == length
+
+
 INTERRUPTED = r'''
 import signal, sys, time, npuzzle
 # Ctrl-C's default, whatever was inherited: a shell that starts the suite in
