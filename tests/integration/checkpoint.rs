@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use npuzzle_board::Goal;
 
-use crate::harness::{assert_record_replays, npuzzle_in, repo_root, scratch, Run, UserDirs};
+use crate::harness::{assert_record_replays, npuzzle_as, repo_root, scratch, Run, UserDirs};
 
 /// Korf's instance of `number` from the blank-last copy of the set: its
 /// optimal length and its tiles.
@@ -22,14 +22,34 @@ fn korf100(number: usize) -> (u64, String) {
 }
 
 /// `solve BOARD` on one thread, JSON, linear conflict unless `extra`
-/// names a heuristic.
-fn solve(dir: &std::path::Path, board: &str, extra: &[&str]) -> Run {
+/// names a heuristic, as `user` (whose key signs the checkpoints).
+fn solve(user: &UserDirs, dir: &std::path::Path, board: &str, extra: &[&str]) -> Run {
     let mut args = vec!["solve", board, "--jobs", "1", "--json"];
     if !extra.contains(&"--heuristic") {
         args.extend_from_slice(&["--heuristic", "linear-conflict"]);
     }
     args.extend_from_slice(extra);
-    npuzzle_in(dir, &args, "")
+    npuzzle_as(user, dir, &args, "")
+}
+
+/// `text`, a checkpoint as npuzzle writes it (its code last), signed
+/// again with `user`'s key: what a user who edits the file can make.
+fn resign(text: &str, user: &UserDirs) -> String {
+    let key = npuzzle_pdb::file::user_key(&user.data_dir(), "checkpoint.key").unwrap();
+    let at = text.rfind("\"code\":\"").expect("a code");
+    let code = key.code(format!("{}\"code\":\"\"}}", &text[..at]).as_bytes());
+    format!("{}\"code\":\"{code}\"}}", &text[..at])
+}
+
+/// `text` with the number after `"field":` made `value`.
+fn with_field(text: &str, field: &str, value: &str) -> String {
+    let name = format!("\"{field}\":");
+    let at = text
+        .find(&name)
+        .unwrap_or_else(|| panic!("{field} in {text}"))
+        + name.len();
+    let end = at + text[at..].find([',', '}']).unwrap();
+    format!("{}{value}{}", &text[..at], &text[end..])
 }
 
 /// Runs cut short by a node limit, each going on from the file, end with
@@ -38,8 +58,9 @@ fn solve(dir: &std::path::Path, board: &str, extra: &[&str]) -> Run {
 #[test]
 fn a_search_split_across_runs_gives_the_answer_of_one() {
     let dir = scratch();
+    let user = UserDirs::new();
     let (length, board) = korf100(6);
-    let whole = solve(dir.path(), &board, &[]);
+    let whole = solve(&user, dir.path(), &board, &[]);
     assert_eq!(whole.status, 0, "{}", whole.stderr);
     let whole = &whole.json_records()[0];
     let whole_expanded = whole["expanded"].as_u64().unwrap();
@@ -50,6 +71,7 @@ fn a_search_split_across_runs_gives_the_answer_of_one() {
         runs += 1;
         assert!(runs <= 20, "no answer after {runs} runs");
         let run = solve(
+            &user,
             dir.path(),
             &board,
             &["--max-nodes", &limit, "--checkpoint", "search.json"],
@@ -89,9 +111,11 @@ fn a_search_split_across_runs_gives_the_answer_of_one() {
 #[test]
 fn a_checkpoint_it_cannot_trust_is_refused() {
     let dir = scratch();
+    let user = UserDirs::new();
     let (_, board) = korf100(3);
     let (_, other) = korf100(6);
     let cut = solve(
+        &user,
         dir.path(),
         &board,
         &["--max-nodes", "2000000", "--checkpoint", "kept.json"],
@@ -104,8 +128,9 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
         std::fs::write(&file, text).unwrap();
         let mut args = vec!["--checkpoint", "kept.json"];
         args.extend_from_slice(extra);
-        let run = solve(dir.path(), board, &args);
+        let run = solve(&user, dir.path(), board, &args);
         assert_eq!(run.status, 2, "{what}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{what}: {}", run.stderr);
         assert!(run.stderr.contains(expected), "{what}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{what}: {}", run.stdout);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{what}");
@@ -142,13 +167,106 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
         },
         &kept[comma + 1..]
     );
-    refused("one digit changed", &changed, &board, &[], "damaged");
+    refused(
+        "one digit changed",
+        &changed,
+        &board,
+        &[],
+        "changed since npuzzle wrote it",
+    );
     refused(
         "another format",
-        &kept.replace("\"version\":1", "\"version\":9"),
+        &kept.replace("\"version\":2", "\"version\":9"),
         &board,
         &[],
         "version 9",
+    );
+    // Version 1 carried a CRC that anyone could compute again.
+    let at = kept.rfind("\"code\":").unwrap();
+    let crc = format!("{}\"crc32\":12345}}", &kept[..at]).replace("\"version\":2", "\"version\":1");
+    refused("version 1", &crc, &board, &[], "version 1");
+    // The bound of the iteration under way moved past the optimum (65 is
+    // Korf #88's forgery): without the user's key, refused.
+    let bound_at = |text: &str| {
+        let at = text.find("\"bound\":").unwrap() + 8;
+        text[at..at + text[at..].find(',').unwrap()]
+            .parse::<u64>()
+            .unwrap()
+    };
+    let bound = bound_at(&kept);
+    let forged = with_field(&kept, "bound", &(bound + 30).to_string());
+    refused(
+        "bound moved",
+        &forged,
+        &board,
+        &[],
+        "changed since npuzzle wrote it",
+    );
+    refused(
+        "searched emptied",
+        &kept.replace(
+            &kept[kept.find("\"searched\":").unwrap()..kept.rfind("]},\"code\"").unwrap() + 1],
+            "\"searched\":[]",
+        ),
+        &board,
+        &[],
+        "changed since npuzzle wrote it",
+    );
+    // Signed again with the key (the user's own edit): whatever is
+    // impossible is refused, naming the field; nothing is allocated from
+    // a field's value.
+    for (field, value, expected) in [
+        ("bound", "4294967295", "bound 4294967295 is above"),
+        ("bound", "1001", "bound 1001 is above"),
+        ("bound", "3", "bound 3 is below the board's estimate"),
+        ("iterations", "0", "iterations is 0"),
+        ("lost", "99999999999", "lost 99999999999 is above expanded"),
+        ("split_depth", "7", "split_depth is 7"),
+    ] {
+        let forged = resign(&with_field(&kept, field, value), &user);
+        refused(
+            &format!("{field} {value}, signed"),
+            &forged,
+            &board,
+            &[],
+            expected,
+        );
+    }
+    // A file larger than any checkpoint is refused before it is read.
+    let huge = dir.path().join("huge.json");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    let run = solve(&user, dir.path(), &board, &["--checkpoint", "huge.json"]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("more than any checkpoint"),
+        "{}",
+        run.stderr
+    );
+    // Another user's file (another key) is refused as an edited one.
+    let stranger = UserDirs::new();
+    std::fs::write(&file, &kept).unwrap();
+    let run = solve(
+        &stranger,
+        dir.path(),
+        &board,
+        &["--checkpoint", "kept.json"],
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("another user or machine"),
+        "{}",
+        run.stderr
+    );
+    // --memory keeps no progress: refused once, with status 2.
+    refused(
+        "with --memory",
+        &kept,
+        &board,
+        &["--memory", "64M"],
+        "leave one of them out",
     );
     refused(
         "with --fast",
@@ -172,13 +290,14 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
         ),
         (".", "is not a regular file"),
     ] {
-        let run = solve(dir.path(), &board, &["--checkpoint", place]);
+        let run = solve(&user, dir.path(), &board, &["--checkpoint", place]);
         assert_eq!(run.status, 2, "{place}: {}", run.stderr);
         assert!(run.stderr.contains(expected), "{place}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{place}: {}", run.stdout);
     }
     std::fs::write(&file, &kept).unwrap();
-    let two = npuzzle_in(
+    let two = npuzzle_as(
+        &user,
         dir.path(),
         &["solve", "--checkpoint", "kept.json", "-f", "-"],
         "1 2 3 4 5 6 8 7 0\n1 2 3 4 5 6 7 0 8\n",
@@ -187,7 +306,8 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
     assert!(two.stderr.contains("one board"), "{}", two.stderr);
     // Untouched by all that, the file still takes the search on; the
     // text says so.
-    let on = npuzzle_in(
+    let on = npuzzle_as(
+        &user,
         dir.path(),
         &[
             "solve",

@@ -66,6 +66,11 @@ impl UserDirs {
             .env("HOME", self.root.path().join("home"))
     }
 
+    /// The user data directory npuzzle finds in these directories.
+    pub fn data_dir(&self) -> PathBuf {
+        self.root.path().join("data").join("npuzzle")
+    }
+
     /// [`UserDirs::apply`] with HOME left as it is (for shells that may run
     /// cargo, which finds its toolchain under HOME).
     pub fn apply_but_home<'a>(&self, command: &'a mut Command) -> &'a mut Command {
@@ -139,6 +144,15 @@ pub fn npuzzle_from(mut command: Command, dir: &Path, args: &[&str], stdin: &str
     let user = UserDirs::new();
     user.apply(&mut command)
         // Hermetic: no tables unless a test builds them and passes --pdb-dir.
+        .env("NPUZZLE_PDB_DIR", dir.join("no-tables-here"));
+    run_command(command, dir, args, stdin)
+}
+
+/// [`npuzzle_in`] as the user of `user`'s directories, for runs that
+/// must share them (a checkpoint's key).
+pub fn npuzzle_as(user: &UserDirs, dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    user.apply(&mut command)
         .env("NPUZZLE_PDB_DIR", dir.join("no-tables-here"));
     run_command(command, dir, args, stdin)
 }

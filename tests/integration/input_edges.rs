@@ -257,6 +257,28 @@ fn every_size_gets_a_sensible_answer_by_default() {
             assert_record_replays(r, Goal::BlankLast);
         }
     }
+    // A board refused for a limit confirms nothing and contradicts
+    // nothing: refused, not disagreeing; a wrong known length disagrees.
+    let set = "hard 31 8 6 7 2 5 4 3 0 1\nwrong 30 8 6 7 2 5 4 3 0 1\n";
+    let run = npuzzle_in(dir.path(), &["solve", "--set", "--max-nodes", "10"], set);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.matches("(not checked: refused)").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("DISAGREES"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("disagreeing with the set 0"),
+        "{}",
+        run.stdout
+    );
+    let run = npuzzle_in(dir.path(), &["solve", "--set", "--json"], set);
+    let records = run.json_records();
+    assert_eq!(records[0]["agrees"], true, "{}", records[0]);
+    assert_eq!(records[1]["agrees"], false, "{}", records[1]);
+    assert_eq!(records[2]["mismatches"], 1, "{}", records[2]);
 }
 
 /// Every record type, validated against the documented JSON Schema.

@@ -885,6 +885,26 @@ fn memory_runs_a_star_ida_star_and_counts_its_phases() {
     let text = npuzzle(&["solve", "--memory", "1K", board]);
     assert!(text.stdout.contains(" best first)"), "{}", text.stdout);
     assert!(!text.stderr.contains("not used"), "{}", text.stderr);
+    // A weighted search keeps positions too: the text counts the phase
+    // the JSON counts.
+    let weighted = ["solve", "--memory", "64M", "--within", "10", board];
+    let json = npuzzle(&[&weighted[..], &["--json"]].concat());
+    let r = &json.json_records()[0];
+    assert_record_replays(r, Goal::BlankLast);
+    let best_first = r["best_first_expanded"].as_u64().unwrap();
+    assert!(best_first > 0, "{r}");
+    let text = npuzzle(&weighted);
+    let expanded = r["expanded"].to_string();
+    let counted = [
+        format!("{expanded} expanded ("),
+        format!("{expanded} nodes expanded ("),
+    ];
+    let phase = format!("({best_first} best first)");
+    assert!(
+        counted.iter().any(|c| text.stdout.contains(c)) && text.stdout.contains(&phase),
+        "{phase}: {}",
+        text.stdout
+    );
     // A search that keeps no positions says so, once per side and search.
     let twice = format!("{board}\n{board}\n");
     for (args, search) in [

@@ -2,8 +2,12 @@
 //! a file as it goes, so that a search of hours goes on across runs. The
 //! file holds the engine's progress ([`npuzzle::Progress`]) with the line
 //! naming the search it belongs to ([`npuzzle::Solver::search_identity`])
-//! and a CRC over both. It is refused for any other search, since a
-//! subtree marked searched is skipped; it is written to a temporary name
+//! and a keyed BLAKE3 code over both, under a key of the user's
+//! (`checkpoint.key` in the user data directory, 0600). A subtree marked
+//! searched is skipped, so a file that could be edited would let an
+//! answer claim more than was searched: a file whose code does not match
+//! (edited, damaged, or written by another user or machine) is refused,
+//! and so is one for any other search. It is written to a temporary name
 //! and renamed, so a run killed while writing leaves the last one whole.
 
 use std::path::{Path, PathBuf};
@@ -16,7 +20,13 @@ use serde::{Deserialize, Serialize};
 use crate::output::Resumed;
 
 const FORMAT: &str = "npuzzle-checkpoint";
-const VERSION: u32 = 1;
+/// 2: a keyed code in place of version 1's CRC.
+const VERSION: u32 = 2;
+/// The key's file in the user data directory.
+const KEY_FILE: &str = "checkpoint.key";
+/// The largest file read: a 5x5 search splits into at most 4 * 3^11
+/// subtrees, each kept in at most two lists of some 25 bytes an entry.
+const MOST_BYTES: u64 = 64 << 20;
 /// How often a running search's progress is written: a run killed
 /// outright loses at most this much.
 const EVERY: Duration = Duration::from_secs(60);
@@ -34,8 +44,16 @@ struct Record {
     /// integers come back as they were).
     milliseconds: u64,
     progress: ProgressRecord,
-    /// CRC-32 of the record's JSON with this field 0.
-    crc32: u32,
+    /// The keyed BLAKE3 code of the record's JSON with this field empty,
+    /// in hex.
+    code: String,
+}
+
+/// What every version of the file begins with.
+#[derive(Deserialize)]
+struct Head {
+    format: String,
+    version: u32,
 }
 
 /// [`Progress`] as the file keeps it; subtrees as `[key, next bound,
@@ -96,13 +114,20 @@ impl ProgressRecord {
     }
 }
 
-fn crc_of(record: &Record) -> Result<u32, String> {
+/// The user's key for checkpoints, made on first use.
+fn key() -> Result<npuzzle::UserKey, String> {
+    let dir = npuzzle::user_data_dir()
+        .ok_or("--checkpoint: no user data directory to keep the checkpoint key in (set HOME)")?;
+    npuzzle::user_key(&dir, KEY_FILE).map_err(|e| format!("--checkpoint: {e}"))
+}
+
+fn code_of(record: &Record, key: &npuzzle::UserKey) -> Result<String, String> {
     let text = serde_json::to_string(&Record {
-        crc32: 0,
+        code: String::new(),
         ..record.clone()
     })
     .map_err(|e| e.to_string())?;
-    Ok(crc32fast::hash(text.as_bytes()))
+    Ok(key.code(text.as_bytes()))
 }
 
 /// One board's search kept in a file.
@@ -187,22 +212,40 @@ impl Checkpoint {
                      (it need not exist yet)"
                 ))
             }
+            Ok(m) if m.len() > MOST_BYTES => {
+                return Err(format!(
+                    "{shown} is {} bytes, more than any checkpoint ({MOST_BYTES} at most): \
+                     {start_over}",
+                    m.len()
+                ))
+            }
             Ok(_) => {
-                let bytes = std::fs::read(&path)
+                let mut bytes = Vec::new();
+                std::fs::File::open(&path)
+                    .and_then(|file| {
+                        use std::io::Read as _;
+                        file.take(MOST_BYTES).read_to_end(&mut bytes)
+                    })
                     .map_err(|e| format!("cannot read --checkpoint {shown}: {e}"))?;
-                let record: Record = serde_json::from_slice(&bytes).map_err(|e| {
+                let not_ours = |e: serde_json::Error| {
                     format!("{shown} is not an npuzzle checkpoint ({e}): {start_over}")
-                })?;
-                if record.format != FORMAT || record.version != VERSION {
+                };
+                let head: Head = serde_json::from_slice(&bytes).map_err(not_ours)?;
+                if head.format != FORMAT || head.version != VERSION {
                     return Err(format!(
                         "{shown} is a {} version {} file, not an npuzzle checkpoint version \
                          {VERSION}: use the npuzzle that wrote it, or {start_over}",
-                        record.format, record.version
+                        head.format, head.version
                     ));
                 }
-                if crc_of(&record)? != record.crc32 {
+                let record: Record = serde_json::from_slice(&bytes).map_err(not_ours)?;
+                let key = key()?;
+                if code_of(&record, &key)? != record.code {
                     return Err(format!(
-                        "{shown} is damaged (its CRC does not match): {start_over}"
+                        "{shown} was changed since npuzzle wrote it, or was written by another \
+                         user or machine (its code does not match the key in {}): a checkpoint \
+                         is taken back only as its writer left it; {start_over}",
+                        key.path().display()
                     ));
                 }
                 if record.search != search {
@@ -265,9 +308,9 @@ impl Checkpoint {
             search: self.search.clone(),
             milliseconds: (seconds * 1000.0).round() as u64,
             progress: ProgressRecord::of(&progress),
-            crc32: 0,
+            code: String::new(),
         };
-        record.crc32 = crc_of(&record)?;
+        record.code = code_of(&record, &key()?)?;
         let text = serde_json::to_string(&record).map_err(|e| e.to_string())?;
         let cannot =
             |e: &dyn std::fmt::Display| format!("cannot write --checkpoint {}: {e}", self.shown);

@@ -91,7 +91,7 @@ impl Summary {
             }
             Answer::BadInput(_) => self.errors += 1,
         }
-        if known.is_some_and(|k| !agrees(answer, k)) {
+        if known.is_some_and(|k| agrees(answer, k) == Some(false)) {
             self.mismatches += 1;
         }
     }
@@ -107,13 +107,22 @@ impl Summary {
     }
 }
 
-/// Whether an answer matches what an instance set says (a refused or
-/// non-optimal answer cannot confirm it).
-fn agrees(answer: &Answer, known: &Known) -> bool {
+/// Whether an answer matches what an instance set says: None when it
+/// cannot tell (a refused board, or a solution not optimal yet no shorter
+/// than the known optimum).
+fn agrees(answer: &Answer, known: &Known) -> Option<bool> {
     match (answer, known.expected) {
-        (Answer::Solved(s), Some(expected)) => s.optimal && s.moves.len() as u64 == expected as u64,
-        (Answer::Unsolvable, None) => true,
-        _ => false,
+        (Answer::Solved(s), Some(expected)) => {
+            let length = s.moves.len() as u64;
+            let expected = expected as u64;
+            match s.optimal {
+                true => Some(length == expected),
+                false => (length < expected).then_some(false),
+            }
+        }
+        (Answer::Solved(_), None) => Some(false),
+        (Answer::Unsolvable, expected) => Some(expected.is_none()),
+        (Answer::Refused { .. } | Answer::BadInput(_), _) => None,
     }
 }
 
@@ -383,10 +392,11 @@ impl<'a> Printer<'a> {
             let expected = known
                 .expected
                 .map_or("unsolvable".to_string(), |e| e.to_string());
-            let verdict = if agrees(answer, known) {
-                "agrees"
-            } else {
-                "DISAGREES"
+            let verdict = match (agrees(answer, known), answer) {
+                (Some(true), _) => "agrees",
+                (Some(false), _) => "DISAGREES",
+                (None, Answer::Refused { .. }) => "not checked: refused",
+                (None, _) => "not checked: not optimal",
             };
             writeln!(out, "Known: {} {expected} ({verdict})", known.id)?;
         }
@@ -464,7 +474,11 @@ impl<'a> Printer<'a> {
                         let strategy = s
                             .strategy()
                             .map_or(String::new(), |name| format!(" (strategy {name})"));
-                        format!("{} nodes expanded{strategy}, ", stats.expanded)
+                        let best_first = match stats.best_first {
+                            0 => String::new(),
+                            n => format!(" ({n} best first)"),
+                        };
+                        format!("{} nodes expanded{best_first}{strategy}, ", stats.expanded)
                     })
                     .unwrap_or_default();
                 writeln!(
@@ -631,7 +645,7 @@ pub fn json_record(
         id: known.map(|k| k.id.as_str()),
         expected: known.and_then(|k| k.expected),
     };
-    let agrees = known.map(|k| agrees(answer, k));
+    let agrees = known.and_then(|k| agrees(answer, k));
     match (&input.item.board, answer) {
         (_, Answer::BadInput(message)) => serde_json::to_string(&ErrorRecord {
             kind: "error",

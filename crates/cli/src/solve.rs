@@ -206,6 +206,13 @@ fn answer_keeping(
     path: &std::path::Path,
     args: &SearchArgs,
 ) -> Result<KeptAnswer, String> {
+    if args.memory.is_some() {
+        return Err(
+            "--checkpoint keeps plain IDA*'s progress, and --memory runs A*+IDA*, which keeps \
+             none: leave one of them out"
+                .to_string(),
+        );
+    }
     if let Some(misfit) = partition_misfit(args, board.size()) {
         return Ok(KeptAnswer::without_search(Answer::BadInput(misfit)));
     }
@@ -236,6 +243,14 @@ fn answer_keeping(
         &format!("solving the {n}x{n} board", n = board.size()),
         || kept.saving(|| solver.solve_with(board, &run)),
     );
+    // Progress the search finds impossible: refused as the file is, left
+    // as it was.
+    if let Err(npuzzle::Error::InvalidArgument(why)) = &result {
+        return Err(format!(
+            "--checkpoint {}: {why}; remove it to start the search over",
+            path.display()
+        ));
+    }
     let interrupted = matches!(result, Err(npuzzle::Error::Stopped));
     let answer = match Answer::of(result, started.elapsed().as_secs_f64()) {
         // Stopped by time or Ctrl-C: the nodes are the progress's.

@@ -122,6 +122,16 @@ impl Solver {
                  solution a search over tables finds)"
             )));
         }
+        // Every prefix is a path on the board: a move off it names no node.
+        for (index, prefix) in prefixes.iter().enumerate() {
+            if let Err(e) = board.replay(prefix) {
+                return Err(Error::InvalidArgument(format!(
+                    "prefix {} ({}): {e}",
+                    index + 1,
+                    Move::format_sequence(prefix, npuzzle_board::Notation::Tile)
+                )));
+            }
+        }
         let (goal, tables) = self.side_tables(board)?;
         let request = Request {
             goal,

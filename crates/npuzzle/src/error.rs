@@ -370,6 +370,10 @@ impl Error {
             SearchError::Incomplete(Incomplete::TimeLimit { budget }) => {
                 Error::TimeLimit { budget }
             }
+            // The caller's progress is an argument, and one it can fix.
+            e @ SearchError::Input(InputError::Progress(_)) => {
+                Error::InvalidArgument(e.to_string())
+            }
             e => Error::Search(e),
         }
     }

@@ -67,6 +67,10 @@ pub use note::Note;
 pub use npuzzle_board::{
     parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, MAX_SIZE, MIN_SIZE,
 };
+/// A key of the user's, for files only the user's own runs may vouch for
+/// (the command line's checkpoints), in the user data directory.
+#[cfg(feature = "native")]
+pub use npuzzle_pdb::file::{user_data_dir, user_key, UserKey};
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
 pub use npuzzle_search::{
     seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, PassFrom, Progress,

@@ -133,8 +133,12 @@ fn key_path(copy: &Path) -> PathBuf {
 /// The directory's key: 32 bytes in a regular file of this user's that
 /// no one else can read or write.
 fn read_key(copy: &Path) -> Option<[u8; 32]> {
-    let path = key_path(copy);
-    let (bytes, owner, mode) = read_small_file_with_owner(&path, 32)?;
+    read_key_file(&key_path(copy))
+}
+
+/// The key in the file at `path`, on the terms of [`read_key`].
+fn read_key_file(path: &Path) -> Option<[u8; 32]> {
+    let (bytes, owner, mode) = read_small_file_with_owner(path, 32)?;
     let mine = owner == rustix::process::geteuid().as_raw();
     if !mine || mode & 0o077 != 0 {
         return None;
@@ -145,7 +149,11 @@ fn read_key(copy: &Path) -> Option<[u8; 32]> {
 /// A new key for the directory holding `copy`, unless one appeared
 /// meanwhile (then that one, if it is readable).
 fn make_key(copy: &Path) -> Option<[u8; 32]> {
-    let path = key_path(copy);
+    make_key_file(&key_path(copy))
+}
+
+/// A new key in the file at `path`, unless one appeared meanwhile.
+fn make_key_file(path: &Path) -> Option<[u8; 32]> {
     let mut key = [0u8; 32];
     let mut filled = 0;
     while filled < key.len() {
@@ -157,9 +165,46 @@ fn make_key(copy: &Path) -> Option<[u8; 32]> {
     // Made 0600 by tempfile; persisted only where no key is yet.
     let mut temporary = temporary_for(dir, ".stamp-key").ok()?;
     temporary.write_all(&key).ok()?;
-    match temporary.persist_noclobber(&path) {
+    match temporary.persist_noclobber(path) {
         Ok(_) => Some(key),
-        Err(_) => read_key(copy),
+        Err(_) => read_key_file(path),
+    }
+}
+
+/// A key of this user's, for codes that only the user's own runs can make:
+/// the file `name` in `dir` (made with the directory if missing), on the
+/// terms of the stamps' key. Its path comes back for messages.
+pub fn user_key(dir: &Path, name: &str) -> Result<UserKey, String> {
+    let path = dir.join(name);
+    if let Some(key) = read_key_file(&path) {
+        return Ok(UserKey { key, path });
+    }
+    fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let key = make_key_file(&path).ok_or_else(|| {
+        format!(
+            "{} is not a key of this user's (32 bytes, mode 0600, a regular file): \
+             remove it, and a new one is made",
+            path.display()
+        )
+    })?;
+    Ok(UserKey { key, path })
+}
+
+/// A key of the user's (see [`user_key`]).
+pub struct UserKey {
+    key: [u8; 32],
+    path: PathBuf,
+}
+
+impl UserKey {
+    /// The keyed BLAKE3 code of `bytes`, in hex.
+    pub fn code(&self, bytes: &[u8]) -> String {
+        blake3::keyed_hash(&self.key, bytes).to_hex().to_string()
+    }
+
+    /// Where the key is kept.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 

@@ -27,7 +27,7 @@ use std::time::SystemTime;
 pub use memmap2::Mmap;
 
 use crate::checked::Identity;
-pub use crate::checked::{exact_path, stamp_path, SETTLED};
+pub use crate::checked::{exact_path, stamp_path, user_key, UserKey, SETTLED};
 use crate::error::{fail, open_file};
 pub use crate::error::{normalize, OpenError, Problem};
 use crate::format::{Header, PdbError, HEADER_LEN};

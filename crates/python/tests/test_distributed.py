@@ -435,6 +435,13 @@ def test_changed_labels_are_refused_and_verify_finds_wrong_ones(pdb_dir, distanc
     assert label_command(tmp_path / "a.npy", dest, *tables, "--chunk-rows", "30").returncode == 0
     run = verify_command(dest, "--sample", "100", "--pdb-dir", pdb_dir, "--partition", "8")
     assert run.returncode == 0 and "60 rows checked" in run.stdout and "every label agrees" in run.stdout, run.stderr
+    # A fresh seed each run unless one is given, printed to pick the same
+    # rows again.
+    seeds = {re.search(r"seed (\d+)", verify_command(dest, "--sample", "3", "--pdb-dir", pdb_dir, "--partition",
+                                                      "8").stdout).group(1) for _ in range(3)}
+    assert len(seeds) == 3, seeds
+    again = verify_command(dest, "--sample", "3", "--seed", "7", "--pdb-dir", pdb_dir, "--partition", "8")
+    assert "Sampling with seed 7 " in again.stdout, again.stdout
     # Every length +2, same name, same rows: the rerun refuses the part.
     name = "part-000000000030-000000000059.parquet"
     table = pq.read_table(dest / name)
@@ -455,6 +462,16 @@ def test_changed_labels_are_refused_and_verify_finds_wrong_ones(pdb_dir, distanc
         row, label, solved = map(int, re.search(r"row (\d+): labelled (-?\d+), solved (-?\d+)", line).groups())
         assert 30 <= row < 60 and label == solved + 2 == distances.get(tuple(boards[row]), -1) + 2, line
     assert "5 of 10 rows checked disagree" in run.stderr, run.stderr
+    # Two rows' boards and lengths swapped, digest rewritten: verify and
+    # the rerun compare every row's board with the source, naming the row.
+    swapped = pq.read_table(dest / name).to_pydict()
+    for column in ("board", "length"):
+        swapped[column][0], swapped[column][1] = swapped[column][1], swapped[column][0]
+    write_part(dest / name, pa.table(swapped, schema=table.schema))
+    for run in (verify_command(dest, "--sample", "5", "--pdb-dir", pdb_dir, "--partition", "8"),
+                label_command(tmp_path / "a.npy", dest, *tables)):
+        assert run.returncode == 2, run.stdout
+        assert f"{name}: row 30: board is not the source's row 30" in run.stderr, run.stderr
     # Removed as the message says and labelled again: all agree.
     (dest / name).unlink()
     (dest / f"_{name}.sha256").unlink()
@@ -800,6 +817,12 @@ def test_frontier_and_passes_in_order_are_the_local_search(pdb_dir):
     assert reordered
     with pytest.raises(ValueError):
         solver.search_pass(board, "UXD", bound)
+    # A path off the board names no node: refused with the move, in both
+    # calls (once an empty subtree with no error).
+    with pytest.raises(ValueError, match=r"move \d+ \('D'\) runs off the board"):
+        solver.search_pass(board, "DDDD", bound)
+    with pytest.raises(ValueError, match=r"prefix 2 \(UUUU\): move \d+ \('U'\) runs off"):
+        solver.search_passes(board, ["", "UUUU"], bound)
     # A set stop flag ends a pass at once, saying so.
     flag = npuzzle.StopFlag()
     flag.set()

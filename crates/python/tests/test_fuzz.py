@@ -7,6 +7,7 @@ with every row labelled once. `cargo xtask fuzz` runs 100,000 cases
 (NPUZZLE_FUZZ_PY_CASES; NPUZZLE_FUZZ_SEED)."""
 
 import collections
+import re
 import os
 import random
 
@@ -254,15 +255,41 @@ def test_fuzz_labeller_tampering(pdb_dir, distances, tmp_path):
                 digest = dest / f"_{part.name}.sha256"
                 target = rng.choice([part, part, part, digest, dest / nd.JOB_FILE])
                 kind = rng.choice(["flip", "cut", "append", "relabel", "forge", "fifo", "link",
-                                   "directory", "remove", "no-digest"])
-                if kind in ("relabel", "forge"):
+                                   "directory", "remove", "no-digest", "swap", "nan-length", "short-board"])
+                if kind in ("swap", "nan-length", "short-board"):
+                    # Rewritten with a matching digest: the part is checked
+                    # against the source and its columns' types.
+                    import hashlib
+                    target = part
+                    table = pq.read_table(part)
+                    columns = {name: table.column(name).to_pylist() for name in table.column_names}
+                    if kind == "swap":
+                        i, j = rng.sample(range(len(columns["row"])), 2)
+                        for name in ("board", "length"):
+                            columns[name][i], columns[name][j] = columns[name][j], columns[name][i]
+                        arrays = {name: pa.array(values, type=table.schema.field(name).type)
+                                  for name, values in columns.items()}
+                    elif kind == "nan-length":
+                        lengths = [float(v) for v in columns["length"]]
+                        lengths[rng.randrange(len(lengths))] = float("nan")
+                        arrays = {name: pa.array(values, type=table.schema.field(name).type)
+                                  for name, values in columns.items() if name != "length"}
+                        arrays["length"] = pa.array(lengths, type=pa.float64())
+                    else:
+                        columns["board"][rng.randrange(len(columns["board"]))] = [1, 2, 0]
+                        arrays = {name: pa.array(values, type=table.schema.field(name).type)
+                                  for name, values in columns.items()}
+                    pq.write_table(pa.table(arrays), part)
+                    digest.write_text(hashlib.sha256(part.read_bytes()).hexdigest() + "\n")
+                elif kind in ("relabel", "forge"):
                     target = part
                     table = pq.read_table(part)
                     lengths = pa.compute.add(table.column("length"), rng.choice([-2, 2, 4])).cast(
                         table.schema.field("length").type)
                     changed = table.set_column(table.column_names.index("length"), "length", lengths)
                     pq.write_table(changed, part)
-                    if kind == "forge":
+                    assert kind not in ("swap", "nan-length", "short-board"), f"{where}: taken"
+                if kind == "forge":
                         import hashlib
                         digest.write_text(hashlib.sha256(part.read_bytes()).hexdigest() + "\n")
                 elif kind == "remove":
@@ -300,6 +327,8 @@ def test_fuzz_labeller_tampering(pdb_dir, distances, tmp_path):
                     assert message and "\n" not in message, f"{where}: {message!r}"
                     assert part.name in message or nd.JOB_FILE in message, f"{where}: {message}"
                     assert kind != "remove", f"{where}: {message}"
+                    if kind in ("swap", "nan-length", "short-board"):
+                        assert re.search(r": row \d+: (board|length) ", message), f"{where}: {message}"
                     continue
                 finally:
                     signal.alarm(0)
@@ -309,6 +338,7 @@ def test_fuzz_labeller_tampering(pdb_dir, distances, tmp_path):
                 wrong = [row for row, board, length in zip(rows, table.column("board").to_pylist(),
                                                             table.column("length").to_pylist())
                          if board != boards[row].tolist() or length != distances[tuple(board)]]
+                assert kind not in ("swap", "nan-length", "short-board"), f"{where}: taken"
                 if kind == "forge":
                     assert wrong, f"{where}: the forgery changed nothing"
                     checked, disagreements = nd.verify(dest, sample=100, pdb_dir=pdb_dir, partition="8")

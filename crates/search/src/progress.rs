@@ -77,27 +77,44 @@ impl Progress {
         bits.is_multiple_of(2).then_some(bits / 2)
     }
 
-    /// Checks what a search can check itself: the split depth it cuts at,
-    /// a bound no lower than the root's estimate, keys of that depth, and
-    /// counters that add up.
-    pub fn check(&self, split_depth: u32, root_estimate: u32) -> Result<(), ProgressMismatch> {
+    /// Checks what a search can check itself, each field named when it
+    /// fails: the split depth it cuts at, a bound from the root's estimate
+    /// up to `most` (the length of a solution known: an iteration beyond
+    /// it would have found one), keys of that depth, and counters that
+    /// add up.
+    pub fn check(
+        &self,
+        split_depth: u32,
+        root_estimate: u32,
+        most: u32,
+    ) -> Result<(), ProgressMismatch> {
         let mismatch = |why: String| Err(ProgressMismatch(why));
         if self.split_depth != split_depth {
             return mismatch(format!(
-                "it splits at depth {}, this search at {split_depth}",
+                "split_depth is {}, and this search splits at {split_depth}",
                 self.split_depth
             ));
         }
         if self.bound < root_estimate {
             return mismatch(format!(
-                "its bound {} is below the board's estimate {root_estimate}",
+                "bound {} is below the board's estimate {root_estimate}",
                 self.bound
             ));
         }
-        if self.iterations == 0 || self.lost > self.expanded {
+        if self.bound > most {
             return mismatch(format!(
-                "its counters do not add up ({} iterations, {} of {} nodes lost)",
-                self.iterations, self.lost, self.expanded
+                "bound {} is above {most}, the length of a solution known (an iteration \
+                 at that bound would have ended the search)",
+                self.bound
+            ));
+        }
+        if self.iterations == 0 {
+            return mismatch("iterations is 0 with an iteration under way".to_string());
+        }
+        if self.lost > self.expanded {
+            return mismatch(format!(
+                "lost {} is above expanded {}",
+                self.lost, self.expanded
             ));
         }
         let keys = self
@@ -108,13 +125,13 @@ impl Progress {
         for key in keys {
             if Progress::key_depth(key) != Some(split_depth) {
                 return mismatch(format!(
-                    "subtree key {key:#x} is not of {split_depth} moves"
+                    "subtree key {key:#x} is not of split_depth {split_depth} moves"
                 ));
             }
         }
         if let Some(s) = self.searched.iter().find(|s| s.next_bound <= self.bound) {
             return mismatch(format!(
-                "subtree {:#x} has next bound {}, not above the bound {}",
+                "searched subtree {:#x} has next bound {}, not above the bound {}",
                 s.key, s.next_bound, self.bound
             ));
         }

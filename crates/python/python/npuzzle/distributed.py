@@ -349,14 +349,15 @@ def _label_chunk(boards: np.ndarray, first: int, dest: str, options: dict, moves
     return len(boards)
 
 
-def _parts(dest: pathlib.Path, rows: int) -> list:
+def _parts(dest: pathlib.Path, rows: int, source: np.ndarray) -> list:
     """The parts in `dest` as sorted (first, last, name), checked: each is
     a regular file whose SHA-256 is the one recorded when it was written,
     names rows of the source, holds exactly the rows its name says (its
-    `row` column), and no two hold the same row."""
+    `row` column) with the source's boards, and no two hold the same row."""
     parts = []
     for path in dest.glob("part-*"):
-        first, last, _ = _read_part(dest, path, rows)
+        first, last, table = _read_part(dest, path, rows)
+        _check_boards(dest, path.name, table, first, source)
         parts.append((first, last, path.name))
     parts.sort()
     for (_, last, name), (first, _, after) in zip(parts, parts[1:]):
@@ -404,12 +405,73 @@ def _read_part(dest: pathlib.Path, path: pathlib.Path, rows: int) -> tuple:
         raise ValueError(f"{dest}: {path.name} holds {table.num_rows} rows, its name says {last - first + 1}: remove it")
     if "row" not in table.column_names:
         raise ValueError(f"{dest}: {path.name} has no row column: remove it")
-    held_rows = table.column("row").to_numpy()
+    held_rows = table.column("row").to_numpy(zero_copy_only=False)
     if not np.array_equal(held_rows, np.arange(first, last + 1)):
         raise ValueError(
             f"{dest}: {path.name} holds other rows than its name says (a part copied or renamed): remove it"
         )
+    _check_columns(dest, path.name, table, first)
     return first, last, table
+
+
+def _check_columns(dest: pathlib.Path, name: str, table: Any, first: int) -> None:
+    """Refuses a part whose board or length column is not what the
+    labeller writes, naming the part, the row and the field."""
+    import pyarrow as pa
+
+    def refuse(index: int, field: str, why: str) -> None:
+        raise ValueError(f"{dest}: {name}: row {first + index}: {field} {why}: {_relabel_hint(name)}")
+
+    for field in ("board", "length"):
+        if field not in table.column_names:
+            raise ValueError(f"{dest}: {name} has no {field} column: {_relabel_hint(name)}")
+    length = table.column("length")
+    if pa.types.is_floating(length.type):
+        values = length.to_numpy(zero_copy_only=False)
+        fractional = np.flatnonzero(np.isnan(values) | (values != np.floor(values)))
+        if len(fractional):
+            index = int(fractional[0])
+            refuse(index, "length", f"{values[index]} is not a whole number")
+    if not pa.types.is_integer(length.type):
+        raise ValueError(
+            f"{dest}: {name}: the length column is of type {length.type}, not integers: {_relabel_hint(name)}"
+        )
+    if length.null_count:
+        refuse(int(np.flatnonzero(length.is_null().to_numpy(zero_copy_only=False))[0]), "length", "is null")
+    lengths = length.to_numpy()
+    if (lengths < -1).any():
+        index = int(np.flatnonzero(lengths < -1)[0])
+        refuse(index, "length", f"{int(lengths[index])} is not a length (-1 marks an unsolvable board)")
+    boards = table.column("board")
+    if not (pa.types.is_list(boards.type) and pa.types.is_integer(boards.type.value_type)):
+        raise ValueError(
+            f"{dest}: {name}: the board column is of type {boards.type}, not lists of tiles: {_relabel_hint(name)}"
+        )
+    if boards.null_count:
+        refuse(int(np.flatnonzero(boards.is_null().to_numpy(zero_copy_only=False))[0]), "board", "is null")
+
+
+def _check_boards(dest: pathlib.Path, name: str, table: Any, first: int, source: np.ndarray) -> None:
+    """Refuses a part whose boards are not the source rows its row column
+    names (rows swapped or edited in a part), naming the first such row."""
+    import pyarrow.compute as pc
+
+    boards = table.column("board")
+    cells = source.shape[1]
+    sizes = pc.list_value_length(boards).to_numpy(zero_copy_only=False)
+    if (sizes != cells).any():
+        index = int(np.flatnonzero(sizes != cells)[0])
+        raise ValueError(
+            f"{dest}: {name}: row {first + index}: board has {int(sizes[index])} tiles, the source's "
+            f"boards {cells}: {_relabel_hint(name)}"
+        )
+    held = pc.list_flatten(boards).to_numpy(zero_copy_only=False).reshape(-1, cells)
+    differ = np.flatnonzero((held != source[first : first + len(held)]).any(axis=1))
+    if len(differ):
+        raise ValueError(
+            f"{dest}: {name}: row {first + int(differ[0])}: board is not the source's row {first + int(differ[0])} "
+            f"(rows swapped or edited): {_relabel_hint(name)}"
+        )
 
 
 def _missing(parts: list, rows: int) -> list:
@@ -555,7 +617,7 @@ def label(
     }
     dest = pathlib.Path(dest)
     _claim(dest, job)
-    gaps = _missing(_parts(dest, rows), rows)
+    gaps = _missing(_parts(dest, rows, boards), rows)
     chunks = [(start, min(start + chunk_rows, end)) for begin, end in gaps for start in range(begin, end, chunk_rows)]
     if not chunks:
         return 0
@@ -581,7 +643,7 @@ def label(
         bar(0, done=True)
     # A task rerun after its worker died finds its part written; every
     # part of the job must be there once.
-    left = _missing(_parts(dest, rows), rows)
+    left = _missing(_parts(dest, rows, boards), rows)
     if left:
         raise RuntimeError(f"{dest}: rows {left[0][0]} to {left[0][1] - 1} were not written: rerun to label them")
     return sum(end - start for start, end in chunks)
@@ -592,20 +654,24 @@ def verify(
     sample: int = 100,
     pdb_dir: Optional[PathLike] = None,
     partition: Optional[str] = None,
-    seed: int = 0,
+    seed: Optional[int] = None,
     jobs: int = 0,
 ) -> tuple:
     """Re-solves up to ``sample`` rows of each part in ``dest`` (chosen at
-    random from ``seed``; every row of a smaller part) and compares them
-    with their labels: returns ``(rows_checked, disagreements)``, each
-    disagreement ``(part, row, label, solved)``. Where the job kept moves,
-    each sampled row's moves are replayed too (``solved`` is then "moves do
-    not reach the goal" when they do not). The parts are first checked as
-    a rerun checks them (regular files, digests, rows). Runs here, ``jobs``
-    boards at a time (0: one per core).
+    random from ``seed``, a fresh one each call when None; every row of a
+    smaller part) and compares them with their labels: returns
+    ``(rows_checked, disagreements)``, each disagreement ``(part, row,
+    label, solved)``. Where the job kept moves, each sampled row's moves
+    are replayed too (``solved`` is then "moves do not reach the goal"
+    when they do not). The parts are first checked as a rerun checks them
+    (regular files, digests, rows, columns), and every row's board against
+    the source row it labels (the source must be where the job recorded
+    it, unchanged). Runs here, ``jobs`` boards at a time (0: one per core).
     """
     if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
         raise ValueError(f"sample {sample!r} is out of range: give a whole number, 1 or more")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed {seed!r} is out of range: give a whole number, 0 or more")
     dest = pathlib.Path(dest)
     record = dest / JOB_FILE
     if not os.path.lexists(record):
@@ -620,11 +686,27 @@ def verify(
     rows = job.get("rows")
     if isinstance(rows, bool) or not isinstance(rows, int) or rows < 0:
         raise ValueError(f"{record}: rows {rows!r} is not a count of boards: label into another directory")
+    source = job.get("source")
+    if not isinstance(source, str):
+        raise ValueError(f"{record}: source {source!r} is not a path: label into another directory")
+    try:
+        boards_of_source = read_boards(source, job.get("size"))
+    except OSError as e:
+        raise ValueError(
+            f"{record}: the source {source} cannot be read ({e}): the labels are checked against the boards "
+            "they label; put the source back there"
+        ) from None
+    if _fingerprint(boards_of_source) != job.get("boards_sha256"):
+        raise ValueError(
+            f"{record}: the source {source} holds other boards than the ones labelled (changed since): "
+            "put the labelled source back there, or label the new one into another directory"
+        )
     parts = sorted(dest.glob("part-*"))
     random = np.random.default_rng(seed)
     checked, disagreements = 0, []
     for path in parts:
-        _, _, table = _read_part(dest, path, rows)
+        first, _, table = _read_part(dest, path, rows)
+        _check_boards(dest, path.name, table, first, boards_of_source)
         picked = np.sort(random.choice(table.num_rows, size=min(sample, table.num_rows), replace=False))
         boards = np.array([table.column("board")[int(i)].as_py() for i in picked], dtype=np.int64)
         labels = table.column("length").to_numpy()[picked]
@@ -1127,7 +1209,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     check = commands.add_parser("verify", help="re-solve a sample of each part's rows and report labels that disagree")
     check.add_argument("dest", help="a directory the label command wrote")
     check.add_argument("--sample", type=int, default=100, help="rows re-solved per part (default: 100)")
-    check.add_argument("--seed", type=int, default=0, help="the seed of the rows picked (default: 0)")
+    check.add_argument("--seed", type=int, help="the seed of the rows picked (default: a fresh one, printed)")
     check.add_argument("--pdb-dir", help="the tables' directory")
     check.add_argument("--partition")
     split = commands.add_parser("solve", help="solve one board optimally, its search split over the workers")
@@ -1148,8 +1230,10 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     try:
         if args.command == "verify":
+            seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+            print(f"Sampling with seed {seed} (--seed {seed} picks the same rows again)")
             checked, disagreements = distributed.verify(
-                args.dest, sample=args.sample, pdb_dir=args.pdb_dir, partition=args.partition, seed=args.seed
+                args.dest, sample=args.sample, pdb_dir=args.pdb_dir, partition=args.partition, seed=seed
             )
             for part, row, label, solved in disagreements:
                 print(f"{args.dest}: {part}: row {row}: labelled {label}, solved {solved}")
