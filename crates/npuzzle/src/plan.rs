@@ -257,8 +257,9 @@ impl Solver {
         let plan = self.plan(board, max_nodes);
         self.note_memory_unused(board.size(), &plan);
         let started = Instant::now();
-        if run.progress.is_some() {
+        if let Some(progress) = &run.progress {
             self.keeps_progress(board, &plan)?;
+            Self::progress_within_a_known_solution(board, goal, progress)?;
         }
         let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref(), false),
@@ -325,6 +326,27 @@ impl Solver {
             initial_estimate: Some(found.initial_estimate),
             ..solution
         })
+    }
+
+    /// Refuses progress whose bound is past the reduction's length: no
+    /// iteration beyond a solution known ends unsolved, and a forged bound
+    /// must not size anything.
+    fn progress_within_a_known_solution(
+        board: &Board,
+        goal: npuzzle_board::Goal,
+        progress: &std::sync::Mutex<npuzzle_search::Progress>,
+    ) -> Result<(), Error> {
+        let kept = progress.lock().unwrap_or_else(|e| e.into_inner());
+        if !kept.begun() {
+            return Ok(());
+        }
+        let most = npuzzle_search::solve_by_reduction(board, goal)
+            .map_err(|e| Error::from_search(e, goal))?
+            .len();
+        kept.check_bound_within(u32::try_from(most).unwrap_or(u32::MAX))
+            .map_err(|e| {
+                Error::InvalidArgument(format!("cannot go on from the progress given: {e}"))
+            })
     }
 
     /// Refuses progress for a board whose plan is not optimal IDA*.

@@ -65,6 +65,20 @@ impl fmt::Display for ProgressMismatch {
 }
 
 impl Progress {
+    /// Checks the bound against `most`, the length of a solution known
+    /// (the caller's, say the reduction's): an iteration at that bound
+    /// would have ended the search, so no progress stands beyond it.
+    pub fn check_bound_within(&self, most: u32) -> Result<(), ProgressMismatch> {
+        if self.begun() && self.bound > most {
+            return Err(ProgressMismatch(format!(
+                "bound {} is above {most}, the length of a solution known (an iteration at that \
+                 bound would have ended the search)",
+                self.bound
+            )));
+        }
+        Ok(())
+    }
+
     /// Whether a run has begun an iteration (else a search starts afresh).
     pub fn begun(&self) -> bool {
         self.bound > 0
@@ -78,16 +92,9 @@ impl Progress {
     }
 
     /// Checks what a search can check itself, each field named when it
-    /// fails: the split depth it cuts at, a bound from the root's estimate
-    /// up to `most` (the length of a solution known: an iteration beyond
-    /// it would have found one), keys of that depth, and counters that
-    /// add up.
-    pub fn check(
-        &self,
-        split_depth: u32,
-        root_estimate: u32,
-        most: u32,
-    ) -> Result<(), ProgressMismatch> {
+    /// fails: the split depth it cuts at, a bound no lower than the root's
+    /// estimate, keys of that depth, and counters that add up.
+    pub fn check(&self, split_depth: u32, root_estimate: u32) -> Result<(), ProgressMismatch> {
         let mismatch = |why: String| Err(ProgressMismatch(why));
         if self.split_depth != split_depth {
             return mismatch(format!(
@@ -98,13 +105,6 @@ impl Progress {
         if self.bound < root_estimate {
             return mismatch(format!(
                 "bound {} is below the board's estimate {root_estimate}",
-                self.bound
-            ));
-        }
-        if self.bound > most {
-            return mismatch(format!(
-                "bound {} is above {most}, the length of a solution known (an iteration \
-                 at that bound would have ended the search)",
                 self.bound
             ));
         }

@@ -385,11 +385,7 @@ pub(crate) fn split_ida_star_keeping<H: Heuristic>(
     if let Some(progress) = progress {
         let mut kept = lock(progress);
         if kept.begun() {
-            // A solution known bounds the iterations: the reduction's.
-            let board = position.to_board(grid.n);
-            let most = crate::reduction::solve_by_reduction(&board, grid.goal)
-                .map_or(u32::MAX, |moves| moves.len() as u32);
-            kept.check(depth, bound, most)?;
+            kept.check(depth, bound)?;
             bound = kept.bound;
             stats.expanded = kept.expanded;
             stats.generated = kept.generated;

@@ -282,10 +282,7 @@ fn a_search_cut_short_goes_on_from_its_progress_to_the_same_answer() {
                 }
                 let kept = progress.lock().unwrap();
                 assert!(kept.begun(), "{board}");
-                assert!(
-                    kept.check(split_depth(4), 0, u32::MAX).is_ok(),
-                    "{board}: {kept:?}"
-                );
+                assert!(kept.check(split_depth(4), 0).is_ok(), "{board}: {kept:?}");
                 if kept.iterations > 1 {
                     resumed_iterations += 1;
                 }
@@ -337,10 +334,23 @@ fn progress_of_another_search_is_refused() {
         }],
         ..Progress::default()
     };
-    assert!(good.check(split_depth(4), estimate, estimate).is_ok());
+    assert!(good.check(split_depth(4), estimate).is_ok());
+    // A bound past a solution known cannot be under way.
     let most = crate::reduction::solve_by_reduction(&board, grid.goal)
         .unwrap()
         .len() as u32;
+    assert!(good.check_bound_within(most).is_ok());
+    for bound in [most + 1, u32::MAX] {
+        let beyond = Progress {
+            bound,
+            ..good.clone()
+        };
+        let why = beyond.check_bound_within(most).unwrap_err().to_string();
+        assert!(
+            why.contains(&format!("bound {bound} is above {most}")),
+            "{why}"
+        );
+    }
     let bad = [
         Progress {
             split_depth: 12,
@@ -352,17 +362,6 @@ fn progress_of_another_search_is_refused() {
         },
         Progress {
             lost: 11,
-            ..good.clone()
-        },
-        // Above a solution's length: no iteration gets there unsolved.
-        Progress {
-            bound: most + 1,
-            searched: Vec::new(),
-            ..good.clone()
-        },
-        Progress {
-            bound: u32::MAX,
-            searched: Vec::new(),
             ..good.clone()
         },
         Progress {
