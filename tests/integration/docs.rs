@@ -256,11 +256,20 @@ fn start_server(dir: &Path, command: &str, place: &str) -> Server {
     server
 }
 
-/// Builds the C library where the README's C program links it,
-/// target/release, with the command the README gives: whatever profile
-/// the tests are built in.
+/// Builds the C library the README's C program links, in the profile
+/// the tests are built in; the blocks' `target/release` means that
+/// profile's directory, as `cargo run --release --` means the binary under
+/// test.
 fn release_libnpuzzle() {
-    crate::reuse::build_libnpuzzle(&repo_root().join("target"), true);
+    crate::reuse::build_libnpuzzle(&repo_root().join("target"), &crate::reuse::test_profile());
+}
+
+/// `command` with `target/release` read as the test profile's directory.
+fn in_test_profile(command: &str) -> String {
+    command.replace(
+        "target/release",
+        &format!("target/{}", crate::reuse::test_profile()),
+    )
 }
 
 /// The `"type"` a JSON text names first.
@@ -320,7 +329,7 @@ fn run_file(path: &Path) -> usize {
             dir.path().to_path_buf()
         };
         for command in commands(&block) {
-            let (status, stdout, stderr) = run(&cwd, &command);
+            let (status, stdout, stderr) = run(&cwd, &in_test_profile(&command));
             let expected = expected_status(&command);
             assert!(
                 !stderr.contains("panicked"),

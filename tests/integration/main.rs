@@ -15,5 +15,6 @@ mod pdb_solve;
 mod python_reader;
 mod reuse;
 mod serve;
+mod smoke;
 mod solve_cli;
 mod tables;

@@ -169,21 +169,37 @@ fn the_light_reader_has_no_c_code_and_no_thread_pool() {
     );
 }
 
-/// `cargo build -p npuzzle-capi` into `target_dir`, in release or debug.
-pub(crate) fn build_libnpuzzle(target_dir: &Path, release: bool) {
+/// The profile this test binary was built in (`release`, `ci`, `debug`).
+pub(crate) fn test_profile() -> String {
+    profile_dir()
+        .file_name()
+        .expect("a profile directory")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Builds the C library (`libnpuzzle.so`, `libnpuzzle.a`) into
+/// `target_dir` in `profile`, as the whole workspace's targets: the
+/// features of a test build, so that the engine this binary was built
+/// from is reused, not compiled again.
+pub(crate) fn build_libnpuzzle(target_dir: &Path, profile: &str) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut command = Command::new(cargo);
     command
-        .args(["build", "-p", "npuzzle-capi", "--target-dir"])
+        .args([
+            "build",
+            "--workspace",
+            "--all-targets",
+            "--profile",
+            profile,
+        ])
+        .arg("--target-dir")
         .arg(target_dir)
         .current_dir(repo_root());
-    if release {
-        command.arg("--release");
-    }
     let output = command.output().unwrap();
     assert!(
         output.status.success(),
-        "cargo build -p npuzzle-capi: {}",
+        "cargo build --workspace --all-targets --profile {profile}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
 }
@@ -193,7 +209,7 @@ pub(crate) fn libnpuzzle() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let profile = profile_dir();
-        build_libnpuzzle(profile.parent().unwrap(), !cfg!(debug_assertions));
+        build_libnpuzzle(profile.parent().unwrap(), &test_profile());
         assert!(profile.join("libnpuzzle.a").is_file() && profile.join("libnpuzzle.so").is_file());
         profile
     })

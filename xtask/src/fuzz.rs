@@ -40,9 +40,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let status = Command::new(cargo)
         .args([
             "test",
-            "--release",
-            "--package",
-            "npuzzle-cli",
+            "--workspace",
+            "--profile",
+            crate::workspace::TEST_PROFILE,
             "--test",
             "integration",
             "fuzz",
@@ -61,7 +61,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if !status.success() {
         return Err("fuzz: failures (see above; inputs written under the temp directory)".into());
     }
-    let python = python_package()?;
+    let python = python_package(crate::workspace::TEST_PROFILE)?;
     workspace::run(
         Command::new(&python)
             .args(["-m", "pytest", "-q", "-s"])

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::stages;
-use crate::workspace::{release_npuzzle, root, run, target_dir};
+use crate::workspace::{root, run, target_dir, test_npuzzle, TEST_PROFILE};
 
 /// The test virtual environment under target/, made if missing, with
 /// `packages` installed from PyPI; returns its python.
@@ -45,8 +45,8 @@ pub fn python_tests() -> Result<(), String> {
         return Err(format!("the Python tests cannot run: {missing}"));
     }
     let root = root();
-    let (python, wheel) = python_package_and_wheel()?;
-    let npuzzle = release_npuzzle()?;
+    let (python, wheel) = python_package_and_wheel(TEST_PROFILE)?;
+    let npuzzle = test_npuzzle()?;
     run(
         Command::new(&python)
             .args(["-m", "pytest", "-q"])
@@ -65,12 +65,13 @@ pub fn python_tests() -> Result<(), String> {
 
 /// Builds the Python package with maturin and installs it into the test
 /// environment under target/; returns its python.
-pub fn python_package() -> Result<PathBuf, String> {
-    python_package_and_wheel().map(|(python, _)| python)
+pub fn python_package(profile: &str) -> Result<PathBuf, String> {
+    python_package_and_wheel(profile).map(|(python, _)| python)
 }
 
-/// `python_package`, and the wheel it installed (target/wheels).
-pub fn python_package_and_wheel() -> Result<(PathBuf, PathBuf), String> {
+/// `python_package`, and the wheel it installed (target/wheels), its
+/// engine built in `profile` (the tests': the engine they built already).
+pub fn python_package_and_wheel(profile: &str) -> Result<(PathBuf, PathBuf), String> {
     let python = python_venv(&[
         "maturin>=1.9,<2",
         "pytest",
@@ -80,7 +81,7 @@ pub fn python_package_and_wheel() -> Result<(PathBuf, PathBuf), String> {
     ])?;
     let wheels = target_dir().join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
-    let wheel = build_wheel(&python, &wheels)?;
+    let wheel = build_wheel(&python, &wheels, profile)?;
     pip_install(
         &python,
         &["--force-reinstall", "--no-deps", &wheel.to_string_lossy()],
@@ -101,20 +102,21 @@ pub fn wheel(args: &[String]) -> Result<(), String> {
         ));
     }
     let python = python_venv(&["maturin>=1.9,<2"])?;
-    let wheel = build_wheel(&python, &out)?;
+    let wheel = build_wheel(&python, &out, "release")?;
     println!("{}", wheel.display());
     Ok(())
 }
 
 /// Builds the abi3 wheel (one for every CPython from 3.9: pyo3's
-/// `abi3-py39`) into `out` with the maturin of `python`'s environment;
+/// `abi3-py39`) into `out` with the maturin of `python`'s environment, the
+/// engine in cargo's `profile`, in the workspace's target directory;
 /// returns its path.
-pub fn build_wheel(python: &Path, out: &Path) -> Result<PathBuf, String> {
+pub fn build_wheel(python: &Path, out: &Path, profile: &str) -> Result<PathBuf, String> {
     let maturin = python.with_file_name("maturin");
-    eprintln!("xtask: building the Python wheel (a release build of the engine)");
+    eprintln!("xtask: building the Python wheel (the engine in the {profile} profile)");
     run(
         Command::new(maturin)
-            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .args(["build", "--profile", profile, "--quiet", "--manifest-path"])
             .arg(root().join("crates/python/Cargo.toml"))
             .arg("--out")
             .arg(out)

@@ -1,52 +1,158 @@
 //! `cargo xtask test` and `cargo xtask browser`: the whole suite, and
-//! its browser stage.
+//! its browser stage. Every stage builds in the test profile
+//! ([`TEST_PROFILE`]), so the engine is compiled once for all of them, and
+//! the suite ends with a table of each stage's seconds.
 
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use crate::python::{python_tests, python_venv};
-use crate::workspace::{cargo, release_npuzzle, root, run, target_dir};
+use crate::workspace::{cargo, root, run, target_dir, test_npuzzle, TEST_PROFILE};
 use crate::{stages, web};
+
+/// Past this many minutes in all, `--all` (what CI runs) fails: the suite
+/// takes about 20 on a 2-core machine, and CI stops at 90.
+const BUDGET_MINUTES: u64 = 40;
+
+/// Each stage's name and wall time, in the order run.
+#[derive(Default)]
+struct Stages {
+    done: Vec<(String, Duration, bool)>,
+}
+
+impl Stages {
+    /// Runs `stage`, timing it whether it passes or fails.
+    fn time<T>(
+        &mut self,
+        name: &str,
+        stage: impl FnOnce() -> Result<T, String>,
+    ) -> Result<T, String> {
+        let started = Instant::now();
+        let result = stage();
+        self.done
+            .push((name.to_string(), started.elapsed(), result.is_ok()));
+        result
+    }
+
+    fn total(&self) -> Duration {
+        self.done.iter().map(|(_, took, _)| *took).sum()
+    }
+
+    fn print(&self) {
+        eprintln!("\nxtask: stage times ({TEST_PROFILE} profile)");
+        for (name, took, passed) in &self.done {
+            let mark = if *passed { "" } else { "  FAILED" };
+            eprintln!("  {:>7.1} s  {name}{mark}", took.as_secs_f64());
+        }
+        eprintln!("  {:>7.1} s  in all", self.total().as_secs_f64());
+    }
+}
+
+/// `cargo test ARGS` in the test profile, at the checkout.
+fn cargo_test(args: &[&str], what: &str) -> Result<(), String> {
+    run(
+        Command::new(cargo())
+            .arg("test")
+            .args(["--profile", TEST_PROFILE])
+            .args(args)
+            .current_dir(root()),
+        what,
+    )
+}
 
 /// The whole suite: Rust (with the C program), Python and the browser; the
 /// stages whose needs are missing are known (or refused) before any runs.
+/// `--quick`: the unit tests of every crate and the command line's smoke
+/// tests, for after each change.
 pub fn test(args: &[String]) -> Result<(), String> {
+    let quick = args.iter().any(|a| a == "--quick");
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--quick").cloned().collect();
+    let mut stages = Stages::default();
+    let result = if quick {
+        quick_tier(&mut stages)
+    } else {
+        whole_suite(&rest, &mut stages)
+    };
+    stages.print();
+    result?;
+    let all = args.iter().any(|a| a == "--all");
+    let minutes = stages.total().as_secs() / 60;
+    if all && minutes >= BUDGET_MINUTES {
+        return Err(format!(
+            "the suite took {minutes} minutes, past its budget of {BUDGET_MINUTES}: make the \
+             slowest stage above faster before adding to it"
+        ));
+    }
+    Ok(())
+}
+
+/// Every crate's unit tests, the workspace's doc tests and the command
+/// line's smoke tests (`smoke::` in the integration binary).
+fn quick_tier(stages: &mut Stages) -> Result<(), String> {
+    stages.time("compile (unit and smoke tests)", || {
+        cargo_test(
+            &[
+                "--workspace",
+                "--lib",
+                "--bins",
+                "--test",
+                "integration",
+                "--no-run",
+            ],
+            "cargo test --no-run",
+        )
+    })?;
+    stages.time("unit tests (every crate)", || {
+        cargo_test(
+            &["--workspace", "--lib", "--bins"],
+            "cargo test --lib --bins",
+        )
+    })?;
+    stages.time("command-line smoke tests", || {
+        cargo_test(
+            &["--workspace", "--test", "integration", "smoke::"],
+            "cargo test --test integration smoke::",
+        )
+    })
+}
+
+fn whole_suite(args: &[String], stages: &mut Stages) -> Result<(), String> {
     let mut plan = stages::plan(args, &stages::Host::current())?;
     for note in &plan.notes {
         eprintln!("xtask: {note}");
     }
-    let cargo = cargo();
-    run(
-        Command::new(&cargo)
-            .args(["test", "--workspace", "--release"])
-            .current_dir(root()),
-        "cargo test",
-    )?;
+    stages.time("compile the workspace's tests", || {
+        cargo_test(&["--workspace", "--no-run"], "cargo test --no-run")
+    })?;
+    stages.time("Rust tests (unit, integration with C, doc)", || {
+        cargo_test(&["--workspace"], "cargo test")
+    })?;
     // The light reader alone, as a dependent sees it: no feature enabled by
     // the other crates of the workspace.
-    run(
-        Command::new(&cargo)
-            .args(["test", "--release", "--package", "npuzzle-pdb"])
-            .current_dir(root()),
-        "cargo test --package npuzzle-pdb (default features)",
-    )?;
+    stages.time("light reader alone (npuzzle-pdb, default features)", || {
+        cargo_test(
+            &["--package", "npuzzle-pdb"],
+            "cargo test --package npuzzle-pdb (default features)",
+        )
+    })?;
     // The engine as the browser has it: `npuzzle` without `native` (tables
     // from memory, one thread), through the WebAssembly crate's calls.
-    run(
-        Command::new(&cargo)
-            .args(["test", "--release", "--package", "npuzzle-wasm"])
-            .current_dir(root()),
-        "cargo test --package npuzzle-wasm (npuzzle without native)",
-    )?;
+    stages.time("engine without native (npuzzle-wasm)", || {
+        cargo_test(
+            &["--package", "npuzzle-wasm"],
+            "cargo test --package npuzzle-wasm (npuzzle without native)",
+        )
+    })?;
     if plan.python {
-        if let Err(e) = python_tests() {
+        if let Err(e) = stages.time("Python (wheel and pytest)", python_tests) {
             plan.skip_unless_installed("Python", e)?;
         }
     }
     if plan.web {
-        web::node_tests()?;
+        stages.time("WebAssembly site and Node tests", web::node_tests)?;
     }
     if plan.browser {
-        if let Err(e) = browser_tests() {
+        if let Err(e) = stages.time("browser (Chromium)", browser_tests) {
             plan.skip_unless_installed("browser", e)?;
         }
     }
@@ -68,7 +174,7 @@ pub fn browser_tests() -> Result<(), String> {
     }
     let chromium = host.chromium;
     let python = python_venv(&["pytest", "playwright>=1.40,<2"])?;
-    let npuzzle = release_npuzzle()?;
+    let npuzzle = test_npuzzle()?;
     // The static site, built afresh: its tests fail on a missing or stale one.
     web::run_web(&[])?;
     let site = target_dir().join("web");

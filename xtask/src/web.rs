@@ -223,11 +223,11 @@ pub fn run_web(args: &[String]) -> Result<(), String> {
 }
 
 /// The JavaScript door's tests (tests/node) under Node, against the
-/// release `npuzzle`, over the site built into target/web.
+/// test profile's `npuzzle`, over the site built into target/web.
 pub fn node_tests() -> Result<(), String> {
     let site = target_dir().join("web");
     build_site(&site)?;
-    let npuzzle = crate::workspace::release_npuzzle()?;
+    let npuzzle = crate::workspace::test_npuzzle()?;
     run(
         Command::new("node")
             .arg("--test")

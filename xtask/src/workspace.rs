@@ -43,6 +43,30 @@ pub fn release_npuzzle() -> Result<PathBuf, String> {
     Ok(target_dir().join("release").join("npuzzle"))
 }
 
+/// The profile of the test suite's builds (Cargo.toml's `[profile.ci]`:
+/// release code without link-time optimisation, built in minutes less).
+pub const TEST_PROFILE: &str = "ci";
+
+/// Builds every target of the workspace in the test profile, the features
+/// as `cargo test --workspace` resolves them (so nothing the tests built
+/// is compiled again), and returns that `npuzzle`: the binary the Python,
+/// Node and browser stages drive. After the Rust stage it only links.
+pub fn test_npuzzle() -> Result<PathBuf, String> {
+    run(
+        Command::new(cargo())
+            .args([
+                "build",
+                "--workspace",
+                "--all-targets",
+                "--profile",
+                TEST_PROFILE,
+            ])
+            .current_dir(root()),
+        "cargo build --workspace --all-targets --profile ci",
+    )?;
+    Ok(target_dir().join(TEST_PROFILE).join("npuzzle"))
+}
+
 /// The cargo that runs this task (its path in $CARGO), else `cargo`.
 pub fn cargo() -> String {
     env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())

@@ -166,7 +166,7 @@ fn c_abi(program: &Path, case: &Case) -> Result<Sample, String> {
 /// The test venv's python with the package built from this checkout (a
 /// package installed earlier may be of other code).
 fn python() -> Option<PathBuf> {
-    match crate::python::python_package() {
+    match crate::python::python_package("release") {
         Ok(python) => Some(python),
         Err(e) => {
             eprintln!("bench: the Python door is left out: {e}");

@@ -558,7 +558,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// `ctx.boards` random 15-puzzle boards, then one search split over 1 and
 /// 2 workers. The script prints its own Markdown; it is passed through.
 fn distributed(ctx: &Ctx, report: &mut String) -> Result<(), String> {
-    let python = crate::python::python_package()?;
+    let python = crate::python::python_package("release")?;
     let output = std::process::Command::new(python)
         .arg(root().join("bench/distributed_bench.py"))
         .arg(ctx.boards.to_string())
