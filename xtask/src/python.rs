@@ -63,6 +63,16 @@ pub fn python_tests() -> Result<(), String> {
     Ok(())
 }
 
+/// The test environment's packages: maturin builds the wheel; the tests
+/// use the rest.
+pub const TEST_PACKAGES: &[&str] = &[
+    "maturin>=1.9,<2",
+    "pytest",
+    "numpy",
+    "dask[distributed]",
+    "pyarrow",
+];
+
 /// Builds the Python package with maturin and installs it into the test
 /// environment under target/; returns its python.
 pub fn python_package(profile: &str) -> Result<PathBuf, String> {
@@ -72,13 +82,7 @@ pub fn python_package(profile: &str) -> Result<PathBuf, String> {
 /// `python_package`, and the wheel it installed (target/wheels), its
 /// engine built in `profile` (the tests': the engine they built already).
 pub fn python_package_and_wheel(profile: &str) -> Result<(PathBuf, PathBuf), String> {
-    let python = python_venv(&[
-        "maturin>=1.9,<2",
-        "pytest",
-        "numpy",
-        "dask[distributed]",
-        "pyarrow",
-    ])?;
+    let python = python_venv(TEST_PACKAGES)?;
     let wheels = target_dir().join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
     let wheel = build_wheel(&python, &wheels, profile)?;

@@ -10,14 +10,29 @@ use crate::python::{python_tests, python_venv};
 use crate::workspace::{cargo, root, run, target_dir, test_npuzzle, TEST_PROFILE};
 use crate::{stages, web};
 
+/// What the browser tests import.
+const BROWSER_PACKAGES: &[&str] = &["pytest", "playwright>=1.40,<2"];
+
 /// Past this many minutes in all, `--all` (what CI runs) fails: the suite
 /// takes about 20 on a 2-core machine, and CI stops at 90.
 const BUDGET_MINUTES: u64 = 40;
 
 /// Each stage's name and wall time, in the order run.
-#[derive(Default)]
 struct Stages {
+    started: Instant,
     done: Vec<(String, Duration, bool)>,
+    /// Work that ran beside the stages (its time is inside theirs).
+    background: Vec<(String, Duration)>,
+}
+
+impl Default for Stages {
+    fn default() -> Stages {
+        Stages {
+            started: Instant::now(),
+            done: Vec::new(),
+            background: Vec::new(),
+        }
+    }
 }
 
 impl Stages {
@@ -34,8 +49,9 @@ impl Stages {
         result
     }
 
+    /// The wall time since the suite began.
     fn total(&self) -> Duration {
-        self.done.iter().map(|(_, took, _)| *took).sum()
+        self.started.elapsed()
     }
 
     fn print(&self) {
@@ -44,7 +60,13 @@ impl Stages {
             let mark = if *passed { "" } else { "  FAILED" };
             eprintln!("  {:>7.1} s  {name}{mark}", took.as_secs_f64());
         }
-        eprintln!("  {:>7.1} s  in all", self.total().as_secs_f64());
+        for (name, took) in &self.background {
+            eprintln!(
+                "  {:>7.1} s  {name} (beside the stages above)",
+                took.as_secs_f64()
+            );
+        }
+        eprintln!("  {:>7.1} s  in all (wall)", self.total().as_secs_f64());
     }
 }
 
@@ -116,17 +138,76 @@ fn quick_tier(stages: &mut Stages) -> Result<(), String> {
     })
 }
 
+/// Runs `work` on a thread of its own, timed; a stage that needs what it
+/// made waits for it with [`Background::wait`].
+struct Background {
+    name: &'static str,
+    thread: std::thread::JoinHandle<Duration>,
+}
+
+impl Background {
+    fn start(name: &'static str, work: impl FnOnce() + Send + 'static) -> Background {
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            work();
+            started.elapsed()
+        });
+        Background { name, thread }
+    }
+
+    /// Waits for the work; its time goes into the table, marked as
+    /// overlapping the stages.
+    fn wait(self, stages: &mut Stages) {
+        let took = self.thread.join().unwrap_or_default();
+        stages.background.push((self.name.to_string(), took));
+    }
+}
+
 fn whole_suite(args: &[String], stages: &mut Stages) -> Result<(), String> {
     let mut plan = stages::plan(args, &stages::Host::current())?;
     for note in &plan.notes {
         eprintln!("xtask: {note}");
     }
+    // What later stages need and that leaves the cores mostly free starts
+    // now: the test environment's packages from the package index. A
+    // failure here is met again, and reported, by the stage that needs it.
+    let (python, browser) = (plan.python, plan.browser);
+    let packages = (python || browser).then(|| {
+        Background::start("Python test environment (pip)", move || {
+            let mut wanted = Vec::new();
+            if python {
+                wanted.extend_from_slice(crate::python::TEST_PACKAGES);
+            }
+            if browser {
+                wanted.extend_from_slice(BROWSER_PACKAGES);
+            }
+            let _ = python_venv(&wanted);
+        })
+    });
     stages.time("compile the workspace's tests", || {
         cargo_test(&["--workspace", "--no-run"], "cargo test --no-run")
     })?;
-    stages.time("Rust tests (unit, integration with C, doc)", || {
+    // The WebAssembly engine (Debian's compiler, a target directory of its
+    // own) compiles while the Rust tests run, which leave a core idle
+    // much of the time.
+    let site = (plan.web || plan.browser).then(|| {
+        Background::start("WebAssembly engine and site", || {
+            let _ = web::build_site(&target_dir().join("web"));
+        })
+    });
+    let rust = stages.time("Rust tests (unit, integration with C, doc)", || {
         cargo_test(&["--workspace"], "cargo test")
-    })?;
+    });
+    let waited = |stages: &mut Stages| {
+        for background in [packages, site].into_iter().flatten() {
+            background.wait(stages);
+        }
+    };
+    if let Err(e) = rust {
+        waited(stages);
+        return Err(e);
+    }
+    waited(stages);
     // The light reader alone, as a dependent sees it: no feature enabled by
     // the other crates of the workspace.
     stages.time("light reader alone (npuzzle-pdb, default features)", || {
@@ -173,7 +254,7 @@ pub fn browser_tests() -> Result<(), String> {
         return Err(format!("the browser tests cannot run: {missing}"));
     }
     let chromium = host.chromium;
-    let python = python_venv(&["pytest", "playwright>=1.40,<2"])?;
+    let python = python_venv(BROWSER_PACKAGES)?;
     let npuzzle = test_npuzzle()?;
     // The static site, built afresh: its tests fail on a missing or stale one.
     web::run_web(&[])?;

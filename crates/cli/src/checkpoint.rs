@@ -261,8 +261,9 @@ impl Checkpoint {
                 )
             }
         };
-        // The progress must be writable: found out now, not after a
-        // search of hours.
+        // The progress must be writable and signable: found out now, not
+        // after a search of hours.
+        key()?;
         remove_stale_temporaries(&path);
         tempfile::Builder::new()
             .prefix(&temporary_prefix(&path))
