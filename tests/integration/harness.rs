@@ -157,6 +157,19 @@ pub fn npuzzle_as(user: &UserDirs, dir: &Path, args: &[&str], stdin: &str) -> Ru
     run_command(command, dir, args, stdin)
 }
 
+/// Waits for `child` to end; kills it and panics with `hung` after
+/// `seconds`: a test of something that must not hang fails, not hangs.
+pub fn wait_or_kill(child: &mut std::process::Child, seconds: u64, hung: &str) {
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(seconds) {
+            let _ = child.kill();
+            panic!("{hung} (killed after {seconds} s)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Runs `command args...` with `stdin` in `dir`, its environment as given.
 pub fn run_command(mut command: Command, dir: &Path, args: &[&str], stdin: &str) -> Run {
     let mut child = command

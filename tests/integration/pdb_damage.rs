@@ -708,14 +708,8 @@ fn run_bounded(dir: &Path, args: &[&str]) -> Run {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(120) {
-            let _ = child.kill();
-            panic!("npuzzle {args:?} still runs after 120 s: blocked on the file?");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let hung = format!("npuzzle {args:?} still runs: blocked on the file?");
+    crate::harness::wait_or_kill(&mut child, 120, &hung);
     let output = child.wait_with_output().unwrap();
     let run = Run::of(output);
     run.assert_no_panic();

@@ -34,6 +34,33 @@ fn boards_with_lengths(count: usize, seed: u64) -> Vec<(Board, usize)> {
         .collect()
 }
 
+/// The C programs' input: a line "LENGTH t0 t1 ..." per board.
+fn c_input(boards: &[(Board, usize)]) -> String {
+    boards
+        .iter()
+        .map(|(board, length)| {
+            let tiles: Vec<String> = board.tiles().iter().map(u16::to_string).collect();
+            format!("{length} {}\n", tiles.join(" "))
+        })
+        .collect()
+}
+
+/// Starts the C program `exe` with `args`, as a user of its own (kept
+/// while it runs), and writes `input` to it (then its end).
+fn start_c(exe: &Path, args: &[&str], input: &str) -> (UserDirs, std::process::Child) {
+    let user = UserDirs::new();
+    let mut child = user
+        .apply(&mut Command::new(exe))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    (user, child)
+}
+
 /// What `npuzzle pdb lookup` prints last for `board` over the 6-6-3 tables.
 fn cli_heuristic(board: &Board) -> u32 {
     let run = npuzzle(&[
@@ -247,26 +274,11 @@ pub(crate) fn compile_c(source: &str, into: &Path, shared: bool) -> PathBuf {
 #[test]
 fn a_c_program_solves_boards_through_libnpuzzle() {
     let boards = boards_with_lengths(12, 21);
-    let input: String = boards
-        .iter()
-        .map(|(board, length)| {
-            let tiles: Vec<String> = board.tiles().iter().map(u16::to_string).collect();
-            format!("{length} {}\n", tiles.join(" "))
-        })
-        .collect();
+    let input = c_input(&boards);
     let scratch = scratch();
     for shared in [false, true] {
         let exe = compile_c("tests/c/solve_boards.c", scratch.path(), shared);
-        let user = UserDirs::new();
-        let mut child = user
-            .apply(&mut Command::new(&exe))
-            .args([tables().to_str().unwrap(), "6-6-3"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+        let (_user, child) = start_c(&exe, &[tables().to_str().unwrap(), "6-6-3"], &input);
         let output = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "shared {shared}: {stderr}");
@@ -292,33 +304,11 @@ fn a_c_program_solves_boards_through_libnpuzzle() {
 #[test]
 fn c_threads_sharing_a_fresh_handle_all_get_their_answers() {
     let boards = boards_with_lengths(6, 97);
-    let input: String = boards
-        .iter()
-        .map(|(board, length)| {
-            let tiles: Vec<String> = board.tiles().iter().map(u16::to_string).collect();
-            format!("{length} {}\n", tiles.join(" "))
-        })
-        .collect();
+    let input = c_input(&boards);
     let scratch = scratch();
     let exe = compile_c("tests/c/threads.c", scratch.path(), true);
-    let user = UserDirs::new();
-    let mut child = user
-        .apply(&mut Command::new(&exe))
-        .args([tables().to_str().unwrap(), "5-5-5", "50"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(120) {
-            let _ = child.kill();
-            panic!("threads sharing a fresh handle hung (killed after 120 s)");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let (_user, mut child) = start_c(&exe, &[tables().to_str().unwrap(), "5-5-5", "50"], &input);
+    wait_or_kill(&mut child, 120, "threads sharing a fresh handle hung");
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
