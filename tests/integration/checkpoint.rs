@@ -34,7 +34,7 @@ fn solve(user: &UserDirs, dir: &std::path::Path, board: &str, extra: &[&str]) ->
 
 /// `text`, a checkpoint as npuzzle writes it (its code last), signed
 /// again with `user`'s key: what a user who edits the file can make.
-fn resign(text: &str, user: &UserDirs) -> String {
+pub(crate) fn resign(text: &str, user: &UserDirs) -> String {
     let key = npuzzle_pdb::file::user_key(&user.data_dir(), "checkpoint.key").unwrap();
     let at = text.rfind("\"code\":\"").expect("a code");
     let code = key.code(format!("{}\"code\":\"\"}}", &text[..at]).as_bytes());
@@ -42,7 +42,7 @@ fn resign(text: &str, user: &UserDirs) -> String {
 }
 
 /// `text` with the number after `"field":` made `value`.
-fn with_field(text: &str, field: &str, value: &str) -> String {
+pub(crate) fn with_field(text: &str, field: &str, value: &str) -> String {
     let name = format!("\"{field}\":");
     let at = text
         .find(&name)

@@ -598,3 +598,182 @@ fn fuzz_crafted_tables() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// Checkpoint files forged at random (`NPUZZLE_FUZZ_CHECKPOINT_CASES`, 20
+/// here, more under `cargo xtask fuzz`). Edited without the user's key
+/// (a field set to an odd value, an entry of a list changed, removed or
+/// added, a byte flipped, the file cut): refused with status 2 and one
+/// line, the file left as it was, unless the edit left its content as it
+/// was. Signed again with the key but holding what no search can have (a
+/// bound below the estimate or past a solution known, no iteration,
+/// more nodes lost than expanded, another split depth): refused naming
+/// the field. Never a panic, an abort or a wrong answer.
+#[test]
+fn fuzz_checkpoint_forgeries() {
+    use crate::checkpoint::{resign, with_field};
+    use crate::harness::npuzzle_as;
+
+    let cases = env_count("NPUZZLE_FUZZ_CHECKPOINT_CASES", 20);
+    let mut rng = SplitMix64::new(env_count("NPUZZLE_FUZZ_SEED", 1) ^ 0xc4ec);
+    let dir = scratch();
+    let user = UserDirs::new();
+    // A board whose search splits (estimate above 10) and ends in moments.
+    let board = npuzzle_board::random_walk(4, npuzzle_board::Goal::BlankLast, 44, &mut {
+        SplitMix64::new(21)
+    })
+    .to_line();
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", &board, "--jobs", "1", "--json"];
+        args.extend_from_slice(&["--heuristic", "linear-conflict"]);
+        args.extend_from_slice(extra);
+        npuzzle_as(&user, dir.path(), &args, "")
+    };
+    let whole = solve(&[]);
+    assert_eq!(whole.status, 0, "{}", whole.stderr);
+    let whole = &whole.json_records()[0];
+    let expanded = whole["expanded"].as_u64().unwrap();
+    let limit = (expanded / 3).max(1).to_string();
+    let cut = solve(&["--max-nodes", &limit, "--checkpoint", "kept.json"]);
+    assert_eq!(cut.status, 1, "{}", cut.stderr);
+    let file = dir.path().join("kept.json");
+    let kept = std::fs::read_to_string(&file).expect("a checkpoint");
+    let parsed: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    const FIELDS: &[&str] = &[
+        "bound",
+        "iterations",
+        "expanded",
+        "generated",
+        "lost",
+        "runs",
+    ];
+    const ODD: &[&str] = &[
+        "0",
+        "1",
+        "-1",
+        "7",
+        "4294967295",
+        "4294967296",
+        "18446744073709551615",
+        "99999999999999999999",
+        "1.5",
+        "null",
+        "\"9\"",
+    ];
+    let mut failures = Vec::new();
+    let mut kinds = std::collections::BTreeMap::new();
+    for case in 0..cases {
+        let pick = |rng: &mut SplitMix64, n: usize| (rng.next_u64() % n as u64) as usize;
+        let (kind, text) = match pick(&mut rng, 6) {
+            0 => {
+                let field = FIELDS[pick(&mut rng, FIELDS.len())];
+                let value = ODD[pick(&mut rng, ODD.len())];
+                ("field", with_field(&kept, field, value))
+            }
+            1 => {
+                let mut bytes = kept.clone().into_bytes();
+                let at = pick(&mut rng, bytes.len());
+                bytes[at] ^= 1 << pick(&mut rng, 8);
+                ("flip", String::from_utf8_lossy(&bytes).into_owned())
+            }
+            2 => ("cut", kept[..pick(&mut rng, kept.len())].to_string()),
+            3 => {
+                // An entry of searched or came_near changed, dropped or
+                // doubled.
+                let mut value = parsed.clone();
+                let list = ["searched", "came_near"][pick(&mut rng, 2)];
+                let entries = value["progress"][list].as_array_mut().unwrap();
+                if entries.is_empty() {
+                    entries.push(serde_json::json!([65536, 50, 9]));
+                } else {
+                    let at = pick(&mut rng, entries.len());
+                    match pick(&mut rng, 3) {
+                        0 => {
+                            entries.remove(at);
+                        }
+                        1 => {
+                            let again = entries[at].clone();
+                            entries.push(again);
+                        }
+                        _ => entries[at][0] = serde_json::json!(rng.next_u64() >> 30),
+                    }
+                }
+                ("entry", serde_json::to_string(&value).unwrap())
+            }
+            4 => {
+                // Impossible contents, signed with the user's key.
+                let (field, value, named) = match pick(&mut rng, 5) {
+                    0 => ("bound", "3".to_string(), "bound 3 is below"),
+                    1 => (
+                        "bound",
+                        (400 + pick(&mut rng, 1 << 20)).to_string(),
+                        "is above",
+                    ),
+                    2 => ("iterations", "0".to_string(), "iterations is 0"),
+                    3 => ("lost", "18446744073709551615".to_string(), "lost"),
+                    _ => (
+                        "split_depth",
+                        (pick(&mut rng, 8)).to_string(),
+                        "split_depth is",
+                    ),
+                };
+                let text = resign(&with_field(&kept, field, &value), &user);
+                std::fs::write(&file, &text).unwrap();
+                let run = solve(&["--checkpoint", "kept.json"]);
+                *kinds.entry("signed impossible").or_insert(0) += 1;
+                let named_ok = run.status == 2 && run.stderr.contains(named);
+                if !named_ok || run.stderr.contains("panicked") {
+                    failures.push((
+                        text.into_bytes(),
+                        format!(
+                            "case {case}: signed {field} {value}: exit {}: {}",
+                            run.status, run.stderr
+                        ),
+                    ));
+                }
+                continue;
+            }
+            _ => {
+                let at = kept.rfind("\"code\":\"").unwrap() + 8;
+                let mut code = kept.clone().into_bytes();
+                code[at + pick(&mut rng, 64)] = b"0123456789abcdef"[pick(&mut rng, 16)];
+                ("code", String::from_utf8_lossy(&code).into_owned())
+            }
+        };
+        *kinds.entry(kind).or_insert(0) += 1;
+        std::fs::write(&file, &text).unwrap();
+        let run = solve(&["--checkpoint", "kept.json"]);
+        let same_content =
+            serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|value| value == parsed);
+        let why = if run.stderr.contains("panicked") || run.status > 2 {
+            Some(format!("exit {}", run.status))
+        } else if same_content {
+            // Nothing changed but the text: the search goes on as before.
+            let record = run.json_records().into_iter().next();
+            (run.status != 0 || record.is_none_or(|r| r["length"] != whole["length"]))
+                .then(|| format!("an unchanged file gave exit {}", run.status))
+        } else if run.status != 2 || !run.stdout.is_empty() || run.stderr.lines().count() != 1 {
+            Some(format!(
+                "an edited file was not refused in one line: exit {}",
+                run.status
+            ))
+        } else if std::fs::read_to_string(&file).ok().as_deref() != Some(&text) {
+            Some("the refused file was changed".to_string())
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            failures.push((
+                text.into_bytes(),
+                format!("case {case}: {kind}: {why}: {}", run.stderr),
+            ));
+        }
+        // Back to the real one for the next case (a run that went on and
+        // solved the board removed it).
+        std::fs::write(&file, &kept).unwrap();
+    }
+    eprintln!(
+        "fuzz: {cases} checkpoint forgeries {kinds:?}, {} failures",
+        failures.len()
+    );
+    report(&failures);
+}

@@ -15,6 +15,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut cli_cases = "5000".to_string();
     let mut door_cases = "100000".to_string();
     let mut table_cases = "2000".to_string();
+    let mut checkpoint_cases = "500".to_string();
     let mut seed = "1".to_string();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -23,6 +24,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--cli-cases" => &mut cli_cases,
             "--door-cases" => &mut door_cases,
             "--table-cases" => &mut table_cases,
+            "--checkpoint-cases" => &mut checkpoint_cases,
             "--seed" => &mut seed,
             other => {
                 return Err(format!(
@@ -54,6 +56,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .env("NPUZZLE_FUZZ_HTTP_CASES", &door_cases)
         .env("NPUZZLE_FUZZ_C_CASES", &door_cases)
         .env("NPUZZLE_FUZZ_TABLE_CASES", &table_cases)
+        .env("NPUZZLE_FUZZ_CHECKPOINT_CASES", &checkpoint_cases)
         .env("NPUZZLE_FUZZ_SEED", &seed)
         .current_dir(root())
         .status()
@@ -74,8 +77,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!(
         "fuzz: {cases} parser cases, {cli_cases} command-line runs, {door_cases} cases each \
          through the HTTP API (the hostile request set among them, mutated), the C ABI and the \
-         Python API, {} labeller tamperings, {table_cases} crafted tables, seed {seed}: no \
-         failure",
+         Python API, {} labeller tamperings, {table_cases} crafted tables, {checkpoint_cases} \
+         checkpoint forgeries, seed {seed}: no failure",
         door_cases.parse::<u64>().unwrap_or(0) / 200
     );
     Ok(())

@@ -74,7 +74,8 @@ tasks:
                        (runs of the binary, default 5,000), --door-cases N
                        (HTTP, C and Python each, default 100,000),
                        --table-cases N (crafted tables whose checksums
-                       match, default 2,000), --seed S
+                       match, default 2,000), --checkpoint-cases N
+                       (forged --checkpoint files, default 500), --seed S
 ";
 
 fn main() -> ExitCode {
