@@ -220,6 +220,13 @@ fn a_checkpoint_it_cannot_trust_is_refused() {
         ("bound", "1001", "bound 1001 is above"),
         ("bound", "3", "bound 3 is below the board's estimate"),
         ("iterations", "0", "iterations is 0"),
+        (
+            "iterations",
+            "4294967295",
+            "iterations is 4294967295, more than",
+        ),
+        ("runs", "0", "runs is 0"),
+        ("bound", "0", "bound is 0 (no iteration begun)"),
         ("lost", "99999999999", "lost 99999999999 is above expanded"),
         ("split_depth", "7", "split_depth is 7"),
     ] {

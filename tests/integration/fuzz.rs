@@ -701,8 +701,11 @@ fn fuzz_checkpoint_forgeries() {
             }
             4 => {
                 // Impossible contents, signed with the user's key.
-                let (field, value, named) = match pick(&mut rng, 5) {
+                let (field, value, named) = match pick(&mut rng, 8) {
                     0 => ("bound", "3".to_string(), "bound 3 is below"),
+                    5 => ("bound", "0".to_string(), "bound is 0"),
+                    6 => ("iterations", "4294967295".to_string(), "iterations is"),
+                    7 => ("runs", "0".to_string(), "runs is 0"),
                     1 => (
                         "bound",
                         (400 + pick(&mut rng, 1 << 20)).to_string(),

@@ -108,16 +108,19 @@ impl Summary {
 }
 
 /// Whether an answer matches what an instance set says: None when it
-/// cannot tell (a refused board, or a solution not optimal yet no shorter
-/// than the known optimum).
+/// cannot tell (a refused board, or a solution not optimal that neither
+/// undercuts the known optimum nor proves it too short).
 fn agrees(answer: &Answer, known: &Known) -> Option<bool> {
     match (answer, known.expected) {
         (Answer::Solved(s), Some(expected)) => {
             let length = s.moves.len() as u64;
             let expected = expected as u64;
+            // Not optimal: wrong only when shorter than the known optimum,
+            // or when its proven lower bound is past it.
+            let bound = s.lower_bound.unwrap_or(0);
             match s.optimal {
                 true => Some(length == expected),
-                false => (length < expected).then_some(false),
+                false => (length < expected || bound > expected).then_some(false),
             }
         }
         (Answer::Solved(_), None) => Some(false),

@@ -180,12 +180,19 @@ pub fn user_key(dir: &Path, name: &str) -> Result<UserKey, String> {
         return Ok(UserKey { key, path });
     }
     fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let key = make_key_file(&path).ok_or_else(|| {
-        format!(
+    let existed = fs::symlink_metadata(&path).is_ok();
+    let key = make_key_file(&path).ok_or_else(|| match existed {
+        true => format!(
             "{} is not a key of this user's (32 bytes, mode 0600, a regular file): \
              remove it, and a new one is made",
             path.display()
-        )
+        ),
+        false => format!(
+            "cannot write a key to {}: make {} writable, or set XDG_DATA_HOME to a \
+             directory you can write",
+            path.display(),
+            dir.display()
+        ),
     })?;
     Ok(UserKey { key, path })
 }

@@ -79,6 +79,17 @@ impl Progress {
         Ok(())
     }
 
+    /// Checks that progress with no iteration begun holds nothing else:
+    /// a search starts it afresh, and counters it kept would be false.
+    pub fn check_unbegun(&self) -> Result<(), ProgressMismatch> {
+        if !self.begun() && *self != Progress::default() {
+            return Err(ProgressMismatch(
+                "bound is 0 (no iteration begun), yet it holds counters or subtrees".to_string(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether a run has begun an iteration (else a search starts afresh).
     pub fn begun(&self) -> bool {
         self.bound > 0
@@ -110,6 +121,18 @@ impl Progress {
         }
         if self.iterations == 0 {
             return mismatch("iterations is 0 with an iteration under way".to_string());
+        }
+        // Each iteration raises the bound by one at least.
+        let most_iterations = self.bound - root_estimate + 1;
+        if self.iterations > most_iterations {
+            return mismatch(format!(
+                "iterations is {}, more than the {most_iterations} the bounds from the estimate \
+                 {root_estimate} to {} allow",
+                self.iterations, self.bound
+            ));
+        }
+        if self.runs == 0 {
+            return mismatch("runs is 0 with an iteration under way".to_string());
         }
         if self.lost > self.expanded {
             return mismatch(format!(

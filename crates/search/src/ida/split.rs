@@ -398,9 +398,12 @@ pub(crate) fn split_ida_star_keeping<H: Heuristic>(
                 .collect();
             resuming = true;
         } else {
+            // Nothing begun keeps nothing: counters without an iteration
+            // are not this search's.
+            kept.check_unbegun()?;
             kept.split_depth = depth;
         }
-        kept.runs += 1;
+        kept.runs = kept.runs.saturating_add(1);
     }
     // The node limit is this run's.
     let before = stats.expanded;

@@ -368,6 +368,24 @@ fn progress_of_another_search_is_refused() {
             iterations: 0,
             ..good.clone()
         },
+        // More iterations than bounds, and none of the runs that made it.
+        Progress {
+            iterations: u32::MAX,
+            ..good.clone()
+        },
+        Progress {
+            runs: 0,
+            ..good.clone()
+        },
+        // Nothing begun, yet counters and subtrees.
+        Progress {
+            bound: 0,
+            ..good.clone()
+        },
+        Progress {
+            lost: 5,
+            ..Progress::default()
+        },
         Progress {
             came_near: vec![(key(3), 5)],
             ..good.clone()
