@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 use crate::harness::*;
 
 /// How long one command may run: a guard against a hang, not a speed
-/// check. `pip install ./crates/python` compiles the engine, which took
-/// over five minutes on two cores shared with the other tests.
+/// check. `pip install ./crates/python` may compile the engine, which
+/// took over five minutes on two cores shared with the other tests.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(900);
 
 /// A fenced block of a Markdown file.
@@ -135,18 +135,18 @@ fn full() -> bool {
     std::env::var_os("NPUZZLE_DOCS_FULL").is_some_and(|v| v == "1")
 }
 
-/// Small tables for the blocks: 6-6-3 alone, the only set for 4x4, so
-/// `npuzzle solve` uses it.
+/// Small tables for the blocks: 6-6-3 alone (copied from the shared
+/// fixture), the only set for 4x4, so `npuzzle solve` uses it.
 fn small_tables() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch();
-        let run = npuzzle_in(
-            dir.path(),
-            &["pdb", "build", "--partition", "6-6-3", "--out", "."],
-            "",
-        );
-        assert_eq!(run.status, 0, "{}", run.stderr);
+        let partition =
+            npuzzle_pdb::Partition::parse("6-6-3", 4, npuzzle_board::Goal::BlankLast).unwrap();
+        for pattern in partition.patterns() {
+            let name = npuzzle_pdb::file::file_name(pattern);
+            std::fs::copy(crate::tables::tables().join(&name), dir.path().join(&name)).unwrap();
+        }
         dir
     })
     .path()
@@ -183,6 +183,13 @@ fn shell(dir: &Path, script: &str) -> Command {
         .arg(format!("{PRELUDE}{script}"))
         .current_dir(dir)
         .env("PATH", path)
+        // `pip install ./crates/python` builds the engine in the test
+        // profile too, reusing what the tests built (in release it would
+        // compile it again, for minutes).
+        .env(
+            "MATURIN_PEP517_ARGS",
+            format!("--profile {}", crate::reuse::test_profile()),
+        )
         .env_remove("NPUZZLE_PDB_DIR")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -268,7 +275,13 @@ fn release_libnpuzzle() {
 fn in_test_profile(command: &str) -> String {
     command.replace(
         "target/release",
-        &format!("target/{}", crate::reuse::test_profile()),
+        &format!(
+            "target/{}",
+            crate::reuse::profile_dir()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+        ),
     )
 }
 

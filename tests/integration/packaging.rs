@@ -127,30 +127,30 @@ fn readme_hello_output() -> String {
     in_c
 }
 
-/// `cargo xtask install-c --prefix DIR` into a scratch prefix, reusing this
-/// build's libraries (the task builds them in release).
+/// `cargo xtask install-c --prefix DIR --built PROFILE_DIR` into a scratch
+/// prefix: the libraries this build's tests link, built once by the suite
+/// (`cargo xtask install-c` alone builds them in release first).
 fn install_c(prefix: &Path) -> Run {
     let profile = crate::reuse::libnpuzzle();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut command = Command::new(cargo);
-    command
-        .arg("xtask")
-        .env("CARGO_TARGET_DIR", profile.parent().unwrap());
+    command.arg("xtask");
     run_command(
         command,
         &repo_root(),
-        &["install-c", "--prefix", prefix.to_str().unwrap()],
+        &[
+            "install-c",
+            "--prefix",
+            prefix.to_str().unwrap(),
+            "--built",
+            profile.to_str().unwrap(),
+        ],
         "",
     )
 }
 
 #[test]
 fn install_c_installs_what_pkg_config_and_a_c_or_cpp_compiler_need() {
-    // install-c builds the library in release, as the suite's run does.
-    if cfg!(debug_assertions) {
-        println!("install-c test skipped: it runs in the release test build only");
-        return;
-    }
     let missing: Vec<&str> = ["cc", "c++", "pkg-config"]
         .into_iter()
         .filter(|p| !found(p))
@@ -561,4 +561,58 @@ fn every_documented_cargo_install_is_locked() {
         }
     }
     assert!(seen >= 2, "the README's install lines");
+}
+
+/// Each package of `cargo tree ARGS -e EDGES` with the features it is
+/// built with (`name version [features]`), once per distinct build.
+fn resolved_features(args: &[&str], edges: &str) -> std::collections::BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = Command::new(cargo)
+        .arg("tree")
+        .args(args)
+        .args(["-e", edges, "--prefix", "none", "--format", "{p} [{f}]"])
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| line.trim_end_matches(" (*)").to_string())
+        .collect()
+}
+
+/// maturin builds the Python extension alone; it reuses the engine the
+/// test build compiled only if every package under the engine is built
+/// with the same features as in the workspace's tests
+/// (crates/python/Cargo.toml asks for those the rest of the workspace
+/// turns on). A dependency that turns on another feature breaks the reuse
+/// and adds minutes to the suite.
+#[test]
+fn the_python_extension_builds_the_engine_with_the_workspaces_features() {
+    let package = |line: &String| line.split(" [").next().unwrap().to_string();
+    let engine: std::collections::BTreeSet<String> =
+        resolved_features(&["-p", "npuzzle"], "normal,build")
+            .iter()
+            .map(package)
+            .collect();
+    let under_engine = |args: &[&str], edges: &str| {
+        resolved_features(args, edges)
+            .into_iter()
+            .filter(|line| engine.contains(&package(line)))
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    // What `cargo build-tests` (.cargo/config.toml) builds.
+    let workspace = under_engine(&["--workspace"], "normal,build,dev");
+    let python = under_engine(&["-p", "npuzzle-python"], "normal,build");
+    assert!(workspace.len() > 10, "{workspace:?}");
+    assert_eq!(
+        workspace.symmetric_difference(&python).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "packages built with other features in the Python extension than in the workspace's \
+         tests (add the features to crates/python/Cargo.toml)"
+    );
 }

@@ -27,7 +27,7 @@ fn simultaneous_first_opens_unpack_once() {
             Command::new(env!("CARGO_BIN_EXE_npuzzle"))
                 .args(["solve", "--json", "--partition", "6-6-3", "--pdb-dir"])
                 .arg(&data)
-                .arg(HARD)
+                .arg(KORF_3)
                 .env("NPUZZLE_CACHE_DIR", dir.path().join("user-cache"))
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
@@ -38,7 +38,7 @@ fn simultaneous_first_opens_unpack_once() {
     for child in children {
         let output = child.wait_with_output().unwrap();
         assert!(output.status.success());
-        assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":80"));
+        assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":59"));
         // A second unpack over a first would say it replaced the table;
         // the only note is that the tables are unpacked, once.
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -82,7 +82,7 @@ fn an_unwritable_cache_falls_back() {
         let output = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
             .args(["solve", "--json", "--partition", "6-6-3", "--pdb-dir"])
             .arg(&data)
-            .arg(HARD)
+            .arg(KORF_3)
             .env("NPUZZLE_CACHE_DIR", cache_dir)
             .output()
             .unwrap();
@@ -94,7 +94,7 @@ fn an_unwritable_cache_falls_back() {
     };
     let (status, stdout, stderr) = run(&user);
     assert_eq!(status, Some(0), "{stderr}");
-    assert!(stdout.contains("\"length\":80"));
+    assert!(stdout.contains("\"length\":59"));
     assert!(
         stderr.contains("cannot write the unpacked table"),
         "{stderr}"
@@ -103,7 +103,7 @@ fn an_unwritable_cache_falls_back() {
     // No writable cache anywhere: unpacked into memory.
     let (status, stdout, stderr) = run(&data.join("cache").join("sub"));
     assert_eq!(status, Some(0), "{stderr}");
-    assert!(stdout.contains("\"length\":80"));
+    assert!(stdout.contains("\"length\":59"));
     assert!(stderr.contains("into memory"), "{stderr}");
 }
 
@@ -153,13 +153,13 @@ fn a_read_only_table_directory_falls_back_for_other_users() {
         .arg(&binary)
         .args(["solve", "--json", "--partition", "6-6-3", "--pdb-dir"])
         .arg(&data)
-        .arg(HARD)
+        .arg(KORF_3)
         .env("NPUZZLE_CACHE_DIR", &user_cache)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":80"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":59"));
     assert!(stderr.contains("Permission denied"), "{stderr}");
     assert!(
         stderr.contains(&data.join("cache").display().to_string()),
@@ -192,7 +192,7 @@ fn a_full_filesystem_falls_back_before_writing() {
     }
     let script = format!(
         "mount -t tmpfs -o size=3m tmpfs '{m}' && {copy} '{bin}' solve --json --partition 6-6-3 \
-         --pdb-dir '{m}' '{HARD}'; status=$?; ls -a '{m}/cache' >&2; exit $status",
+         --pdb-dir '{m}' '{KORF_3}'; status=$?; ls -a '{m}/cache' >&2; exit $status",
         m = mount.display(),
         bin = env!("CARGO_BIN_EXE_npuzzle"),
     );
@@ -203,7 +203,7 @@ fn a_full_filesystem_falls_back_before_writing() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":80"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":59"));
     assert!(stderr.contains("no room"), "{stderr}");
     assert!(
         !stderr.lines().any(|l| l.ends_with(".tmp")),

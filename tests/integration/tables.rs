@@ -13,37 +13,116 @@ use crate::harness::*;
 /// The 80-move board.
 pub const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
 
-/// Tables built once for the whole test binary: 6-6-3 and 5-5-5 for the
-/// blank-last goal, 5-5-5 for blank-first.
+/// Korf's #3, 59 moves: a real search over the 6-6-3 tables that takes
+/// milliseconds, for tests whose subject is the tables, not the search.
+pub const KORF_3: &str = "1 15 10 13 0 11 4 7 12 6 5 3 14 8 9 2";
+
+/// The partitions every test may use: 6-6-3 and 5-5-5 for the blank-last
+/// goal, 5-5-5 for blank-first, and 6z-6z-3z.
+const FIXTURE_PARTITIONS: [(&str, &str); 4] = [
+    ("6-6-3", "blank-last"),
+    ("5-5-5", "blank-last"),
+    ("5-5-5", "blank-first"),
+    ("6z-6z-3z", "blank-last"),
+];
+
+/// The tables the tests share, built by the real `npuzzle pdb build` once
+/// per build of `npuzzle` (the generator's version: the fixture is keyed
+/// by the binary's checksum) into target/<profile>/test-fixtures, under a
+/// lock, so that every test process of a run (`cargo xtask test` runs each
+/// test as its own) and every later run of the same build shares them.
+/// Reused tables are checked first against the list of files made when
+/// they were built (names, lengths, times): a changed fixture is built
+/// again, never used (and the solver checks every table as it opens it).
+/// Tests copy them before damaging them.
 pub(crate) fn tables() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = scratch();
-        for (partition, goal) in [
-            ("6-6-3", "blank-last"),
-            ("5-5-5", "blank-last"),
-            ("5-5-5", "blank-first"),
-            ("6z-6z-3z", "blank-last"),
-        ] {
-            let run = npuzzle_in(
-                dir.path(),
-                &[
-                    "pdb",
-                    "build",
-                    "--partition",
-                    partition,
-                    "--goal",
-                    goal,
-                    "--out",
-                    ".",
-                ],
-                "",
+        isolate_process();
+        let binary = std::fs::read(env!("CARGO_BIN_EXE_npuzzle")).unwrap();
+        let key = format!("{:08x}-{}", crc32fast::hash(&binary), binary.len());
+        let exe = std::env::current_exe().unwrap();
+        let root = exe
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("test-fixtures");
+        std::fs::create_dir_all(&root).unwrap();
+        let lock = std::fs::File::create(root.join("lock")).unwrap();
+        lock.lock().unwrap();
+        let dir = root.join(format!("tables-{key}"));
+        if dir.is_dir() && !fixture_is_sound(&dir) {
+            eprintln!(
+                "test fixture {} is damaged: building it again",
+                dir.display()
             );
-            assert_eq!(run.status, 0, "{}", run.stderr);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        if !dir.is_dir() {
+            // Older builds' fixtures go: one is kept, this build's.
+            for entry in std::fs::read_dir(&root).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    std::fs::remove_dir_all(&path).unwrap();
+                } else if path.extension().is_some_and(|e| e == "manifest") {
+                    std::fs::remove_file(&path).unwrap();
+                }
+            }
+            let building = tempfile::tempdir_in(&root).unwrap();
+            for (partition, goal) in FIXTURE_PARTITIONS {
+                let run = npuzzle_in(
+                    building.path(),
+                    &[
+                        "pdb",
+                        "build",
+                        "--partition",
+                        partition,
+                        "--goal",
+                        goal,
+                        "--out",
+                        ".",
+                    ],
+                    "",
+                );
+                assert_eq!(run.status, 0, "{}", run.stderr);
+            }
+            std::fs::write(manifest_of(&dir), fixture_manifest(building.path())).unwrap();
+            std::fs::rename(building.keep(), &dir).unwrap();
         }
         dir
     })
-    .path()
+}
+
+/// Each table file of a fixture directory with its length and
+/// modification time, one per line: what the fixture was when built.
+fn fixture_manifest(dir: &Path) -> String {
+    let mut lines: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let name = path.file_name()?.to_str()?.to_string();
+            (name.ends_with(".pdb.zst") || name.ends_with(".pdb")).then(|| {
+                let meta = std::fs::metadata(&path).unwrap();
+                format!("{name} {} {:?}\n", meta.len(), meta.modified().unwrap())
+            })
+        })
+        .collect();
+    lines.sort();
+    lines.concat()
+}
+
+/// Where the manifest of fixture `dir` is kept: beside it, so that the
+/// directory holds the tables alone.
+fn manifest_of(dir: &Path) -> PathBuf {
+    dir.with_extension("manifest")
+}
+
+/// Whether the fixture's tables are the files built: none missing, none
+/// added, none changed since (a test that damaged them in place).
+fn fixture_is_sound(dir: &Path) -> bool {
+    let manifest = std::fs::read_to_string(manifest_of(dir)).unwrap_or_default();
+    !manifest.is_empty() && manifest == fixture_manifest(dir)
 }
 
 /// A private copy of the tables, for tests that damage them.

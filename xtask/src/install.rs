@@ -6,31 +6,43 @@ use std::process::Command;
 
 use crate::workspace::{release_npuzzle, root, run, target_dir};
 
-/// The value of `NAME VALUE` (or `NAME=VALUE`) in `args`, the task's only
-/// option: any other argument is refused.
-fn option(args: &[String], name: &str, task: &str) -> Result<Option<PathBuf>, String> {
-    let mut value = None;
+/// The values of the task's options `NAMES` (each `NAME VALUE` or
+/// `NAME=VALUE`) in `args`, in the order of `NAMES`; any other argument is
+/// refused.
+fn options<const N: usize>(
+    args: &[String],
+    names: [&str; N],
+    task: &str,
+) -> Result<[Option<PathBuf>; N], String> {
+    let mut values: [Option<PathBuf>; N] = std::array::from_fn(|_| None);
     let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if arg == name {
-            let v = rest
-                .next()
-                .ok_or_else(|| format!("{task}: {name} wants a directory"))?;
-            value = Some(PathBuf::from(v));
-        } else if let Some(v) = arg.strip_prefix(&format!("{name}=")) {
-            value = Some(PathBuf::from(v));
-        } else {
-            return Err(format!("{task}: unknown option '{arg}' (only {name} DIR)"));
+    'args: while let Some(arg) = rest.next() {
+        for (name, value) in names.iter().zip(values.iter_mut()) {
+            if arg == name {
+                let v = rest
+                    .next()
+                    .ok_or_else(|| format!("{task}: {name} wants a directory"))?;
+                *value = Some(PathBuf::from(v));
+                continue 'args;
+            } else if let Some(v) = arg.strip_prefix(&format!("{name}=")) {
+                *value = Some(PathBuf::from(v));
+                continue 'args;
+            }
         }
+        return Err(format!(
+            "{task}: unknown option '{arg}' (only {})",
+            names.map(|n| format!("{n} DIR")).join(", ")
+        ));
     }
-    Ok(value)
+    Ok(values)
 }
 
 /// `cargo xtask man [--out DIR]`: the pages of `npuzzle` and each
 /// subcommand (default: target/man), written by the release binary from
 /// its own command-line definition.
 pub fn man(args: &[String]) -> Result<(), String> {
-    let out = option(args, "--out", "man")?.unwrap_or_else(|| target_dir().join("man"));
+    let [out] = options(args, ["--out"], "man")?;
+    let out = out.unwrap_or_else(|| target_dir().join("man"));
     let npuzzle = release_npuzzle()?;
     run(
         Command::new(npuzzle).arg("man").arg("--out").arg(&out),
@@ -44,18 +56,27 @@ pub fn man(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `cargo xtask install-c [--prefix DIR]`: libnpuzzle.a and libnpuzzle.so
-/// into DIR/lib, npuzzle.h into DIR/include and npuzzle.pc into
-/// DIR/lib/pkgconfig (default DIR: /usr/local).
+/// `cargo xtask install-c [--prefix DIR] [--built DIR]`: libnpuzzle.a and
+/// libnpuzzle.so into DIR/lib, npuzzle.h into DIR/include and npuzzle.pc
+/// into DIR/lib/pkgconfig (default DIR: /usr/local). The libraries are
+/// built in release, or taken as built in `--built` (a packager's own
+/// build, or the test suite's: `target/ci`).
 pub fn install_c(args: &[String]) -> Result<(), String> {
-    let prefix = option(args, "--prefix", "install-c")?.unwrap_or_else(|| "/usr/local".into());
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    run(
-        Command::new(cargo)
-            .args(["build", "--release", "--package", "npuzzle-capi"])
-            .current_dir(root()),
-        "cargo build --release --package npuzzle-capi",
-    )?;
+    let [prefix, built] = options(args, ["--prefix", "--built"], "install-c")?;
+    let prefix = prefix.unwrap_or_else(|| "/usr/local".into());
+    let built = match built {
+        Some(dir) => dir,
+        None => {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            run(
+                Command::new(cargo)
+                    .args(["build", "--release", "--package", "npuzzle-capi"])
+                    .current_dir(root()),
+                "cargo build --release --package npuzzle-capi",
+            )?;
+            target_dir().join("release")
+        }
+    };
     let lib = prefix.join("lib");
     let include = prefix.join("include");
     let pkgconfig = lib.join("pkgconfig");
@@ -66,7 +87,6 @@ pub fn install_c(args: &[String]) -> Result<(), String> {
     let prefix = prefix
         .canonicalize()
         .map_err(|e| format!("{}: {e}", prefix.display()))?;
-    let built = target_dir().join("release");
     for name in ["libnpuzzle.a", "libnpuzzle.so"] {
         copy(&built.join(name), &lib.join(name))?;
     }

@@ -10,6 +10,7 @@ mod fuzz;
 mod imports;
 mod install;
 mod python;
+mod runner;
 mod stages;
 mod suite;
 #[cfg(test)]
@@ -64,9 +65,11 @@ tasks:
                        them; fails on a loop (a module that imports
                        itself back) or production code naming a test module
   man [--out DIR]      write the manual pages of npuzzle (default: target/man)
-  install-c [--prefix DIR]
+  install-c [--prefix DIR] [--built DIR]
                        install the C library: DIR/lib/libnpuzzle.a and .so,
-                       DIR/include/npuzzle.h, DIR/lib/pkgconfig/npuzzle.pc
+                       DIR/include/npuzzle.h, DIR/lib/pkgconfig/npuzzle.pc;
+                       built in release, or taken from the --built folder
+                       (a build of your own, e.g. target/ci)
                        (default DIR: /usr/local)
   fuzz [options]       fuzz every door: the board readers and the command
                        line, the HTTP API, the C ABI and the Python API:

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::python::{python_tests, python_venv};
 use crate::workspace::{cargo, root, run, target_dir, test_npuzzle, TEST_PROFILE};
-use crate::{stages, web};
+use crate::{runner, stages, web};
 
 /// What the browser tests import.
 const BROWSER_PACKAGES: &[&str] = &["pytest", "playwright>=1.40,<2"];
@@ -108,33 +108,14 @@ pub fn test(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Every crate's unit tests, the workspace's doc tests and the command
-/// line's smoke tests (`smoke::` in the integration binary).
+/// Every crate's unit tests and the command line's smoke tests
+/// (`smoke::` in the integration binary).
 fn quick_tier(stages: &mut Stages) -> Result<(), String> {
-    stages.time("compile (unit and smoke tests)", || {
-        cargo_test(
-            &[
-                "--workspace",
-                "--lib",
-                "--bins",
-                "--test",
-                "integration",
-                "--no-run",
-            ],
-            "cargo test --no-run",
-        )
-    })?;
-    stages.time("unit tests (every crate)", || {
-        cargo_test(
-            &["--workspace", "--lib", "--bins"],
-            "cargo test --lib --bins",
-        )
-    })?;
-    stages.time("command-line smoke tests", || {
-        cargo_test(
-            &["--workspace", "--test", "integration", "smoke::"],
-            "cargo test --test integration smoke::",
-        )
+    let binaries = stages.time("compile the tests", runner::build_test_binaries)?;
+    stages.time("unit tests (every crate) and smoke tests", || {
+        runner::run_tests(&binaries, |binary, name| {
+            !binary.starts_with("integration") || name.starts_with("smoke::")
+        })
     })
 }
 
@@ -184,20 +165,24 @@ fn whole_suite(args: &[String], stages: &mut Stages) -> Result<(), String> {
             let _ = python_venv(&wanted);
         })
     });
-    stages.time("compile the workspace's tests", || {
-        cargo_test(&["--workspace", "--no-run"], "cargo test --no-run")
-    })?;
+    let binaries = stages.time("compile the workspace's tests", runner::build_test_binaries)?;
     // The WebAssembly engine (Debian's compiler, a target directory of its
     // own) compiles while the Rust tests run, which leave a core idle
     // much of the time.
     let site = (plan.web || plan.browser).then(|| {
         Background::start("WebAssembly engine and site", || {
-            let _ = web::build_site(&target_dir().join("web"));
+            let _ = web::build_site(&web::test_site(), web::TEST_WEB_PROFILE);
         })
     });
-    let rust = stages.time("Rust tests (unit, integration with C, doc)", || {
-        cargo_test(&["--workspace"], "cargo test")
-    });
+    let rust = stages
+        .time("Rust tests (unit, integration with C)", || {
+            runner::run_tests(&binaries, |_, _| true)
+        })
+        .and_then(|()| {
+            stages.time("doc tests", || {
+                cargo_test(&["--workspace", "--doc"], "cargo test --doc")
+            })
+        });
     let waited = |stages: &mut Stages| {
         for background in [packages, site].into_iter().flatten() {
             background.wait(stages);
@@ -257,8 +242,8 @@ pub fn browser_tests() -> Result<(), String> {
     let python = python_venv(BROWSER_PACKAGES)?;
     let npuzzle = test_npuzzle()?;
     // The static site, built afresh: its tests fail on a missing or stale one.
-    web::run_web(&[])?;
-    let site = target_dir().join("web");
+    let site = web::test_site();
+    web::build_site(&site, web::TEST_WEB_PROFILE)?;
     let root = root();
     run(
         Command::new(&python)

@@ -47,22 +47,17 @@ pub fn release_npuzzle() -> Result<PathBuf, String> {
 /// release code without link-time optimisation, built in minutes less).
 pub const TEST_PROFILE: &str = "ci";
 
-/// Builds every target of the workspace in the test profile, the features
-/// as `cargo test --workspace` resolves them (so nothing the tests built
-/// is compiled again), and returns that `npuzzle`: the binary the Python,
-/// Node and browser stages drive. After the Rust stage it only links.
+/// Builds what the test suite builds (the `build-tests` alias of
+/// .cargo/config.toml) in the test profile, the features as the tests
+/// resolve them (so nothing the tests built is compiled again), and
+/// returns that `npuzzle`: the binary the Python, Node and browser stages
+/// drive. After the Rust stage it compiles nothing.
 pub fn test_npuzzle() -> Result<PathBuf, String> {
     run(
         Command::new(cargo())
-            .args([
-                "build",
-                "--workspace",
-                "--all-targets",
-                "--profile",
-                TEST_PROFILE,
-            ])
+            .args(["build-tests", "--profile", TEST_PROFILE])
             .current_dir(root()),
-        "cargo build --workspace --all-targets --profile ci",
+        "cargo build-tests --profile ci",
     )?;
     Ok(target_dir().join(TEST_PROFILE).join("npuzzle"))
 }

@@ -984,10 +984,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn random_boards_of_every_size_are_solved() {
-        let mut rng = SplitMix64::new(5);
-        for n in 2..=12 {
+    /// Five random boards of each size in `sizes`, for each goal.
+    fn random_boards_are_solved(sizes: std::ops::RangeInclusive<usize>) {
+        for n in sizes {
+            let mut rng = SplitMix64::new(5 + n as u64);
             for goal in Goal::ALL {
                 for _ in 0..5 {
                     let board = random_board(n, goal, &mut rng);
@@ -996,6 +996,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    // Every size from 2x2 to 12x12, in tests of about equal work.
+    #[test]
+    fn random_boards_of_2x2_to_8x8_are_solved() {
+        random_boards_are_solved(2..=8);
+    }
+    #[test]
+    fn random_9x9_and_10x10_boards_are_solved() {
+        random_boards_are_solved(9..=10);
+    }
+    #[test]
+    fn random_11x11_boards_are_solved() {
+        random_boards_are_solved(11..=11);
+    }
+    #[test]
+    fn random_12x12_boards_are_solved() {
+        random_boards_are_solved(12..=12);
     }
 
     /// Length over Manhattan distance, the bench's measure: the plain
