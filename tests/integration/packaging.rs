@@ -372,7 +372,8 @@ const PUBLISHED: [&str; 5] = [
     "npuzzle-cli",
 ];
 
-fn cargo_json(args: &[&str]) -> serde_json::Value {
+/// What `cargo ARGS`, run in the checkout, prints; it must succeed.
+fn cargo_stdout(args: &[&str]) -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let output = Command::new(cargo)
         .args(args)
@@ -384,7 +385,11 @@ fn cargo_json(args: &[&str]) -> serde_json::Value {
         "cargo {args:?}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice(&output.stdout).unwrap()
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn cargo_json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&cargo_stdout(args)).unwrap()
 }
 
 #[test]
@@ -566,20 +571,10 @@ fn every_documented_cargo_install_is_locked() {
 /// Each package of `cargo tree ARGS -e EDGES` with the features it is
 /// built with (`name version [features]`), once per distinct build.
 fn resolved_features(args: &[&str], edges: &str) -> std::collections::BTreeSet<String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let output = Command::new(cargo)
-        .arg("tree")
-        .args(args)
-        .args(["-e", edges, "--prefix", "none", "--format", "{p} [{f}]"])
-        .current_dir(repo_root())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
+    let mut all = vec!["tree"];
+    all.extend_from_slice(args);
+    all.extend(["-e", edges, "--prefix", "none", "--format", "{p} [{f}]"]);
+    cargo_stdout(&all)
         .lines()
         .map(|line| line.trim_end_matches(" (*)").to_string())
         .collect()
