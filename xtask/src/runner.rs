@@ -163,8 +163,23 @@ fn default_weight(test: &Test) -> f64 {
     }
 }
 
-/// Runs one test as its own process.
-fn run_one(test: Test) -> Outcome {
+/// How long one test may run before it is killed and counted failed:
+/// NPUZZLE_TEST_TIMEOUT seconds, else 20 minutes (the slowest test takes
+/// about 2), so that a hang names its test instead of stopping CI.
+fn test_timeout() -> Duration {
+    let seconds = std::env::var("NPUZZLE_TEST_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&s: &u64| s > 0)
+        .unwrap_or(1200);
+    Duration::from_secs(seconds)
+}
+
+/// Runs one test as its own process, in a process group of its own: a
+/// test past `timeout` is killed with every program it started.
+fn run_one(test: Test, timeout: Duration) -> Outcome {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
     let started = Instant::now();
     let profile_dir = target_dir().join(TEST_PROFILE);
     let library_path = std::env::join_paths(
@@ -177,35 +192,92 @@ fn run_one(test: Test) -> Outcome {
             ),
     )
     .unwrap_or_default();
-    let result = Command::new(&test.executable)
+    let failed = |test, output: String| Outcome {
+        test,
+        took: started.elapsed(),
+        passed: false,
+        ignored: false,
+        output,
+    };
+    let spawned = Command::new(&test.executable)
         .args(["--exact", &test.name, "--test-threads", "1"])
         .current_dir(&test.package_dir)
         .env("CARGO", cargo())
         .env("CARGO_MANIFEST_DIR", &test.package_dir)
         .env("LD_LIBRARY_PATH", library_path)
         .stdin(Stdio::null())
-        .output();
-    let took = started.elapsed();
-    match result {
-        Ok(output) => {
-            let stdout = String::from_utf8_lossy(&output.stdout);
-            let ignored = stdout.contains("1 ignored");
-            let passed = output.status.success() && (stdout.contains("1 passed") || ignored);
-            Outcome {
-                test,
-                took,
-                passed,
-                ignored,
-                output: format!("{stdout}{}", String::from_utf8_lossy(&output.stderr)),
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(e) => return failed(test, format!("cannot run: {e}")),
+    };
+    // Read on threads of their own; a program the test left behind may
+    // hold a pipe open, so the output is awaited a few seconds at most.
+    let read = |pipe: Option<Box<dyn Read + Send>>| {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
             }
+            let _ = sender.send(String::from_utf8_lossy(&bytes).into_owned());
+        });
+        receiver
+    };
+    let stdout = read(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = read(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() > timeout => {
+                // The whole group: the test and what it started.
+                let _ = Command::new("kill")
+                    .args(["-KILL", "--", &format!("-{}", child.id())])
+                    .status();
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return failed(test, format!("cannot wait for the test: {e}")),
         }
-        Err(e) => Outcome {
+    };
+    let output = |receiver: std::sync::mpsc::Receiver<String>| {
+        receiver
+            .recv_timeout(Duration::from_secs(5))
+            .unwrap_or_else(|_| "(output cut: a program the test started holds it)".to_string())
+    };
+    let (stdout, stderr) = (output(stdout), output(stderr));
+    let Some(status) = status else {
+        return failed(
             test,
-            took,
-            passed: false,
-            ignored: false,
-            output: format!("cannot run: {e}"),
-        },
+            format!(
+                "killed after {} s (NPUZZLE_TEST_TIMEOUT)\n{stdout}{stderr}",
+                timeout.as_secs()
+            ),
+        );
+    };
+    let ignored = stdout.contains("1 ignored");
+    let passed = status.success() && (stdout.contains("1 passed") || ignored);
+    Outcome {
+        test,
+        took: started.elapsed(),
+        passed,
+        ignored,
+        output: format!("{stdout}{stderr}"),
     }
 }
 
@@ -257,6 +329,7 @@ pub fn run_tests(
         alone_running: false,
     });
     let changed = Condvar::new();
+    let timeout = test_timeout();
     let outcomes = Mutex::new(Vec::new());
     let started = Instant::now();
     std::thread::scope(|scope| {
@@ -283,7 +356,7 @@ pub fn run_tests(
                     }
                 };
                 let Some(test) = test else { break };
-                let outcome = run_one(test);
+                let outcome = run_one(test, timeout);
                 let mark = if !outcome.passed {
                     "FAIL"
                 } else if outcome.ignored {
@@ -350,5 +423,77 @@ pub fn run_tests(
                 .collect::<Vec<_>>()
                 .join(", ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake test binary: a script that ignores its arguments.
+    fn script(dir: &Path, body: &str) -> Test {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("fake-test");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Test {
+            binary: "fake".to_string(),
+            executable: path,
+            package_dir: dir.to_path_buf(),
+            name: "a::test".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_test_that_hangs_is_killed_with_what_it_started_and_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("child.pid");
+        let test = script(
+            dir.path(),
+            &format!("sleep 600 & echo $! > '{}'; wait", pid_file.display()),
+        );
+        let started = Instant::now();
+        let outcome = run_one(test, Duration::from_millis(500));
+        assert!(started.elapsed() < Duration::from_secs(30));
+        assert!(!outcome.passed);
+        assert!(
+            outcome.output.contains("killed after"),
+            "{}",
+            outcome.output
+        );
+        let child = std::fs::read_to_string(&pid_file).unwrap();
+        // Running or sleeping: a killed process is gone, or a zombie
+        // until its new parent reaps it.
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{}/stat", child.trim())).is_ok_and(|stat| {
+                let state = stat.rsplit(") ").next().unwrap_or("");
+                !state.starts_with('Z') && !state.starts_with('X')
+            })
+        };
+        let waited = Instant::now();
+        while alive() && waited.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(!alive(), "the test's own child {child} was left running");
+    }
+
+    #[test]
+    fn a_test_passes_on_its_summary_line_and_fails_without_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let passed = run_one(
+            script(dir.path(), "echo 'test result: ok. 1 passed; 0 failed'"),
+            Duration::from_secs(60),
+        );
+        assert!(passed.passed && !passed.ignored, "{}", passed.output);
+        let filtered = run_one(
+            script(dir.path(), "echo 'test result: ok. 0 passed; 0 failed'"),
+            Duration::from_secs(60),
+        );
+        assert!(!filtered.passed, "a test that did not run passed");
+        let failing = run_one(
+            script(dir.path(), "echo '1 passed'; exit 101"),
+            Duration::from_secs(60),
+        );
+        assert!(!failing.passed);
     }
 }

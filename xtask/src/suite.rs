@@ -171,7 +171,7 @@ fn whole_suite(args: &[String], stages: &mut Stages) -> Result<(), String> {
     // much of the time.
     let site = (plan.web || plan.browser).then(|| {
         Background::start("WebAssembly engine and site", || {
-            let _ = web::build_site(&web::test_site(), web::TEST_WEB_PROFILE);
+            let _ = web::build_site(&target_dir().join("web"));
         })
     });
     let rust = stages
@@ -242,8 +242,8 @@ pub fn browser_tests() -> Result<(), String> {
     let python = python_venv(BROWSER_PACKAGES)?;
     let npuzzle = test_npuzzle()?;
     // The static site, built afresh: its tests fail on a missing or stale one.
-    let site = web::test_site();
-    web::build_site(&site, web::TEST_WEB_PROFILE)?;
+    web::run_web(&[])?;
+    let site = target_dir().join("web");
     let root = root();
     run(
         Command::new(&python)

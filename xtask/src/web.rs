@@ -116,18 +116,8 @@ fn toolchain() -> Result<Toolchain, String> {
     })
 }
 
-/// The profile the test suite builds the engine for the web in: the one
-/// users' sites are built in. Without link-time optimisation it was no
-/// faster beside the Rust tests (289 s against 266 to 274 s).
-pub const TEST_WEB_PROFILE: &str = "web";
-
-/// Where the test suite builds the site: where `cargo xtask web` does.
-pub fn test_site() -> PathBuf {
-    target_dir().join("web")
-}
-
-/// Compiles the engine in `profile`; returns the `.wasm`.
-fn compile_engine(profile: &str) -> Result<PathBuf, String> {
+/// Compiles the engine; returns the `.wasm`.
+fn compile_engine() -> Result<PathBuf, String> {
     let toolchain = toolchain()?;
     // A target directory of its own: Debian's compiler is another version
     // than the native build's, and would rebuild everything each time.
@@ -155,7 +145,7 @@ fn compile_engine(profile: &str) -> Result<PathBuf, String> {
     );
     run(
         command
-            .args(["build", "--target", TARGET, "--profile", profile])
+            .args(["build", "--target", TARGET, "--profile", "web"])
             .args(["--package", "npuzzle-wasm", "--target-dir"])
             .arg(&out)
             .env_remove("RUSTFLAGS")
@@ -163,7 +153,7 @@ fn compile_engine(profile: &str) -> Result<PathBuf, String> {
             .current_dir(root()),
         "cargo build --target wasm32-unknown-unknown",
     )?;
-    Ok(out.join(TARGET).join(profile).join("npuzzle_wasm.wasm"))
+    Ok(out.join(TARGET).join("web").join("npuzzle_wasm.wasm"))
 }
 
 /// The files of the site, with their contents: the page, the door, the
@@ -227,7 +217,7 @@ pub fn run_web(args: &[String]) -> Result<(), String> {
         [flag, dir] if flag == "--out" => PathBuf::from(dir),
         _ => return Err("web: usage: cargo xtask web [--out DIR]".to_string()),
     };
-    build_site(&out, "web")?;
+    build_site(&out)?;
     println!("{}", out.display());
     Ok(())
 }
@@ -235,8 +225,8 @@ pub fn run_web(args: &[String]) -> Result<(), String> {
 /// The JavaScript door's tests (tests/node) under Node, against the
 /// test profile's `npuzzle`, over the site built into target/web.
 pub fn node_tests() -> Result<(), String> {
-    let site = test_site();
-    build_site(&site, TEST_WEB_PROFILE)?;
+    let site = target_dir().join("web");
+    build_site(&site)?;
     let npuzzle = crate::workspace::test_npuzzle()?;
     run(
         Command::new("node")
@@ -249,11 +239,11 @@ pub fn node_tests() -> Result<(), String> {
     )
 }
 
-/// Builds the site into `out`, the engine in `profile`.
-pub fn build_site(out: &Path, profile: &str) -> Result<(), String> {
+/// Builds the site into `out`.
+pub fn build_site(out: &Path) -> Result<(), String> {
     let out = out.to_path_buf();
     let started = std::time::Instant::now();
-    let wasm = compile_engine(profile)?;
+    let wasm = compile_engine()?;
     let files = site_files(&wasm)?;
     // Written beside, then swapped in: a server never serves half a site.
     let staging = out.with_extension("partial");

@@ -20,7 +20,7 @@ pub fn run(ctx: &Ctx, report: &mut String) -> Result<(), String> {
         return Err(format!("the web section cannot run: {missing}"));
     }
     let site = target_dir().join("web");
-    crate::web::build_site(&site, "web")?;
+    crate::web::build_site(&site)?;
     let python = crate::python::python_venv(&["playwright>=1.40,<2"])?;
     let output = Command::new(python)
         .arg(root().join("bench/web_bench.py"))
