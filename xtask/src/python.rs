@@ -24,6 +24,9 @@ pub fn python_venv(packages: &[&str]) -> Result<PathBuf, String> {
 
 /// `pip install --quiet ARGS` in the environment of `python`.
 pub fn pip_install(python: &Path, args: &[&str]) -> Result<(), String> {
+    // One pip at a time: the suite's stages share one environment.
+    static PIP: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = PIP.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     run(
         Command::new(python)
             .args([

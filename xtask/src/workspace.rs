@@ -1,9 +1,23 @@
 //! Where things are and how tools run: the checkout, the target folder,
 //! the release build of `npuzzle`.
 
+use std::cell::RefCell;
 use std::env;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+thread_local! {
+    /// Where the commands [`run`] starts on this thread write: a stage
+    /// running beside another keeps its output in a log, printed whole
+    /// when it ends, instead of interleaving lines with the other's.
+    static COMMAND_LOG: RefCell<Option<File>> = const { RefCell::new(None) };
+}
+
+/// Sends the output of the commands this thread runs to `log`.
+pub fn log_commands_to(log: File) {
+    COMMAND_LOG.with_borrow_mut(|slot| *slot = Some(log));
+}
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -69,6 +83,13 @@ pub fn cargo() -> String {
 
 /// Runs `command`; `what` names it in the error.
 pub fn run(command: &mut Command, what: &str) -> Result<(), String> {
+    COMMAND_LOG.with_borrow(|log| {
+        if let Some(log) = log {
+            if let (Ok(out), Ok(err)) = (log.try_clone(), log.try_clone()) {
+                command.stdout(out).stderr(err);
+            }
+        }
+    });
     let status = command
         .status()
         .map_err(|e| format!("cannot run {what}: {e}"))?;
