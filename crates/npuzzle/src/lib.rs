@@ -54,6 +54,7 @@ mod stream;
 mod table_files;
 mod tables;
 mod threads;
+mod turn;
 
 #[cfg(feature = "native")]
 pub use build::{

@@ -47,6 +47,21 @@ pub enum Note {
         /// Where the tables are.
         dir: std::path::PathBuf,
     },
+    /// A side's tables are built for the other goal only: its boards are
+    /// solved over them, turned 180 degrees with tile v relabelled n*n - v
+    /// (the same distance), and the moves turned back. Told once per side.
+    TablesTurned {
+        /// The board side.
+        size: usize,
+        /// The solver's goal.
+        goal: npuzzle_board::Goal,
+        /// The goal the tables were built for.
+        tables_goal: npuzzle_board::Goal,
+        /// Their partition.
+        partition: String,
+        /// Where they are.
+        dir: std::path::PathBuf,
+    },
     /// A memory budget was given and a board's search does not take it:
     /// only optimal IDA* searches of boards up to 5x5 run A*+IDA*. Told
     /// once per board side and search.
@@ -111,6 +126,18 @@ impl Note {
             } => format!(
                 "using the {partition} tables in {}: the strongest complete set built there \
                  for {size}x{size} (--partition picks another)",
+                npuzzle_pdb::normalize(dir).display()
+            ),
+            Note::TablesTurned {
+                size,
+                goal,
+                tables_goal,
+                partition,
+                dir,
+            } => format!(
+                "{size}x{size} boards for goal {goal} are solved over the {tables_goal} \
+                 {partition} tables in {} (the board turned 180 degrees: the same distance, \
+                 optimal answers): no {goal} tables are built",
                 npuzzle_pdb::normalize(dir).display()
             ),
             Note::MemoryUnused { size, search } => format!(

@@ -68,12 +68,16 @@ impl Solver {
             if let Ok(value) = tables.heuristic(board) {
                 bound = bound.max(u64::from(value));
             }
+        } else if let Some(tables) = self.shared.turned.get().and_then(|t| t.opened_tables(size)) {
+            if let Ok(value) = tables.heuristic(&Self::turned_board(board)) {
+                bound = bound.max(u64::from(value));
+            }
         }
         bound
     }
 
     /// Tables are the default for these sides, when built.
-    fn tables_by_default(size: usize) -> bool {
+    pub(crate) fn tables_by_default(size: usize) -> bool {
         size == 4 || size == 5
     }
 
@@ -86,7 +90,7 @@ impl Solver {
     }
 
     /// Sides whose default tables guide the beam, when built.
-    fn beam_tables_by_default(size: usize) -> bool {
+    pub(crate) fn beam_tables_by_default(size: usize) -> bool {
         npuzzle_pdb::Partition::has_default(size) && size > 5
     }
 
@@ -252,6 +256,22 @@ impl Solver {
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
         }
+        let opening = Instant::now();
+        if let Some(turned) = self.turned_for(board.size()) {
+            // The wall-clock budget counts the opening of the tables too.
+            let run = Run {
+                time_spent: run.time_spent + opening.elapsed(),
+                ..run.clone()
+            };
+            let answer = turned.answer(&Self::turned_board(board), &run, spare_threads);
+            return match answer {
+                Ok(solution) => Ok(self.turned_back(&turned, solution)),
+                Err(e) => {
+                    self.keep_notes(turned.take_notes());
+                    Err(e)
+                }
+            };
+        }
         // Opening a side's tables (the first board of that side) is not
         // this board's time.
         let plan = self.plan(board, max_nodes);
@@ -386,6 +406,9 @@ impl Solver {
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
+        }
+        if let Some(turned) = self.turned_for(board.size()) {
+            return turned.search_identity(&Self::turned_board(board));
         }
         let plan = self.plan(board, self.config.max_nodes);
         self.keeps_progress(board, &plan)?;
@@ -593,7 +616,8 @@ impl Solver {
             return Err(Error::Unsolvable { goal });
         }
         let max_nodes = run.max_nodes.or(self.config.max_nodes);
-        if !matches!(self.plan(board, max_nodes), Plan::Beam { tables: false }) {
+        let turned = self.turned_for(board.size()).is_some();
+        if turned || !matches!(self.plan(board, max_nodes), Plan::Beam { tables: false }) {
             return Ok(None);
         }
         let Ok(beam) = self.beam_request(board, max_nodes, run, self.deadline(run)) else {

@@ -32,11 +32,16 @@ use crate::threads::check_threads;
 #[derive(Default)]
 pub(crate) struct Shared {
     pub(crate) sides: Sides,
-    notes: Mutex<Vec<Note>>,
+    pub(crate) notes: Mutex<Vec<Note>>,
     /// Sides whose missing tables were told.
     pub(crate) notes_said: Mutex<HashSet<usize>>,
     /// Sides and searches whose unused memory budget was told.
     pub(crate) memory_notes_said: Mutex<HashSet<(usize, &'static str)>>,
+    /// The solver of the other goal, whose tables answer this goal's
+    /// boards on sides where only they are built (`turn.rs`).
+    pub(crate) turned: std::sync::OnceLock<Solver>,
+    /// This is such a solver: it never turns again.
+    pub(crate) is_turned: bool,
 }
 
 /// How one [`Solver::solve_with`] runs; `Run::default()` is what
@@ -169,7 +174,9 @@ impl SolverBuilder {
             solver.shared.sides.insert(tables);
         }
         for size in open_now {
-            solver.tables(size)?;
+            if let Err(e) = solver.tables(size) {
+                solver.turned_for(size).ok_or(e)?;
+            }
         }
         Ok(solver)
     }
@@ -334,12 +341,26 @@ impl Solver {
 
     /// Each table's value for the board and their sums, over the side's tables.
     pub fn lookup(&self, board: &Board) -> Result<Lookup, Error> {
+        if let Some(turned) = self.turned_for(board.size()) {
+            let lookup = turned.lookup(&Self::turned_board(board));
+            self.keep_notes(turned.take_notes());
+            return lookup;
+        }
         self.tables(board.size())?.lookup(board)
     }
 
     /// The notes told since the last call, oldest first.
     pub fn take_notes(&self) -> Vec<Note> {
         std::mem::take(&mut *self.shared.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Keeps notes already told to the note sink with this solver's own.
+    pub(crate) fn keep_notes(&self, notes: Vec<Note>) {
+        self.shared
+            .notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(notes);
     }
 
     pub(crate) fn note(&self, note: Note) {
