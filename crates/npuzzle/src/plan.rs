@@ -658,7 +658,7 @@ impl Solver {
         } else {
             None
         };
-        let found = match &opened {
+        let one_beam = |width: usize| match &opened {
             Some(tables) => npuzzle_search::beam_catalogue(
                 board,
                 &request,
@@ -666,6 +666,13 @@ impl Solver {
                 width,
             ),
             None => npuzzle_search::beam(board, &request, width),
+        };
+        // Under a wall-clock budget, narrow beams first: the budget's
+        // answer is the best beam that finished, not a cut one. Beams run
+        // elsewhere (`run.beams`) are of the full width alone.
+        let (found, width) = match &deadline {
+            Some(deadline) if run.beams.is_empty() => widening(&one_beam, width, deadline),
+            _ => (one_beam(width), width),
         };
         let found = match found {
             Ok(found) => found,
@@ -760,6 +767,62 @@ impl Solver {
             elapsed: started.elapsed(),
             ..Solution::by("reduction", moves)
         })
+    }
+}
+
+/// The narrowest beam of [`widening`], in halvings of the full width.
+const WIDENING_STEPS: u32 = 4;
+
+/// Beams from a sixteenth of `width` up to `width`, each twice as wide as
+/// the last (together at most twice the time of the widest), until the
+/// `deadline` passes; returns the shortest answer and its beam's width. A
+/// narrow beam that finds nothing leaves it to the wider ones; with no
+/// answer at all, the last beam's error stands.
+fn widening(
+    one_beam: &dyn Fn(usize) -> Result<npuzzle_search::Solution, SearchError>,
+    width: usize,
+    deadline: &Deadline,
+) -> (Result<npuzzle_search::Solution, SearchError>, usize) {
+    let mut best: Option<(npuzzle_search::Solution, usize)> = None;
+    let mut expanded = 0;
+    let mut beam_width = (width >> WIDENING_STEPS).max(MIN_BEAM_WIDTH).min(width);
+    let last_error = loop {
+        match one_beam(beam_width) {
+            Ok(found) => {
+                expanded += found.stats.expanded;
+                if best
+                    .as_ref()
+                    .is_none_or(|(kept, _)| found.moves.len() < kept.moves.len())
+                {
+                    best = Some((found, beam_width));
+                }
+            }
+            // A beam that found nothing in its nodes or time: the best so
+            // far stands, or a wider beam may yet answer.
+            Err(SearchError::Incomplete(
+                Incomplete::NodeLimit { .. } | Incomplete::TimeLimit { .. },
+            )) if best.is_some() => {}
+            Err(SearchError::Incomplete(Incomplete::NodeLimit { .. }))
+                if beam_width < width && !deadline.passed() => {}
+            Err(e) => break Some(e),
+        }
+        if deadline.passed() || beam_width >= width {
+            break None;
+        }
+        beam_width = (beam_width * 2).min(width);
+    };
+    match (best, last_error) {
+        (_, Some(e)) => (Err(e), width),
+        (Some((mut found, width)), None) => {
+            found.stats.expanded = expanded;
+            (Ok(found), width)
+        }
+        (None, None) => (
+            Err(SearchError::Incomplete(Incomplete::TimeLimit {
+                budget: deadline.budget(),
+            })),
+            width,
+        ),
     }
 }
 

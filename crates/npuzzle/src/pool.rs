@@ -54,7 +54,9 @@ pub(crate) fn engine_pool() -> Result<Arc<ThreadPool>, String> {
     ENGINE.get(crate::threads::cores())
 }
 
-/// Runs `work` in [`engine_pool`] (on this thread if no pool can start).
+/// Runs `work` in [`engine_pool`]. If no pool can start, it runs on this
+/// thread, unless this is a worker of another pool: then on a plain
+/// thread, for the reason below (here only if no thread can start).
 ///
 /// A worker of another rayon pool (a solver's) hands the work over from a
 /// plain thread of its own and blocks on it: waiting in `install`, the
@@ -63,7 +65,10 @@ pub(crate) fn engine_pool() -> Result<Arc<ThreadPool>, String> {
 /// would wait forever on its own thread.
 pub(crate) fn in_engine_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
     let Ok(pool) = engine_pool() else {
-        return work();
+        if rayon::current_thread_index().is_none() {
+            return work();
+        }
+        return off_the_pool(work);
     };
     let in_other_pool =
         rayon::current_thread_index().is_some() && pool.current_thread_index().is_none();
@@ -74,4 +79,49 @@ pub(crate) fn in_engine_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
         Ok(result) => result,
         Err(panic) => std::panic::resume_unwind(panic),
     })
+}
+
+/// `work` on a plain thread of its own, this one blocked on it; here if
+/// no thread can start.
+fn off_the_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    let slot = Mutex::new(Some(work));
+    let run = || {
+        slot.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .map(|w| w())
+    };
+    let ran = std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new().spawn_scoped(scope, run).ok()?;
+        Some(thread.join())
+    });
+    match ran {
+        Some(Ok(Some(result))) => result,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        _ => {
+            let work = slot.into_inner().unwrap_or_else(|e| e.into_inner());
+            work.expect("work that did not run is still here")()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_handed_off_a_pool_runs_once_on_another_thread() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let (caller, ran_on) = pool.install(|| {
+            let caller = std::thread::current().id();
+            (caller, off_the_pool(|| std::thread::current().id()))
+        });
+        assert_ne!(caller, ran_on);
+        let runs = std::sync::atomic::AtomicUsize::new(0);
+        off_the_pool(|| runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst));
+        assert_eq!(runs.into_inner(), 1);
+    }
 }

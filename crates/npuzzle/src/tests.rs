@@ -1134,3 +1134,31 @@ fn tables_of_one_goal_answer_the_others_boards_optimally() {
         .iter()
         .all(|n| !matches!(n, Note::TablesTurned { .. })));
 }
+
+/// Under a wall-clock budget the beam starts narrow and widens while time
+/// is left: a 5x5 board without tables gets a beam's answer in 1 s, where
+/// the full-width beam takes seconds, not the reduction from the start.
+#[test]
+fn a_budgeted_beam_answers_from_the_widest_beam_that_finished() {
+    use std::time::Duration;
+    isolate();
+    let solver = Solver::builder().threads(1).build().unwrap();
+    let run = Run {
+        max_time: Some(Duration::from_secs(1)),
+        here: true,
+        ..Run::default()
+    };
+    let mut rng = SplitMix64::new(3);
+    let (mut budgeted, mut reduced) = (0, 0);
+    for _ in 0..3 {
+        let board = random_board(5, Goal::BlankLast, &mut rng);
+        let solution = solver.solve_with(&board, &run).unwrap();
+        assert_eq!(solution.algorithm, "beam", "{board}: {:?}", solution.note);
+        assert!(board.solves(&solution.moves, Goal::BlankLast), "{board}");
+        budgeted += solution.length();
+        reduced += npuzzle_search::solve_by_reduction(&board, Goal::BlankLast)
+            .unwrap()
+            .len();
+    }
+    assert!(budgeted < reduced, "{budgeted} moves against {reduced}");
+}

@@ -294,10 +294,11 @@ fn the_beam_answers_from_where_it_got_when_time_runs_out() {
     let narrow = random_board(5, Goal::BlankLast, &mut SplitMix64::new(9));
     r.deadline = Some(Deadline::after(Duration::from_millis(1)));
     std::thread::sleep(Duration::from_millis(2));
-    assert!(matches!(
-        beam(&narrow, &r, 5_000),
-        Err(SearchError::Incomplete(Incomplete::TimeLimit { .. }))
-    ));
+    // 5x5 gets one beam guided by linear conflict: it too answers from
+    // where it got.
+    let found = beam(&narrow, &r, 5_000).unwrap();
+    assert!(narrow.solves(&found.moves, Goal::BlankLast));
+    assert_eq!(found.stats.strategy, "beam+reduction");
 }
 
 proptest! {

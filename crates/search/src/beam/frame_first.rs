@@ -237,7 +237,8 @@ fn frame_first_beams<H: Heuristic>(
         limit: nodes_to_depth(request, width, bound, 6),
     };
     let (moves, expanded) = beam.repair(board, nearest, spent, request);
-    finish_by_reduction(board, request, moves, expanded, bound, started)
+    let names = ["frame-weighted", "frame-weighted+reduction"];
+    finish_by_reduction(board, request, moves, expanded, bound, started, names)
 }
 
 /// What the beams so far came to.
@@ -516,6 +517,7 @@ fn finish_by_reduction(
     expanded: u64,
     initial_estimate: u32,
     started: Instant,
+    [guide, guide_and_reduction]: [&'static str; 2],
 ) -> Result<Solution, SearchError> {
     let mut reached = board.clone();
     for &mv in &moves {
@@ -529,10 +531,10 @@ fn finish_by_reduction(
         Effort::Thorough
     };
     let (rest, strategy) = if reached.is_goal(request.goal) {
-        (Vec::new(), "frame-weighted")
+        (Vec::new(), guide)
     } else {
         let rest = solve_by_reduction_until(&reached, request.goal, effort, stop)?;
-        (rest, "frame-weighted+reduction")
+        (rest, guide_and_reduction)
     };
     let moves = moves.into_iter().chain(rest).collect();
     Ok(Solution {
@@ -616,16 +618,29 @@ fn beam_with<H: Heuristic>(
     let position = Position::new(board);
     let initial_estimate = heuristic.value(&heuristic.init(&position));
     let limit = request.max_nodes.unwrap_or(u64::MAX);
-    let (beam::Ending::Solved(moves), mut stats) = beam::beam(
-        grid,
-        heuristic,
-        &position,
-        width,
-        limit,
-        Halt::of(request),
-        None,
-    ) else {
-        return Err(ended_early(request, limit).into());
+    let halt = Halt::of(request);
+    // The nearest board is tracked, never taken to be stuck: a beam cut
+    // short by the clock answers from the board nearest the goal it
+    // reached, finished by the reduction, instead of from the start.
+    let never_stuck = Some(usize::MAX);
+    let (ending, mut stats) =
+        beam::beam(grid, heuristic, &position, width, limit, halt, never_stuck);
+    let moves = match ending {
+        beam::Ending::Solved(moves) => moves,
+        beam::Ending::Unfinished(nearest) if halt.timed_out() => {
+            let names = ["beam", "beam+reduction"];
+            let expanded = stats.expanded;
+            return finish_by_reduction(
+                board,
+                request,
+                nearest,
+                expanded,
+                initial_estimate,
+                started,
+                names,
+            );
+        }
+        _ => return Err(ended_early(request, limit).into()),
     };
     stats.strategy = heuristic.name();
     Ok(Solution {
