@@ -58,17 +58,23 @@ static const char *pick(const char *const *choices, size_t count) {
     return choices[below(count)];
 }
 
-/* A board: a random walk from the goal (bounded search effort), a random
- * permutation, or random bytes. Returns the tile count. */
-static size_t board(uint16_t *tiles, int *side, int *solvable_kind) {
+/* A board: a random walk from a goal (bounded search effort), a random
+ * permutation, or random bytes. Returns the tile count. Walks start from
+ * the blank-last goal, so a blank-first solver gets far boards too; a 5x5
+ * walk starts from `first`'s goal but one time in sixteen, as a far 5x5
+ * board costs seconds of beam search and adds no new path after the
+ * first few. */
+static size_t board(uint16_t *tiles, int *side, int *solvable_kind, int first) {
     int n = 2 + (int)below(4); /* 2..5 */
     size_t cells = (size_t)n * n;
     *side = n;
     *solvable_kind = 0;
     uint64_t kind = below(10);
     if (kind < 7) {
-        for (size_t i = 0; i < cells; i++) tiles[i] = (uint16_t)((i + 1) % cells);
-        size_t blank = cells - 1;
+        int from_first = n == 5 && (below(16) ? first : !first);
+        for (size_t i = 0; i < cells; i++)
+            tiles[i] = (uint16_t)(from_first ? i : (i + 1) % cells);
+        size_t blank = from_first ? 0 : cells - 1;
         int steps = (int)below(n <= 3 ? 40 : 28);
         for (int s = 0; s < steps; s++) {
             int r = (int)(blank / n), c = (int)(blank % n);
@@ -234,7 +240,7 @@ static void solve_one(int with_info) {
     uint16_t tiles[80];
     uint8_t bytes[80];
     int n, solvable;
-    size_t len = board(tiles, &n, &solvable);
+    size_t len = board(tiles, &n, &solvable, goal_of(solver));
     for (size_t i = 0; i < len; i++) bytes[i] = (uint8_t)tiles[i];
     size_t capacity = below(4) ? 300 : below(40);
     char *moves = malloc(capacity + 16);
@@ -299,7 +305,7 @@ int main(int argc, char **argv) {
             npuzzle_solver *solver = any_handle(&slot);
             uint16_t tiles[80];
             uint8_t bytes[80];
-            size_t len = board(tiles, &n, &solvable);
+            size_t len = board(tiles, &n, &solvable, goal_of(solver));
             for (size_t i = 0; i < len; i++) bytes[i] = (uint8_t)tiles[i];
             uint32_t value;
             check_status("npuzzle_lookup",

@@ -342,7 +342,12 @@ fn run_file(path: &Path) -> usize {
             dir.path().to_path_buf()
         };
         for command in commands(&block) {
+            let started = Instant::now();
             let (status, stdout, stderr) = run(&cwd, &in_test_profile(&command));
+            let seconds = started.elapsed().as_secs_f64();
+            if seconds >= 2.0 {
+                eprintln!("docs: {place}: {seconds:.1} s for `{command}`");
+            }
             let expected = expected_status(&command);
             assert!(
                 !stderr.contains("panicked"),

@@ -52,7 +52,7 @@ pub fn python_tests() -> Result<(), String> {
     let npuzzle = test_npuzzle()?;
     run(
         Command::new(&python)
-            .args(["-m", "pytest", "-q"])
+            .args(["-m", "pytest", "-q", "--durations=10"])
             .arg(root.join("crates/python/tests"))
             .env("NPUZZLE_BIN", &npuzzle)
             .env("NPUZZLE_WHEEL", &wheel)

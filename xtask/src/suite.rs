@@ -297,7 +297,7 @@ pub fn browser_tests() -> Result<(), String> {
     let root = root();
     run(
         Command::new(&python)
-            .args(["-m", "pytest", "-q"])
+            .args(["-m", "pytest", "-q", "--durations=5"])
             .arg(root.join("tests/browser"))
             .env("NPUZZLE_BIN", &npuzzle)
             .env("NPUZZLE_WEB_DIR", &site)

@@ -371,8 +371,10 @@ pub(crate) fn split_ida_star_keeping<H: Heuristic>(
     let depth = split_depth(grid.n);
     let state = heuristic.init(&position);
     let mut bound = heuristic.value(&state);
-    if bound <= depth + 2 {
-        // Too shallow to split, and over in moments: nothing to keep.
+    if bound <= depth + 2 || (grid.n <= 3 && progress.is_none()) {
+        // Too shallow to split, or an 8-puzzle (a few hundred nodes, where
+        // collecting the frontier cost more than the search): nothing to
+        // keep.
         return Ok(ida_star(grid, heuristic, position, node_limit, halt));
     }
     let mut stats = Stats::default();
