@@ -115,6 +115,16 @@ pub fn ensure_24_tables(npuzzle: &Path, partition: &str) -> Result<(), String> {
     )
 }
 
+/// Builds the default tables of a `side`x`side` board (default goal) that
+/// data/ lacks.
+pub fn ensure_side_tables(npuzzle: &Path, side: usize) -> Result<(), String> {
+    build_missing(
+        npuzzle,
+        npuzzle_pdb::Partition::default_name(side),
+        &["--size", &side.to_string()],
+    )
+}
+
 fn build_missing(npuzzle: &Path, partition: &str, board: &[&str]) -> Result<(), String> {
     let status = Command::new(npuzzle)
         .args(["pdb", "build"])
