@@ -13,6 +13,7 @@ use clap::Parser;
 
 use crate::workspace::{release_npuzzle, root};
 
+mod budgets;
 mod build;
 mod catalogues;
 mod context;
@@ -176,6 +177,16 @@ pub const SECTIONS: &[Section] = &[
         default: true,
         needs_default_tables: false,
         run: near_optimal::run,
+    },
+    Section {
+        name: "budgets",
+        measures: "--max-seconds 0.1 and 1 from a fresh process, 4x4 to 10x10 and \
+                   127x127 over the tables in data/: worst wall time past the budget \
+                   against the tables' first open",
+        cost: "2 min",
+        default: false,
+        needs_default_tables: false,
+        run: budgets::run,
     },
     Section {
         name: "deepcubea",
