@@ -44,12 +44,41 @@ pub fn pip_install(python: &Path, args: &[&str]) -> Result<(), String> {
 /// Builds the Python package into a virtual environment under target/ with
 /// maturin and runs its tests with pytest.
 pub fn python_tests() -> Result<(), String> {
+    python_pytest(python_prepare()?)
+}
+
+/// What pytest runs against: the test environment's python, the wheel
+/// installed into it and the command line the tests call.
+pub struct PythonUnderTest {
+    python: PathBuf,
+    wheel: PathBuf,
+    npuzzle: PathBuf,
+}
+
+/// Builds and installs the wheel and the command line: the part of the
+/// Python stage that compiles (and so holds cargo's lock on target/).
+pub fn python_prepare() -> Result<PythonUnderTest, String> {
     if let Some(missing) = stages::python_missing(&stages::Host::current()) {
         return Err(format!("the Python tests cannot run: {missing}"));
     }
-    let root = root();
     let (python, wheel) = python_package_and_wheel(TEST_PROFILE)?;
     let npuzzle = test_npuzzle()?;
+    Ok(PythonUnderTest {
+        python,
+        wheel,
+        npuzzle,
+    })
+}
+
+/// Runs pytest over crates/python/tests against what [`python_prepare`]
+/// built.
+pub fn python_pytest(prepared: PythonUnderTest) -> Result<(), String> {
+    let PythonUnderTest {
+        python,
+        wheel,
+        npuzzle,
+    } = prepared;
+    let root = root();
     run(
         Command::new(&python)
             .args(["-m", "pytest", "-q", "--durations=10"])

@@ -6,9 +6,15 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::python::{python_tests, python_venv};
+use crate::python::{python_prepare, python_pytest, python_venv};
 use crate::workspace::{cargo, root, run, target_dir, test_npuzzle, TEST_PROFILE};
 use crate::{runner, stages, web};
+
+/// The stages that run beside pytest, by name.
+const LIGHT_READER: &str = "light reader alone (npuzzle-pdb, default features)";
+const WITHOUT_NATIVE: &str = "engine without native (npuzzle-wasm)";
+const WEB_AND_NODE: &str = "WebAssembly site and Node tests";
+const BROWSER: &str = "browser (Chromium)";
 
 /// What the browser tests import.
 const BROWSER_PACKAGES: &[&str] = &["pytest", "playwright>=1.40,<2"];
@@ -198,80 +204,93 @@ fn whole_suite(args: &[String], stages: &mut Stages) -> Result<(), String> {
         return Err(e);
     }
     waited(stages);
-    // The light reader alone, as a dependent sees it: no feature enabled by
-    // the other crates of the workspace.
-    stages.time("light reader alone (npuzzle-pdb, default features)", || {
-        cargo_test(
-            &["--package", "npuzzle-pdb"],
-            "cargo test --package npuzzle-pdb (default features)",
-        )
-    })?;
-    // The engine as the browser has it: `npuzzle` without `native` (tables
-    // from memory, one thread), through the WebAssembly crate's calls.
-    stages.time("engine without native (npuzzle-wasm)", || {
-        cargo_test(
-            &["--package", "npuzzle-wasm"],
-            "cargo test --package npuzzle-wasm (npuzzle without native)",
-        )
-    })?;
-    // The browser and Node stages wait on pages and a single-threaded
-    // engine most of the time, Python leaves half a core: they run side by
-    // side, the web stages' output kept in a log printed when they end.
+    // The wheel and the command line Python calls are built first: they
+    // and the stages beside take cargo's lock on target/ when they compile.
+    let prepared = plan
+        .python
+        .then(|| stages.time("Python wheel (maturin)", python_prepare));
+    // Beside pytest, which leaves part of a core idle (its workers wait on
+    // each other), one after another: the light reader alone and the engine
+    // without `native` (their compiles), then the browser and Node stages,
+    // which wait on pages and a single-threaded engine most of the time.
+    // Their output goes to a log printed when they end.
     let (web, browser) = (plan.web, plan.browser);
-    let beside = (web || browser).then(|| {
-        let log_path = target_dir().join(TEST_PROFILE).join("web-stages.log");
+    let log_path = target_dir().join(TEST_PROFILE).join("beside-python.log");
+    let beside = {
+        let log_path = log_path.clone();
         std::thread::spawn(move || {
-            let mut done = Vec::new();
             match std::fs::File::create(&log_path) {
                 Ok(log) => crate::workspace::log_commands_to(log),
                 Err(e) => eprintln!(
-                    "xtask: {}: {e}; the web stages print here",
+                    "xtask: {}: {e}; the stages beside Python print here",
                     log_path.display()
                 ),
             }
+            let mut done = Vec::new();
             let timed = |name: &'static str, stage: fn() -> Result<(), String>| {
                 let started = Instant::now();
                 let result = stage();
                 (name, started.elapsed(), result)
             };
+            // The light reader alone, as a dependent sees it: no feature
+            // enabled by the other crates of the workspace.
+            done.push(timed(LIGHT_READER, || {
+                cargo_test(
+                    &["--package", "npuzzle-pdb"],
+                    "cargo test --package npuzzle-pdb (default features)",
+                )
+            }));
+            // The engine as the browser has it: `npuzzle` without `native`
+            // (tables from memory, one thread), through the WebAssembly
+            // crate's calls.
+            done.push(timed(WITHOUT_NATIVE, || {
+                cargo_test(
+                    &["--package", "npuzzle-wasm"],
+                    "cargo test --package npuzzle-wasm (npuzzle without native)",
+                )
+            }));
             if web {
-                done.push(timed("WebAssembly site and Node tests", web::node_tests));
+                done.push(timed(WEB_AND_NODE, web::node_tests));
             }
-            if browser && done.iter().all(|(_, _, result)| result.is_ok()) {
-                done.push(timed("browser (Chromium)", browser_tests));
+            let web_passed = done
+                .iter()
+                .all(|(name, _, result)| *name != WEB_AND_NODE || result.is_ok());
+            if browser && web_passed {
+                done.push(timed(BROWSER, browser_tests));
             }
-            (log_path, done)
+            done
         })
-    });
-    let python = if plan.python {
-        stages.time("Python (wheel and pytest)", python_tests)
-    } else {
-        Ok(())
     };
-    let mut web_result = Ok(());
-    if let Some(beside) = beside {
-        let (log_path, done) = beside
-            .join()
-            .map_err(|_| "the web stages' thread panicked".to_string())?;
-        let output = std::fs::read_to_string(&log_path).unwrap_or_default();
-        eprintln!(
-            "\nxtask: the web stages' output ({}):\n{output}",
-            log_path.display()
-        );
-        for (name, took, result) in done {
-            stages.record(&format!("{name} (beside Python)"), took, result.is_ok());
-            if let Err(e) = result {
-                web_result = match name {
-                    "browser (Chromium)" => plan.skip_unless_installed("browser", e),
-                    _ => Err(e),
-                };
+    let python = match prepared {
+        Some(Ok(prepared)) => stages.time("Python (pytest)", || python_pytest(prepared)),
+        Some(Err(e)) => Err(e),
+        None => Ok(()),
+    };
+    let done = beside
+        .join()
+        .map_err(|_| "the stages beside Python panicked".to_string())?;
+    let output = std::fs::read_to_string(&log_path).unwrap_or_default();
+    eprintln!(
+        "\nxtask: the output of the stages beside Python ({}):\n{output}",
+        log_path.display()
+    );
+    let mut beside_result = Ok(());
+    for (name, took, result) in done {
+        stages.record(&format!("{name} (beside Python)"), took, result.is_ok());
+        if let Err(e) = result {
+            let outcome = match name {
+                BROWSER => plan.skip_unless_installed("browser", e),
+                _ => Err(e),
+            };
+            if beside_result.is_ok() {
+                beside_result = outcome;
             }
         }
     }
     if let Err(e) = python {
         plan.skip_unless_installed("Python", e)?;
     }
-    web_result?;
+    beside_result?;
     for note in &plan.notes {
         eprintln!("xtask: {note}");
     }
