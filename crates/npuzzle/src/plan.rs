@@ -10,8 +10,8 @@ use std::sync::Arc;
 use npuzzle_board::Board;
 use npuzzle_search::heuristic::{Heuristic, LinearConflict};
 use npuzzle_search::{
-    Algorithm, BeamOutcome, Deadline, Effort, Grid, HeuristicKind, Incomplete, InputError,
-    Position, Request, SearchError, Stats, MAX_SEARCH_SIZE,
+    Algorithm, BeamOutcome, Deadline, Grid, HeuristicKind, Incomplete, InputError, Position,
+    Request, SearchError, Stats, MAX_SEARCH_SIZE,
 };
 
 use crate::error::{Error, TablesProblem};
@@ -282,7 +282,9 @@ impl Solver {
             Self::progress_within_a_known_solution(board, goal, progress)?;
         }
         let (algorithm, heuristic, fallback_after) = match plan {
-            Plan::Reduce { why } => return self.reduce(board, why, started, stop.as_ref(), false),
+            Plan::Reduce { why } => {
+                return self.reduce(board, why, started, stop.as_ref(), Finish::By(deadline))
+            }
             Plan::Beam { tables } => {
                 return self.beam(board, tables, max_nodes, run, deadline, started)
             }
@@ -465,7 +467,7 @@ impl Solver {
                     "no optimal answer within the time budget of {} s",
                     npuzzle_search::seconds_text(budget)
                 );
-                self.reduce(board, why, started, stop, true)
+                self.reduce(board, why, started, stop, Finish::Late(deadline))
             }
             SearchError::Incomplete(Incomplete::NodeLimit { .. })
                 if fallback && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
@@ -475,7 +477,7 @@ impl Solver {
             }
             SearchError::Incomplete(Incomplete::NodeLimit { limit, .. }) if fallback => {
                 let why = format!("optimal search gave up after {limit} nodes");
-                self.reduce(board, why, started, stop, false)
+                self.reduce(board, why, started, stop, Finish::By(deadline))
             }
             SearchError::Input(InputError::Tables(e)) => {
                 let tables = self.tables(board.size())?;
@@ -651,7 +653,7 @@ impl Solver {
             depth_cap,
         } = match self.beam_request(board, max_nodes, run, deadline) {
             Ok(beam) => beam,
-            Err(why) => return self.reduce(board, why, started, stop, false),
+            Err(why) => return self.reduce(board, why, started, stop, Finish::By(deadline)),
         };
         let opened = if tables {
             Some(self.tables(board.size())?)
@@ -680,14 +682,14 @@ impl Solver {
                 let why = format!(
                     "a beam search of width {width} found nothing within {depth_cap} moves"
                 );
-                return self.reduce(board, why, started, stop, false);
+                return self.reduce(board, why, started, stop, Finish::By(deadline));
             }
             Err(SearchError::Incomplete(Incomplete::TimeLimit { budget })) => {
                 let why = format!(
                     "a beam search of width {width} found nothing within the time budget of {} s",
                     npuzzle_search::seconds_text(budget)
                 );
-                return self.reduce(board, why, started, stop, true);
+                return self.reduce(board, why, started, stop, Finish::Late(deadline));
             }
             Err(SearchError::Input(InputError::Tables(e))) => {
                 let tables = self.tables(board.size())?;
@@ -738,23 +740,36 @@ impl Solver {
             .map(|budget| Deadline::partly_spent(budget, run.time_spent))
     }
 
-    /// The reduction's answer; `out_of_time`: the wall-clock budget is
-    /// spent, so it works quickly (tens of milliseconds up to 10x10).
+    /// The reduction's answer, by `finish`.
     fn reduce(
         &self,
         board: &Board,
         why: String,
         started: Instant,
         stop: Option<&Arc<std::sync::atomic::AtomicBool>>,
-        out_of_time: bool,
+        finish: Finish,
     ) -> Result<Solution, Error> {
-        let effort = if out_of_time {
-            Effort::Quick
-        } else {
-            self.config.effort
+        let goal = self.config.goal;
+        let hurried =
+            |deadline| npuzzle_search::solve_by_reduction_hurried(board, goal, stop, deadline);
+        let found = match finish {
+            Finish::Late(deadline) => hurried(deadline),
+            Finish::By(deadline) => match npuzzle_search::solve_by_reduction_until(
+                board,
+                goal,
+                self.config.effort,
+                stop,
+                deadline,
+            ) {
+                Err(SearchError::Incomplete(Incomplete::TimeLimit { .. }))
+                    if board.size() <= BEAM_MAX_SIZE =>
+                {
+                    hurried(deadline)
+                }
+                found => found,
+            },
         };
-        let moves = npuzzle_search::solve_by_reduction_until(board, self.config.goal, effort, stop)
-            .map_err(|e| Error::from_search(e, self.config.goal))?;
+        let moves = found.map_err(|e| Error::from_search(e, goal))?;
         // Every solution of a board has the same parity; an answer as short
         // as the bound is optimal, whatever found it.
         let bound = self.lower_bound(board);
@@ -768,6 +783,17 @@ impl Solver {
             ..Solution::by("reduction", moves)
         })
     }
+}
+
+/// When the reduction answers, under a wall-clock budget.
+enum Finish {
+    /// The budget (this deadline) went on a search whose answer this
+    /// finishes: hurried, late by tens of milliseconds up to 10x10.
+    Late(Option<Deadline>),
+    /// By the deadline, if any. Up to [`BEAM_MAX_SIZE`] one cut short
+    /// starts again hurried; past it (a 127x127 board takes seconds) the
+    /// budget's error stands.
+    By(Option<Deadline>),
 }
 
 /// The narrowest beam of [`widening`], in halvings of the full width.

@@ -626,6 +626,34 @@ fn a_time_budget_ends_optimal_searches_and_cuts_near_optimal_ones_short() {
     }
 }
 
+/// The reduction alone is held to the budget: a board past 10x10 whose
+/// budget is spent is refused with the budget named (a 127x127 reduction
+/// takes seconds); up to 10x10, where it takes milliseconds, it answers.
+#[test]
+fn a_spent_budget_refuses_the_reduction_of_big_boards_and_answers_small_ones() {
+    use std::time::Duration;
+    isolate();
+    let solver = Solver::builder().threads(1).build().unwrap();
+    let spent = Run {
+        max_time: Some(Duration::from_secs(2)),
+        time_spent: Duration::from_secs(2),
+        ..Run::default()
+    };
+    for size in [16, 127] {
+        let board = random_board(size, Goal::BlankLast, &mut SplitMix64::new(5));
+        let e = solver.solve_with(&board, &spent).unwrap_err();
+        assert!(
+            matches!(e, Error::TimeLimit { budget } if budget == Duration::from_secs(2)),
+            "{size}x{size}: {e:?}"
+        );
+    }
+    let fast = Solver::builder().threads(1).fast(true).build().unwrap();
+    let board = random_board(10, Goal::BlankLast, &mut SplitMix64::new(5));
+    let solution = fast.solve_with(&board, &spent).unwrap();
+    assert_eq!(solution.algorithm, "reduction");
+    assert!(board.solves(&solution.moves, Goal::BlankLast));
+}
+
 /// `solve_with` takes the run's own node limit over the solver's, and a
 /// run `here` gives the moves of the split search.
 #[test]

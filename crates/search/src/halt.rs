@@ -25,6 +25,11 @@ impl<'a> Halt<'a> {
         }
     }
 
+    /// A flag and a deadline.
+    pub fn new(flag: Option<&'a AtomicBool>, deadline: Option<&'a Deadline>) -> Halt<'a> {
+        Halt { flag, deadline }
+    }
+
     /// A flag alone.
     #[cfg(test)]
     pub fn flag(flag: Option<&'a AtomicBool>) -> Halt<'a> {

@@ -41,7 +41,8 @@ pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 pub use ida::split_depth;
 pub use progress::{Progress, ProgressMismatch, Searched};
 pub use reduction::{
-    solve_by_reduction, solve_by_reduction_until, solve_by_reduction_with, Effort,
+    solve_by_reduction, solve_by_reduction_hurried, solve_by_reduction_until,
+    solve_by_reduction_with, Effort, FINISH_GRACE,
 };
 pub use types::{
     default_max_nodes, seconds_text, Algorithm, BeamEnding, BeamOutcome, Deadline, HeuristicKind,

@@ -24,9 +24,9 @@ use npuzzle_board::{Board, Goal, Move};
 use crate::dispatch::solve;
 use crate::grid::{move_between, Grid, Position, MAX_SEARCH_SIZE};
 use crate::heuristic::{Heuristic, LinearConflict};
-use crate::smooth::{cancel_pairs, polish};
+use crate::smooth::{cancel_pairs, polish_until};
 use crate::types::{
-    Algorithm, HeuristicKind, Incomplete, InputError, Request, SearchError, Solution,
+    Algorithm, Deadline, HeuristicKind, Incomplete, InputError, Request, SearchError, Solution,
 };
 
 /// What a blank move costs, in the units of the cheapest-path search, when
@@ -117,6 +117,13 @@ struct Reducer {
     /// [`Incomplete::Stopped`]: looked at before every blank trip and
     /// every tile placed, so within a millisecond even on 127x127.
     stop: Option<Arc<AtomicBool>>,
+    /// Past it the reduction ends with [`Incomplete::TimeLimit`], looked at
+    /// as often as `stop`; or, when `hurried`, its core searches give up.
+    deadline: Option<Deadline>,
+    /// The reduction must answer: past the deadline its core searches give
+    /// up (a smaller core is searched instead, down to 3x3, which takes
+    /// microseconds), and only they look at it.
+    hurried: bool,
 }
 
 /// A `Reducer`'s position and move count, to go back to.
@@ -151,6 +158,8 @@ impl Reducer {
             effort: Effort::Thorough,
             stamp: 0,
             stop: None,
+            deadline: None,
+            hurried: false,
         }
     }
 
@@ -159,7 +168,14 @@ impl Reducer {
             Some(stop) if stop.load(Ordering::Relaxed) => {
                 Err(SearchError::Incomplete(Incomplete::Stopped))
             }
-            _ => Ok(()),
+            _ => match self.deadline {
+                Some(deadline) if !self.hurried && deadline.passed() => {
+                    Err(SearchError::Incomplete(Incomplete::TimeLimit {
+                        budget: deadline.budget(),
+                    }))
+                }
+                _ => Ok(()),
+            },
         }
     }
 
@@ -768,9 +784,16 @@ impl Reducer {
                 return Ok(false);
             }
         }
-        let stop = self.stop.clone();
-        let search_core = |core: &Board, within: u32, budget: u64| {
-            search_core(core, within, budget, stop.clone())
+        let (stop, deadline, hurried) = (self.stop.clone(), self.deadline, self.hurried);
+        let search_core = |core: &Board, within: u32, budget: u64| match search_core(
+            core,
+            within,
+            budget,
+            stop.clone(),
+            deadline,
+        ) {
+            Err(SearchError::Incomplete(Incomplete::TimeLimit { .. })) if hurried => Ok(None),
+            found => found,
         };
         if let Some(solution) = search_core(&core, 0, OPTIMAL_BUDGET)? {
             self.moves.extend(solution.moves);
@@ -794,8 +817,17 @@ impl Reducer {
         } else {
             let mut left = self.effort.core_budget();
             for within in BOUNDS {
-                // Until the budget is spent.
-                let Some(solution) = search_core(&core, within, left)? else {
+                // Until the budget (nodes, or the deadline once an answer
+                // is in hand) is spent.
+                let solution = match search_core(&core, within, left) {
+                    Err(SearchError::Incomplete(Incomplete::TimeLimit { .. }))
+                        if best.is_some() =>
+                    {
+                        break
+                    }
+                    found => found?,
+                };
+                let Some(solution) = solution else {
                     break;
                 };
                 left = left.saturating_sub(solution.stats.expanded);
@@ -840,6 +872,7 @@ fn search_core(
     within: u32,
     budget: u64,
     stop: Option<Arc<AtomicBool>>,
+    deadline: Option<Deadline>,
 ) -> Result<Option<Solution>, SearchError> {
     let request = Request {
         goal: Goal::BlankLast,
@@ -848,6 +881,7 @@ fn search_core(
         max_nodes: Some(budget),
         parallel: false,
         stop,
+        deadline,
         within,
         ..Request::default()
     };
@@ -869,49 +903,92 @@ pub fn solve_by_reduction_with(
     goal: Goal,
     effort: Effort,
 ) -> Result<Vec<Move>, SearchError> {
-    solve_by_reduction_until(board, goal, effort, None)
+    solve_by_reduction_until(board, goal, effort, None, None)
 }
 
 /// [`solve_by_reduction_with`] that another thread can end by setting
-/// `stop`: it returns [`Incomplete::Stopped`] within a millisecond or so,
-/// on every board size.
+/// `stop` ([`Incomplete::Stopped`]) and that ends at `deadline`
+/// ([`Incomplete::TimeLimit`]), within a millisecond or so on every board
+/// size. A 127x127 board takes seconds: a caller that must answer
+/// whatever the time (a beam cut short, finished from where it got)
+/// gives no deadline.
 pub fn solve_by_reduction_until(
     board: &Board,
     goal: Goal,
     effort: Effort,
     stop: Option<&Arc<AtomicBool>>,
+    deadline: Option<Deadline>,
 ) -> Result<Vec<Move>, SearchError> {
     if !board.is_solvable(goal) {
         return Err(SearchError::Input(InputError::Unsolvable));
     }
     // Blank-first is blank-last turned half round: solve that, turn back.
     if goal == Goal::BlankFirst {
-        let moves =
-            solve_by_reduction_until(&board.converted_goal(), Goal::BlankLast, effort, stop)?;
+        let moves = solve_by_reduction_until(
+            &board.converted_goal(),
+            Goal::BlankLast,
+            effort,
+            stop,
+            deadline,
+        )?;
         return Ok(moves.into_iter().map(Move::opposite).collect());
     }
     let n = board.size();
     let scrambled = board.manhattan(Goal::BlankLast) * 4 >= (n * n) as u64;
-    let reduce = |board: &Board, sway| reduce(board, sway, effort, stop);
+    let reduce = |board: &Board, sway| reduce(board, sway, effort, stop, deadline, false);
     let mut moves = reduce(board, SWAY)?;
-    let mut consider = |other: Vec<Move>| {
-        if other.len() < moves.len() {
-            moves = other;
+    // The other orders may only shorten the first answer: one the budget
+    // ends is left out.
+    let mut consider = |other: Result<Vec<Move>, SearchError>| match other {
+        Ok(other) => {
+            if other.len() < moves.len() {
+                moves = other;
+            }
+            Ok(())
         }
+        Err(SearchError::Incomplete(Incomplete::TimeLimit { .. })) => Ok(()),
+        Err(e) => Err(e),
     };
     if !scrambled {
         // Few tiles out of place: pushing them home on the way can pay less
         // than it costs in the order of the rest; take the better.
-        consider(reduce(board, 0)?);
+        consider(reduce(board, 0))?;
     }
     if n <= SECOND_ORDER_MAX_SIZE && effort == Effort::Thorough {
         // Columns first (the board transposed) is as good on average and
         // better on many boards.
-        let transposed = reduce(&board.transposed(Goal::BlankLast), SWAY)?;
-        consider(transposed.into_iter().map(Move::transposed).collect());
+        let transposed = reduce(&board.transposed(Goal::BlankLast), SWAY);
+        consider(transposed.map(|moves| moves.into_iter().map(Move::transposed).collect()))?;
     }
     Ok(moves)
 }
+
+/// The reduction that finishes an answer its budget cut short: at the
+/// quick effort, one order only, its core searches and smoothing given up
+/// [`FINISH_GRACE`] past `deadline`. It answers (only `stop` ends it
+/// without), a few tens of milliseconds past the deadline up to 10x10.
+pub fn solve_by_reduction_hurried(
+    board: &Board,
+    goal: Goal,
+    stop: Option<&Arc<AtomicBool>>,
+    deadline: Option<Deadline>,
+) -> Result<Vec<Move>, SearchError> {
+    if !board.is_solvable(goal) {
+        return Err(SearchError::Input(InputError::Unsolvable));
+    }
+    if goal == Goal::BlankFirst {
+        let moves =
+            solve_by_reduction_hurried(&board.converted_goal(), Goal::BlankLast, stop, deadline)?;
+        return Ok(moves.into_iter().map(Move::opposite).collect());
+    }
+    let late = deadline.map(|d| d.extended(FINISH_GRACE));
+    reduce(board, SWAY, Effort::Quick, stop, late, true)
+}
+
+/// How long the work that finishes an answer cut short by its budget may
+/// run past the deadline: the reduction's core searches and the smoothing
+/// give up then, so that a budget is overrun by less than 0.1 s.
+pub const FINISH_GRACE: std::time::Duration = std::time::Duration::from_millis(60);
 
 /// The reduction with blank moves weighted by `sway`, smoothed.
 fn reduce(
@@ -919,9 +996,13 @@ fn reduce(
     sway: u32,
     effort: Effort,
     stop: Option<&Arc<AtomicBool>>,
+    deadline: Option<Deadline>,
+    hurried: bool,
 ) -> Result<Vec<Move>, SearchError> {
     let n = board.size();
     let mut reducer = Reducer::new(board);
+    reducer.deadline = deadline;
+    reducer.hurried = hurried;
     reducer.sway = sway;
     reducer.effort = effort;
     reducer.stop = stop.cloned();
@@ -949,7 +1030,7 @@ fn reduce(
     if moves.len() > SMOOTHING_MAX_MOVES {
         return Ok(moves);
     }
-    let moves = polish(board, moves, stop.map(|s| &**s));
+    let moves = polish_until(board, moves, stop.map(|s| &**s), deadline);
     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
         return Err(SearchError::Incomplete(Incomplete::Stopped));
     }
@@ -975,12 +1056,40 @@ mod tests {
             })
         };
         let result =
-            solve_by_reduction_until(&board, Goal::BlankLast, Effort::Thorough, Some(&stop));
+            solve_by_reduction_until(&board, Goal::BlankLast, Effort::Thorough, Some(&stop), None);
         setter.join().unwrap();
         assert!(
             matches!(result, Err(SearchError::Incomplete(Incomplete::Stopped))),
             "{:?}",
             result.map(|m| m.len())
+        );
+    }
+
+    /// A spent budget ends the reduction of any board that needs a move,
+    /// naming the budget; the goal itself needs no work and answers.
+    #[test]
+    fn a_spent_deadline_ends_the_reduction() {
+        let budget = std::time::Duration::from_millis(1);
+        let spent = Deadline::partly_spent(budget, budget);
+        for (size, seed) in [(4, 1), (10, 2), (127, 3)] {
+            let board = random_board(size, Goal::BlankFirst, &mut SplitMix64::new(seed));
+            let result = solve_by_reduction_until(
+                &board,
+                Goal::BlankFirst,
+                Effort::Quick,
+                None,
+                Some(spent),
+            );
+            assert!(
+                matches!(result, Err(SearchError::Incomplete(Incomplete::TimeLimit { budget: b })) if b == budget),
+                "{size}x{size}: {:?}",
+                result.map(|m| m.len())
+            );
+        }
+        let goal = Goal::BlankLast.board(5);
+        assert_eq!(
+            solve_by_reduction_until(&goal, Goal::BlankLast, Effort::Quick, None, Some(spent)),
+            Ok(Vec::new())
         );
     }
 

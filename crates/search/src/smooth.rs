@@ -8,24 +8,31 @@
 use npuzzle_board::Move;
 
 use crate::grid::move_between;
+use crate::halt::Halt;
+use crate::types::Deadline;
+use std::sync::atomic::AtomicBool;
 
 /// Passes of [`shorten`] over a solution, each while it gains.
 const PASSES: usize = 3;
 
-/// `moves` solving `board`, shortened by [`shorten`] while a pass gains
-/// (at most [`PASSES`]); `stop` ends it early with the moves as they are.
-pub(crate) fn polish(
+/// [`polish`] until `stop` is set or `deadline` passes.
+pub(crate) fn polish_until(
     board: &npuzzle_board::Board,
-    mut moves: Vec<Move>,
-    stop: Option<&std::sync::atomic::AtomicBool>,
+    moves: Vec<Move>,
+    stop: Option<&AtomicBool>,
+    deadline: Option<Deadline>,
 ) -> Vec<Move> {
+    polish(board, moves, Halt::new(stop, deadline.as_ref()))
+}
+
+/// `moves` solving `board`, shortened by [`shorten`] while a pass gains
+/// (at most [`PASSES`]); `halt` ends it early with the moves as they are.
+fn polish(board: &npuzzle_board::Board, mut moves: Vec<Move>, halt: Halt) -> Vec<Move> {
     let start: Vec<u32> = board.tiles().iter().map(|&t| t as u32).collect();
     for _ in 0..PASSES {
         let before = moves.len();
-        moves = cancel_pairs(shorten(board.size(), &start, moves, stop));
-        if moves.len() == before
-            || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+        moves = cancel_pairs(shorten(board.size(), &start, moves, halt));
+        if moves.len() == before || halt.now() {
             break;
         }
     }
@@ -250,13 +257,8 @@ fn shortcut(walk: &Walk, moves: &[Move], budget: u64) -> Option<Vec<Move>> {
 
 /// `moves` solving the board `tiles` (side `n`), shortened stretch by
 /// stretch.
-/// Setting `stop` ends it early, the rest of the moves as they were.
-fn shorten(
-    n: usize,
-    tiles: &[u32],
-    mut moves: Vec<Move>,
-    stop: Option<&std::sync::atomic::AtomicBool>,
-) -> Vec<Move> {
+/// `halt` ends it early, the rest of the moves as they were.
+fn shorten(n: usize, tiles: &[u32], mut moves: Vec<Move>, halt: Halt) -> Vec<Move> {
     let (window, budget) = (WINDOW, BUDGET);
     let mut walk = Walk {
         n,
@@ -266,7 +268,7 @@ fn shorten(
     let step = (window / 2).max(1);
     let mut at = 0;
     while at < moves.len() {
-        if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+        if halt.now() {
             break;
         }
         let end = (at + window).min(moves.len());
@@ -316,7 +318,7 @@ mod tests {
         }
         assert!(spliced);
         assert!(board.solves(&detoured, Goal::BlankLast));
-        let shortened = shorten(6, &tiles(&board), detoured.clone(), None);
+        let shortened = shorten(6, &tiles(&board), detoured.clone(), Halt::default());
         assert!(board.solves(&shortened, Goal::BlankLast));
         assert!(shortened.len() + 12 <= detoured.len());
     }
@@ -342,7 +344,7 @@ mod tests {
                 moves
                     .extend(crate::reduction::solve_by_reduction(&board, Goal::BlankLast).unwrap());
                 assert!(board.solves(&moves, Goal::BlankLast));
-                let shortened = shorten(n, &tiles(&board), moves.clone(), None);
+                let shortened = shorten(n, &tiles(&board), moves.clone(), Halt::default());
                 assert!(board.solves(&shortened, Goal::BlankLast), "{n}x{n} {board}");
                 assert!(shortened.len() < moves.len(), "{n}x{n}: nothing cut");
             }

@@ -184,6 +184,15 @@ impl Deadline {
     pub fn budget(&self) -> Duration {
         self.budget
     }
+
+    /// This deadline moved `grace` later: how long the work that finishes
+    /// an answer cut short by it may run on.
+    pub fn extended(self, grace: Duration) -> Deadline {
+        Deadline {
+            budget: self.budget + grace,
+            ..self
+        }
+    }
 }
 
 /// What one frame-weighted beam found: see [`Request::beam_outcomes`].

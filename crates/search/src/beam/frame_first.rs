@@ -12,9 +12,13 @@ use crate::dispatch::{ended_early, search_grid, with_catalogue};
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::{Heuristic, LinearConflict};
-use crate::reduction::{solve_by_reduction_until, Effort};
+use crate::reduction::{
+    solve_by_reduction_hurried, solve_by_reduction_until, Effort, FINISH_GRACE,
+};
 use crate::smooth;
-use crate::types::{BeamEnding, BeamOutcome, Request, SearchError, Solution, Stats};
+use crate::types::{
+    BeamEnding, BeamOutcome, Deadline, Incomplete, Request, SearchError, Solution, Stats,
+};
 
 /// A solution of `board` by beam search of `width` (not optimal; see
 /// `beam.rs`) over a catalogue as [`solve_catalogue`]; `request.max_nodes`
@@ -524,21 +528,41 @@ fn finish_by_reduction(
         reached.apply(mv);
     }
     let stop = request.stop.as_ref();
-    // Past the deadline the reduction works quickly: tens of milliseconds.
-    let effort = if Halt::of(request).timed_out() {
-        Effort::Quick
-    } else {
-        Effort::Thorough
-    };
     let (rest, strategy) = if reached.is_goal(request.goal) {
         (Vec::new(), guide)
     } else {
-        let rest = solve_by_reduction_until(&reached, request.goal, effort, stop)?;
+        // Thorough while the budget lasts; past it, hurried.
+        let hurried = || solve_by_reduction_hurried(&reached, request.goal, stop, request.deadline);
+        let rest = if Halt::of(request).timed_out() {
+            hurried()?
+        } else {
+            match solve_by_reduction_until(
+                &reached,
+                request.goal,
+                Effort::Thorough,
+                stop,
+                request.deadline,
+            ) {
+                Err(SearchError::Incomplete(Incomplete::TimeLimit { .. })) => hurried()?,
+                rest => rest?,
+            }
+        };
         (rest, guide_and_reduction)
     };
     let moves = moves.into_iter().chain(rest).collect();
+    let mut moves = smooth::polish_until(board, moves, stop.map(|s| &**s), late_for(request));
+    let mut strategy = strategy;
+    if Halt::of(request).timed_out() {
+        // A beam cut short may have wandered far, and its path has no time
+        // left to be smoothed: never longer than the reduction from the
+        // start.
+        let direct = solve_by_reduction_hurried(board, request.goal, stop, request.deadline)?;
+        if direct.len() < moves.len() {
+            (moves, strategy) = (direct, "reduction");
+        }
+    }
     Ok(Solution {
-        moves: smooth::polish(board, moves, stop.map(|s| &**s)),
+        moves,
         stats: Stats {
             expanded,
             iterations: 1,
@@ -590,7 +614,12 @@ fn frame_first_beam<H: Heuristic>(
         (beam::Ending::Solved(moves), mut stats) => {
             stats.strategy = guide.name();
             Ok(Solution {
-                moves: smooth::polish(board, moves, request.stop.as_deref()),
+                moves: smooth::polish_until(
+                    board,
+                    moves,
+                    request.stop.as_deref(),
+                    request.deadline,
+                ),
                 stats,
                 initial_estimate,
                 elapsed: started.elapsed(),
@@ -644,11 +673,17 @@ fn beam_with<H: Heuristic>(
     };
     stats.strategy = heuristic.name();
     Ok(Solution {
-        moves: smooth::polish(board, moves, request.stop.as_deref()),
+        moves: smooth::polish_until(board, moves, request.stop.as_deref(), late_for(request)),
         stats,
         initial_estimate,
         elapsed: started.elapsed(),
     })
+}
+
+/// Where the smoothing of a beam's answer gives up: [`FINISH_GRACE`] past
+/// the request's deadline, so that a budget is overrun by less than 0.1 s.
+fn late_for(request: &Request) -> Option<Deadline> {
+    request.deadline.map(|d| d.extended(FINISH_GRACE))
 }
 
 #[cfg(test)]
