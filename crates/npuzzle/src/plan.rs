@@ -660,14 +660,26 @@ impl Solver {
         } else {
             None
         };
-        let one_beam = |width: usize| match &opened {
-            Some(tables) => npuzzle_search::beam_catalogue(
-                board,
-                &request,
-                &tables.catalogue(self.config.strategy),
-                width,
-            ),
-            None => npuzzle_search::beam(board, &request, width),
+        // A beam narrower than `width` (under a budget, `widening`) gets
+        // its share of the nodes: one that wanders ends with them and
+        // leaves the time to the wider ones.
+        let one_beam = |beam_width: usize| {
+            let share = request.max_nodes.map(|nodes| {
+                (u128::from(nodes) * beam_width as u128 / width.max(1) as u128).max(1) as u64
+            });
+            let request = Request {
+                max_nodes: share,
+                ..request.clone()
+            };
+            match &opened {
+                Some(tables) => npuzzle_search::beam_catalogue(
+                    board,
+                    &request,
+                    &tables.catalogue(self.config.strategy),
+                    beam_width,
+                ),
+                None => npuzzle_search::beam(board, &request, beam_width),
+            }
         };
         // Under a wall-clock budget, narrow beams first: the budget's
         // answer is the best beam that finished, not a cut one. Beams run

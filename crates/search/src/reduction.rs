@@ -911,7 +911,7 @@ pub fn solve_by_reduction_with(
 /// ([`Incomplete::TimeLimit`]), within a millisecond or so on every board
 /// size. A 127x127 board takes seconds: a caller that must answer
 /// whatever the time (a beam cut short, finished from where it got)
-/// gives no deadline.
+/// calls [`solve_by_reduction_hurried`].
 pub fn solve_by_reduction_until(
     board: &Board,
     goal: Goal,
@@ -919,20 +919,37 @@ pub fn solve_by_reduction_until(
     stop: Option<&Arc<AtomicBool>>,
     deadline: Option<Deadline>,
 ) -> Result<Vec<Move>, SearchError> {
+    blank_last(board, goal, |board| {
+        reduce_in_every_order(board, effort, stop, deadline)
+    })
+}
+
+/// `reduce_blank_last` of `board` turned to the blank-last goal when
+/// `goal` is blank-first (blank-first is blank-last turned half round),
+/// its moves turned back; unsolvable boards refused.
+fn blank_last(
+    board: &Board,
+    goal: Goal,
+    reduce_blank_last: impl FnOnce(&Board) -> Result<Vec<Move>, SearchError>,
+) -> Result<Vec<Move>, SearchError> {
     if !board.is_solvable(goal) {
         return Err(SearchError::Input(InputError::Unsolvable));
     }
-    // Blank-first is blank-last turned half round: solve that, turn back.
     if goal == Goal::BlankFirst {
-        let moves = solve_by_reduction_until(
-            &board.converted_goal(),
-            Goal::BlankLast,
-            effort,
-            stop,
-            deadline,
-        )?;
+        let moves = reduce_blank_last(&board.converted_goal())?;
         return Ok(moves.into_iter().map(Move::opposite).collect());
     }
+    reduce_blank_last(board)
+}
+
+/// The reduction of a blank-last board, in each order its effort affords;
+/// the shortest answer.
+fn reduce_in_every_order(
+    board: &Board,
+    effort: Effort,
+    stop: Option<&Arc<AtomicBool>>,
+    deadline: Option<Deadline>,
+) -> Result<Vec<Move>, SearchError> {
     let n = board.size();
     let scrambled = board.manhattan(Goal::BlankLast) * 4 >= (n * n) as u64;
     let reduce = |board: &Board, sway| reduce(board, sway, effort, stop, deadline, false);
@@ -973,16 +990,10 @@ pub fn solve_by_reduction_hurried(
     stop: Option<&Arc<AtomicBool>>,
     deadline: Option<Deadline>,
 ) -> Result<Vec<Move>, SearchError> {
-    if !board.is_solvable(goal) {
-        return Err(SearchError::Input(InputError::Unsolvable));
-    }
-    if goal == Goal::BlankFirst {
-        let moves =
-            solve_by_reduction_hurried(&board.converted_goal(), Goal::BlankLast, stop, deadline)?;
-        return Ok(moves.into_iter().map(Move::opposite).collect());
-    }
     let late = deadline.map(|d| d.extended(FINISH_GRACE));
-    reduce(board, SWAY, Effort::Quick, stop, late, true)
+    blank_last(board, goal, |board| {
+        reduce(board, SWAY, Effort::Quick, stop, late, true)
+    })
 }
 
 /// How long the work that finishes an answer cut short by its budget may
