@@ -312,6 +312,13 @@ def test_typed_boards_and_links(page, server, distances):
     page.click("#set-board")
     expect(page.locator("#board-dialog-message")).to_contain_text("x")
     expect(page.locator("#board-dialog-message")).to_have_class(__import__("re").compile("error"))
+    # Text that holds no board is refused for that, not for a size it lacks.
+    for text in ["hello", ""]:
+        page.fill("#board-text", text)
+        page.click("#set-board")
+        expect(page.locator("#board-dialog-message")).to_have_class(__import__("re").compile("error"))
+        expect(page.locator("#board-dialog-message")).not_to_contain_text("too big")
+        expect(page.locator("#board-dialog-message")).not_to_contain_text("0x0")
     assert tiles(page) == (8, 1, 3, 4, 0, 2, 7, 6, 5)
     page.click("#share")
     expect(page.locator("#message")).to_contain_text("board=8,1,3,4,0,2,7,6,5")
@@ -333,6 +340,19 @@ def test_typed_boards_and_links(page, server, distances):
     page.evaluate("window.location.hash = 'board=1,2,x'")
     expect(page.locator("#message")).to_contain_text("not loaded")
     assert tiles(page) == (1, 2, 3, 4, 5, 6, 0, 7, 8)
+    for link, said in [("board=abc", "abc"), ("board=", "names no tiles"), ("board=<b>x</b>", "is not a tile number")]:
+        page.evaluate("(link) => { window.location.hash = link; }", link)
+        expect(page.locator("#message")).to_contain_text(said)
+        expect(page.locator("#message")).to_contain_text("not loaded")
+        expect(page.locator("#message")).not_to_contain_text("too big")
+        assert tiles(page) == (1, 2, 3, 4, 5, 6, 0, 7, 8)
+    # Links and typed boards take the same sizes: 2x2 by either.
+    page.evaluate("window.location.hash = 'size=2'")
+    # Four cells (a dealt 2x2 board may be the solved one, blank shown).
+    expect(page.locator("#board")).to_have_attribute("data-tiles", re.compile(r"^\d,\d,\d,\d$"))
+    page.evaluate("window.location.hash = 'board=1,2,3,4,5,6,0,7,8'")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", "1,2,3,4,5,6,0,7,8")
+    wait_distance(page, 2)
     # Solved in the fewest moves: the player is told so.
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")

@@ -552,6 +552,47 @@ def test_big_boards_are_answered_within_the_workers_budget(session, static_site)
         assert after == tuple(range(1, 64)) + (0,)
 
 
+def test_refused_boards_and_links_name_their_fault(session, static_site, distances):
+    """Text or links that hold no board are refused for that (not for a size
+    they lack), links take the sizes typed boards do, and a refused 4x4
+    board, which starts the 4x4 coach's tables, leaves the coach line to
+    the board on screen."""
+    page = session.page
+    page.goto(static_site.url + "#board=8,1,3,4,0,2,7,6,5")
+    distance = distances[(8, 1, 3, 4, 0, 2, 7, 6, 5)]
+    wait_distance(page, distance)
+    page.click("#open-board")
+    message = page.locator("#board-dialog-message")
+    page.fill("#board-text", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15")
+    page.click("#set-board")
+    expect(message).to_have_class(re.compile("error"))
+    expect(message).to_contain_text("15")
+    expect(page.locator("html")).to_have_attribute("data-tables", "built")
+    expect(page.locator("#coach")).to_have_attribute("data-distance", str(distance))
+    assert not any("Preparing" in text for text in page.evaluate("window.__coachTexts"))
+    for text, said in [("hello", "hello"), ("", "no board"), ("1 2 x 0", "x")]:
+        page.fill("#board-text", text)
+        page.click("#set-board")
+        expect(message).to_have_class(re.compile("error"))
+        expect(message).to_contain_text(said)
+        expect(message).not_to_contain_text("too big")
+        expect(message).not_to_contain_text("0x0")
+    page.click("#close-board")
+    for link, said in [("board=abc", "abc"), ("board=", "names no tiles"),
+                       ("board=<b>x</b>", "is not a tile number")]:
+        page.evaluate("(link) => { window.location.hash = link; }", link)
+        expect(page.locator("#message")).to_contain_text(said)
+        expect(page.locator("#message")).to_contain_text("not loaded")
+        expect(page.locator("#message")).not_to_contain_text("too big")
+        assert tiles(page) == (8, 1, 3, 4, 0, 2, 7, 6, 5)
+    page.evaluate("window.location.hash = 'size=2'")
+    # Four cells (a dealt 2x2 board may be the solved one, blank shown).
+    expect(page.locator("#board")).to_have_attribute("data-tiles", re.compile(r"^\d,\d,\d,\d$"))
+    page.evaluate("window.location.hash = 'board=1,2,0,3'")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", "1,2,0,3")
+    wait_distance(page, 1)
+
+
 def test_a_page_opened_from_a_file_says_to_serve_the_folder(session, web_dir):
     page = session.page
     page.goto((web_dir / "index.html").as_uri())

@@ -172,6 +172,13 @@ test("bad boards get the command line's message", () => {
     assert.throws(() => engine.solve("1 2 3 0", { maxSeconds: bad }), /maxSeconds: .* from 0.001 to 1000000/);
   }
   assert.throws(() => engine.random(4, 1.5), RangeError);
+  // A number written as text is named as text, not as a number it is not.
+  assert.throws(() => engine.random("4"), (e) => {
+    assert.ok(e instanceof TypeError, String(e));
+    assert.equal(e.message,
+      'size: "4" is text, not a number: give a whole number from 0 to 2^64 - 1 without quotes');
+    return true;
+  });
 });
 
 test("a time budget: 8x8 answers from where the beam got", () => {

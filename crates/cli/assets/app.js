@@ -644,6 +644,9 @@ const engine = MODE === "wasm" ? wasmEngine({
   },
   onProgress(message) {
     root.dataset.tablesProgress = `${message.step}/${message.count}`;
+    // Tables asked for by a 4x4 board that was then refused: the line
+    // describes the board on screen.
+    if (game.size !== 4) return;
     game.distance = null;
     showCoach(message.text, "busy",
       "The first 4x4 game builds the coach's tables (a few seconds, once): they are kept " +
@@ -1004,7 +1007,12 @@ async function setBoardFromDialog() {
 async function loadFromHash(first) {
   const params = new URLSearchParams(window.location.hash.slice(1));
   const goal = params.get("goal") || "blank-last";
-  if (params.get("board")) {
+  if (params.has("board")) {
+    if (!params.get("board").trim()) {
+      if (first) await shuffle();
+      say("The link's board was not loaded: the link names no tiles (board=1,2,3,...).", true);
+      return;
+    }
     let problem = null;
     const ok = await setBoardFromText(params.get("board"), goal,
       (message) => { problem = message; });
@@ -1017,7 +1025,7 @@ async function loadFromHash(first) {
     $("size").value = params.get("size");
     if ($("size").value !== params.get("size")) {
       if (first) await shuffle();
-      say(`The link asks for size ${params.get("size")}; the game has 3x3 to 8x8.`, true);
+      say(`The link asks for size ${params.get("size")}; the game has 2x2 to 8x8.`, true);
       return;
     }
     await shuffle();

@@ -130,9 +130,12 @@ async function compileEngine() {
 // --- Answers ----------------------------------------------------------------
 
 /** The side of a board as the page sends it (tiles, or text in one of the
- * command line's formats), or null when the text does not say plainly. */
+ * command line's formats), or null when the text does not say plainly:
+ * then the engine's reading names what is wrong with it. */
 function sideOf(board) {
   const count = Array.isArray(board) ? board.length : (String(board).match(/\d+/g) || []).length;
+  // Fewer numbers than a 2x2 board holds is no board: the engine says why.
+  if (count < 4) return null;
   const side = Math.round(Math.sqrt(count));
   if (side * side === count) return side;
   // The algs4 form: the side, then the tiles.
@@ -142,10 +145,10 @@ function sideOf(board) {
 }
 
 function checkSide(side) {
-  if (side !== null && (side < SIDES[0] || side > SIDES[1])) {
-    throw new Error(`board: ${side}x${side} is too big for the game, which takes ` +
-      `${SIDES[0]}x${SIDES[0]} to ${SIDES[1]}x${SIDES[1]} (the command line takes more: npuzzle solve)`);
-  }
+  if (side === null || (side >= SIDES[0] && side <= SIDES[1])) return;
+  const fault = side > SIDES[1] ? "too big" : "too small";
+  throw new Error(`board: ${side}x${side} is ${fault} for the game, which takes ` +
+    `${SIDES[0]}x${SIDES[0]} to ${SIDES[1]}x${SIDES[1]} (the command line takes more: npuzzle solve)`);
 }
 
 async function answer(message) {

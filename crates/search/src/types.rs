@@ -386,8 +386,7 @@ impl fmt::Display for Incomplete {
             ),
             Incomplete::TimeLimit { budget } => write!(
                 f,
-                "no answer within the time budget of {} s; allow more time or use a \
-                 stronger heuristic",
+                "no answer within the time budget of {} s; allow more time",
                 seconds_text(*budget)
             ),
             Incomplete::Stopped => f.write_str("the search was stopped"),

@@ -213,6 +213,10 @@ function wholeNumber(name, value) {
   } else if (Number.isInteger(value) && value >= 0 && value < 2 ** 64) {
     return BigInt(value);
   }
+  if (typeof value === "string") {
+    throw new TypeError(`${name}: ${JSON.stringify(value)} is text, not a number: give a ` +
+      "whole number from 0 to 2^64 - 1 without quotes");
+  }
   const shown = typeof value === "bigint" ? `${value}n` : String(value);
   throw new RangeError(`${name}: ${shown} is not a whole number from 0 to 2^64 - 1`);
 }
