@@ -290,6 +290,37 @@ def test_a_phone_offline_swipes_and_is_coached(phone, static_site, optimal_4x4):
     phone.context.set_offline(False)
 
 
+def test_play_for_everyone_on_a_phone(phone, static_site):
+    """Touch targets of 44 pixels, the coach's line announced, keyboard help
+    hidden on a touch screen, reduced motion honoured, and persistent
+    storage asked for."""
+    page = phone.page
+    page.goto(static_site.url + "#board=1,2,3,4,5,6,0,7,8")
+    wait_distance(page, 2)
+    expect(page.locator("html")).to_have_attribute("data-storage-persisted", re.compile("^(true|false)$"))
+    coach = page.locator("#coach")
+    assert coach.get_attribute("aria-live") == "polite"
+    # The timer changes four times a second: it is never announced.
+    assert page.evaluate("document.querySelectorAll('[aria-live] #timer').length") == 0
+    small = page.evaluate("""(() => [...document.querySelectorAll('button, select, label.check')]
+        .filter((el) => el.offsetParent !== null && !el.closest('dialog') && el.id !== 'coach-more')
+        .map((el) => [el.id || el.textContent.trim(), el.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44))()""")
+    assert small == [], small
+    # The "why?" toggle keeps the coach's line one line high; its target
+    # reaches 44 pixels: a tap 15 pixels above its middle still lands on it.
+    page.click("#hint")
+    page.evaluate("document.getElementById('coach-more').hidden = false")
+    box = page.locator("#coach-more").bounding_box()
+    assert page.evaluate("""([x, y]) => document.elementFromPoint(x, y)?.id""",
+                         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2 - 15]) == "coach-more"
+    expect(page.locator(".keys")).to_be_hidden()
+    duration = "getComputedStyle(document.querySelector('#board .tile')).transitionDuration"
+    assert page.evaluate(duration) != "0s"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(duration) == "0s"
+
+
 def png_size(data):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", data[16:24])
@@ -442,6 +473,26 @@ def test_damaged_tables_are_built_again_never_used(session, static_site, optimal
     after = follow_hint(page, KORF_55, 41)
     assert optimal_4x4(after) == 40
     shot(page, "static-tables-rebuilt")
+
+    # A database of another version, or of ours without the tables store
+    # (damaged, foreign), is replaced: built once, then kept again.
+    for version, store in [(7, "other"), (1, "other")]:
+        page.goto(static_site.url + "#size=3")
+        page.reload()
+        wait_distance(page)
+        page.evaluate("""async ([version, store]) => {
+            await new Promise((resolve) => { const r = indexedDB.deleteDatabase("npuzzle");
+                r.onsuccess = r.onerror = r.onblocked = resolve; });
+            await new Promise((resolve, reject) => { const r = indexedDB.open("npuzzle", version);
+                r.onupgradeneeded = () => r.result.createObjectStore(store);
+                r.onsuccess = () => { r.result.close(); resolve(); }; r.onerror = reject; });
+        }""", [version, store])
+        page.goto(link)
+        wait_distance(page, 41, timeout=60000)
+        assert dataset(page, "tables") == "built", version
+        page.reload()
+        wait_distance(page, 41)
+        assert dataset(page, "tables") == "stored", version
 
 
 def test_a_new_board_cancels_a_search(session, static_site, distances):

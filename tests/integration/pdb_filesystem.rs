@@ -22,12 +22,19 @@ fn simultaneous_first_opens_unpack_once() {
         let name = file::file_name(pattern);
         std::fs::copy(tables().join(&name), data.join(&name)).unwrap();
     }
+    // Two of them with a time budget, which the unpacking counts against.
+    let budgeted = |i: usize| i % 2 == 1;
     let children: Vec<_> = (0..4)
-        .map(|_| {
+        .map(|i| {
             Command::new(env!("CARGO_BIN_EXE_npuzzle"))
                 .args(["solve", "--json", "--partition", "6-6-3", "--pdb-dir"])
                 .arg(&data)
                 .arg(KORF_3)
+                .args(if budgeted(i) {
+                    &["--max-seconds", "60"][..]
+                } else {
+                    &[]
+                })
                 .env("NPUZZLE_CACHE_DIR", dir.path().join("user-cache"))
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
@@ -35,7 +42,7 @@ fn simultaneous_first_opens_unpack_once() {
                 .unwrap()
         })
         .collect();
-    for child in children {
+    for (i, child) in children.into_iter().enumerate() {
         let output = child.wait_with_output().unwrap();
         assert!(output.status.success());
         assert!(String::from_utf8_lossy(&output.stdout).contains("\"length\":59"));
@@ -46,6 +53,11 @@ fn simultaneous_first_opens_unpack_once() {
             stderr
                 .lines()
                 .all(|line| line.starts_with("npuzzle: unpacking the 6-6-3 tables")),
+            "{stderr}"
+        );
+        assert!(
+            stderr.lines().all(|line| budgeted(i)
+                == line.contains(", once, out of this run's time budget of 60 s:")),
             "{stderr}"
         );
     }

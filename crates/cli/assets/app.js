@@ -1107,6 +1107,20 @@ function keepOffline() {
 }
 window.addEventListener("load", keepOffline);
 
+// Asks the browser to keep the offline site and the coach's tables: storage
+// not marked persistent may be evicted when the device runs short. The
+// answer is in data-storage-persisted ("true", or "false" when refused).
+async function keepStorage() {
+  if (MODE !== "wasm" || !navigator.storage || !navigator.storage.persist) return;
+  try {
+    const kept = (await navigator.storage.persisted()) || (await navigator.storage.persist());
+    root.dataset.storagePersisted = String(kept);
+  } catch {
+    root.dataset.storagePersisted = "false";
+  }
+}
+window.addEventListener("load", keepStorage);
+
 // A test or a curious user can read the state here.
 window.npuzzle = { game, apply, render, sourceOf, engine };
 

@@ -405,20 +405,47 @@ async function build(goal, files, keys, store, kept, rebuilt) {
 const DB_NAME = "npuzzle";
 const DB_STORE = "tables";
 
+/** The database at our version, its tables store made when new. */
+function openDatabase() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(DB_STORE);
+    request.onsuccess = () => {
+      // Another page's upgrade or delete is not held up by this worker.
+      request.result.onversionchange = () => request.result.close();
+      resolve(request.result);
+    };
+    request.onerror = () => reject(request.error);
+    request.onblocked = () => reject(new Error("IndexedDB is blocked"));
+  });
+}
+
+function deleteDatabase() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(DB_NAME);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error);
+    request.onblocked = () => reject(new Error("IndexedDB is blocked"));
+  });
+}
+
 /** The table store (IndexedDB), or null where there is none (a page opened
- * from a file, storage refused): the tables are then built each visit. */
+ * from a file, storage refused): the tables are then built each visit. A
+ * database of another version or without the store (damaged, foreign) is
+ * replaced, so that the tables are kept again. */
 async function openStore() {
-  let db;
+  let db = null;
   try {
-    db = await new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB_NAME, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(DB_STORE);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => reject(new Error("IndexedDB is blocked"));
-    });
+    db = await openDatabase();
+    if (!db.objectStoreNames.contains(DB_STORE)) throw new Error("no tables store");
   } catch {
-    return null;
+    try {
+      if (db) db.close();
+      await deleteDatabase();
+      db = await openDatabase();
+    } catch {
+      return null;
+    }
   }
   const done = (request) => new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);

@@ -35,6 +35,8 @@ pub enum Note {
         dir: std::path::PathBuf,
         /// The bytes to unpack.
         bytes: u64,
+        /// The solver's time budget, which the unpacking counts against.
+        budget: Option<std::time::Duration>,
     },
     /// None was asked for and a set other than the side's default is the
     /// strongest complete one built (named or given by hand; the order is
@@ -113,11 +115,16 @@ impl Note {
                 partition,
                 dir,
                 bytes,
+                budget,
             } => format!(
-                "unpacking the {partition} tables in {} ({:.0} MB), once: later runs map \
+                "unpacking the {partition} tables in {} ({:.0} MB), once{}: later runs map \
                  the unpacked copy directly",
                 npuzzle_pdb::normalize(dir).display(),
-                *bytes as f64 / 1e6
+                *bytes as f64 / 1e6,
+                budget.map_or(String::new(), |budget| format!(
+                    ", out of this run's time budget of {} s",
+                    npuzzle_search::seconds_text(budget)
+                ))
             ),
             Note::StrongestChosen {
                 partition,

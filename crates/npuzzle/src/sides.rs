@@ -126,6 +126,7 @@ fn open_side(config: &Config, size: usize, tell: &dyn Fn(Note)) -> Side {
                     partition: partition.name().to_string(),
                     dir: dir.to_path_buf(),
                     bytes,
+                    budget: config.max_time,
                 })
             };
             let dir = config.pdb_dir.as_deref();

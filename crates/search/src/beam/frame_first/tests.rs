@@ -388,7 +388,9 @@ fn the_later_beams_side_by_side_answer_as_one_thread_does() {
 }
 
 /// A beam cut short by the clock answers from the board nearest the goal
-/// it reached, finished by the reduction: its moves solve the board.
+/// it reached, finished by the reduction, or with the reduction from the
+/// start where that is shorter (a beam cut early may have wandered): its
+/// moves solve the board.
 #[test]
 fn a_beam_out_of_time_answers_from_the_board_nearest_the_goal() {
     let mut rng = SplitMix64::new(5);
@@ -403,6 +405,10 @@ fn a_beam_out_of_time_answers_from_the_board_nearest_the_goal() {
         // Far too wide to finish in the budget on any machine.
         let found = beam(&board, &request, 1_000_000).unwrap();
         assert!(board.solves(&found.moves, Goal::BlankLast), "{board}");
-        assert_eq!(found.stats.strategy, "beam+reduction", "{board}");
+        assert!(
+            ["beam+reduction", "reduction"].contains(&found.stats.strategy),
+            "{board}: {}",
+            found.stats.strategy
+        );
     }
 }
