@@ -4,6 +4,7 @@ file server."""
 
 import os
 import pathlib
+import re
 import shutil
 import socket
 import subprocess
@@ -12,7 +13,7 @@ import time
 import urllib.request
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 NPUZZLE = os.environ.get("NPUZZLE_BIN", str(REPO / "target" / "release" / "npuzzle"))
@@ -160,3 +161,20 @@ def static_site(web_dir, tmp_path_factory):
     yield StaticSite(url, log)
     process.terminate()
     process.wait(timeout=10)
+
+
+def refused_links_keep_the_board(page, kept):
+    """Links that hold no board are refused for what they are (not for a size
+    they lack) and leave the board `kept` on screen; a size=2 link deals a
+    2x2 board, as a typed 2x2 board is taken. Both pages, served and static."""
+    message = page.locator("#message")
+    for link, said in [("board=abc", "abc"), ("board=", "names no tiles"),
+                       ("board=<b>x</b>", "is not a tile number")]:
+        page.evaluate("(link) => { window.location.hash = link; }", link)
+        expect(message).to_contain_text(said)
+        expect(message).to_contain_text("not loaded")
+        expect(message).not_to_contain_text("too big")
+        expect(page.locator("#board")).to_have_attribute("data-tiles", ",".join(map(str, kept)))
+    page.evaluate("window.location.hash = 'size=2'")
+    # Four cells (a dealt 2x2 board may be the solved one, blank shown).
+    expect(page.locator("#board")).to_have_attribute("data-tiles", re.compile(r"^\d,\d,\d,\d$"))
