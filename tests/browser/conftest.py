@@ -137,7 +137,18 @@ class StaticSite:
 
 @pytest.fixture(scope="session")
 def static_site(web_dir, tmp_path_factory):
-    root = tmp_path_factory.mktemp("static")
+    yield from serve_copy(web_dir, tmp_path_factory.mktemp("static"))
+
+
+@pytest.fixture
+def own_static_site(web_dir, tmp_path):
+    """A copy of the site for one test, which may change its files."""
+    yield from serve_copy(web_dir, tmp_path)
+
+
+def serve_copy(web_dir, root):
+    """Serves a copy of the site in root/npuzzle; yields its StaticSite (the
+    copy is at `site.folder`)."""
     shutil.copytree(web_dir, root / "npuzzle")
     log = root / "server.log"
     port = free_port()
@@ -158,7 +169,9 @@ def static_site(web_dir, tmp_path_factory):
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, "the static server did not start"
             time.sleep(0.1)
-    yield StaticSite(url, log)
+    site = StaticSite(url, log)
+    site.folder = root / "npuzzle"
+    yield site
     process.terminate()
     process.wait(timeout=10)
 

@@ -14,6 +14,7 @@ import re
 import struct
 import time
 
+import axe_playwright_python
 import pytest
 from playwright.sync_api import expect
 
@@ -321,6 +322,116 @@ def test_play_for_everyone_on_a_phone(phone, static_site):
     assert page.evaluate(duration) == "0s"
 
 
+AXE = pathlib.Path(axe_playwright_python.__file__).parent / "axe.min.js"
+
+
+def serious_violations(page):
+    """axe-core's scan of the page as it is: the rules broken with a serious
+    or critical impact, with the elements that break them."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def focused_tile(page):
+    return page.evaluate("document.activeElement?.dataset?.tile ?? null")
+
+
+def test_keyboard_play_and_an_accessibility_scan(session, phone, static_site):
+    page = session.page
+    page.goto(f"{static_site.url}#board=8,1,3,4,0,2,7,6,5")
+    wait_distance(page, 14)
+    # One tile is in the tab order: Tab reaches it.
+    assert page.evaluate("document.querySelectorAll('#board .tile[tabindex=\"0\"]').length") == 1
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if focused_tile(page) is not None:
+            break
+    start = focused_tile(page)
+    assert start is not None, "Tab never reached a tile"
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert re.match(r"tile \d, row \d, column \d", label), label
+    # Arrows move the focus, over the blank, and never the tiles.
+    board = tiles(page)
+    seen = {start}
+    for key in ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown"]:
+        page.keyboard.press(key)
+        seen.add(focused_tile(page))
+    assert tiles(page) == board
+    assert len(seen) >= 3, seen
+    assert page.evaluate("document.querySelectorAll('#board .tile[tabindex=\"0\"]').length") == 1
+    # Enter slides the focused tile when it can move: tile 1 (above the
+    # blank) slides down.
+    page.locator('#board .tile[data-tile="1"]').focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    assert focused_tile(page) == "1"
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label == "tile 1, row 1, column 2: slides down", label
+    page.keyboard.press("Enter")
+    assert tiles(page) == (8, 0, 3, 4, 1, 2, 7, 6, 5)
+    assert focused_tile(page) == "1"
+    wait_distance(page, 15)
+    # Arrows elsewhere still slide a tile into the blank.
+    page.locator("#hint").focus()
+    page.keyboard.press("ArrowUp")
+    assert tiles(page) == (8, 1, 3, 4, 0, 2, 7, 6, 5)
+
+    violations = serious_violations(page)
+    assert violations == [], violations
+    page.click("#open-board")
+    assert serious_violations(page) == []
+    page.keyboard.press("Escape")
+    phone.page.goto(f"{static_site.url}#size=4")
+    expect(phone.page.locator("#coach")).to_contain_text("moves from solved", timeout=60000)
+    phone.page.click("#hint")
+    assert serious_violations(phone.page) == []
+
+
+def test_an_update_is_whole_and_offered(session, own_static_site):
+    """A new build is offered, not mixed in: the open page, and a reload of
+    it, keep the old files (worker.js and the engine with them) until the
+    player takes the notice; then one version runs and the old cache is
+    gone."""
+    site = own_static_site
+    page = session.page
+    page.goto(site.url)
+    wait_offline_ready(page)
+    wait_distance(page)
+    expect(page.locator("#update")).to_be_hidden()
+    # The next build: another stamp, and a changed page and worker.
+    sw = (site.folder / "sw.js").read_text()
+    build = re.search(r'const BUILD = "([^"]+)"', sw).group(1)
+    (site.folder / "sw.js").write_text(sw.replace(build, "next-build"))
+    for name in ("app.js", "worker.js"):
+        with open(site.folder / name, "a") as f:
+            f.write("\nself.npuzzleBuild = 'next';\n")
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    expect(page.locator("#update")).to_be_visible(timeout=30000)
+    expect(page.locator("#update")).to_contain_text("new version")
+    assert dataset(page, "update") == "ready"
+    shot(page, "static-update-offered", full_page=False)
+    fetched = "(name) => fetch(name).then((r) => r.text())"
+    assert "npuzzleBuild" not in page.evaluate(fetched, "worker.js")
+    # A plain reload keeps the old build whole, and the offer stands.
+    page.reload()
+    wait_distance(page)
+    assert page.evaluate("self.npuzzleBuild ?? null") is None
+    assert "npuzzleBuild" not in page.evaluate(fetched, "worker.js")
+    assert "npuzzleBuild" not in page.evaluate(fetched, "app.js")
+    expect(page.locator("#update")).to_be_visible(timeout=30000)
+    # Taken: the page loads again, on the new build alone.
+    with page.expect_navigation():
+        page.click("#reload")
+    wait_distance(page)
+    assert page.evaluate("self.npuzzleBuild ?? null") == "next"
+    assert "npuzzleBuild" in page.evaluate(fetched, "worker.js")
+    caches = page.evaluate("caches.keys()")
+    assert caches == ["npuzzle-site-next-build"], caches
+    expect(page.locator("#update")).to_be_hidden()
+
+
 def png_size(data):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", data[16:24])
@@ -356,6 +467,9 @@ def test_the_site_is_installable(playwright, static_site, web_dir, tmp_path):
                 sizes[size] = icon["src"]
         assert (192, 192) in sizes and (512, 512) in sizes, sizes
         assert any(icon["type"] == "image/svg+xml" for icon in data["icons"])
+        # A maskable icon: Android crops it to its launcher's shape.
+        assert any(icon.get("purpose") == "maskable" and icon["sizes"] == "512x512"
+                   for icon in data["icons"]), data["icons"]
         head = page.evaluate("""[...document.querySelectorAll("link, meta[name=theme-color]")]
                                 .map(e => e.outerHTML).join("\\n")""")
         assert 'rel="manifest"' in head and 'rel="apple-touch-icon"' in head
@@ -493,6 +607,64 @@ def test_damaged_tables_are_built_again_never_used(session, static_site, optimal
         page.reload()
         wait_distance(page, 41)
         assert dataset(page, "tables") == "stored", version
+
+
+KORF_1 = (13, 6, 8, 12, 15, 14, 0, 10, 11, 7, 4, 5, 9, 1, 3, 2)
+HARD_80 = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)
+
+
+def test_a_slow_4x4_proof_gives_a_good_move_first_then_the_shortest(session, static_site,
+                                                                     optimal_4x4):
+    """A 4x4 hint not proven in time is a good move, said to be one, with
+    bounds around the distance; the shortest is proven in the background
+    and replaces it, if the player is still on the position. The page is
+    told to give up the exact search at once, so that every board takes
+    this path on any machine."""
+    page = session.page
+    page.add_init_script("window.npuzzleExactSeconds = 0")
+    link = ",".join(map(str, KORF_1))
+    page.goto(f"{static_site.url}#board={link}")
+    coach = page.locator("#coach")
+    message = page.locator("#message")
+    expect(coach).to_have_attribute("data-distance", "57", timeout=60000)
+    # The good move came first: a prover was started for it.
+    assert int(dataset(page, "provers")) == 1
+    page.click("#hint")
+    expect(message).to_contain_text("(a move of a shortest solution)")
+    letter = page.locator("#board").get_attribute("data-hint")
+    assert optimal_4x4(neighbour(KORF_1, letter)) == 56
+
+    # The 80-move board: its proof takes seconds to half a minute, so the
+    # good move stands meanwhile, with bounds that hold.
+    page.evaluate("(link) => { window.location.hash = 'board=' + link; }",
+                  ",".join(map(str, HARD_80)))
+    expect(coach).to_contain_text("proving the shortest", timeout=10000)
+    line = coach.inner_text()
+    lower, upper = [int(w) for w in re.findall(r"\d+", line)][:2]
+    assert lower <= 80 <= upper, line
+    page.click("#hint")
+    expect(message).to_contain_text("(a good move, not proven shortest)")
+    hinted = page.locator("#board .tile.hint").get_attribute("data-tile")
+    shot(page, "static-4x4-good-move")
+    provers = int(dataset(page, "provers"))
+    # Played: the proof of the position left is dropped, never shown, and
+    # the new position gets its own.
+    page.locator(f'#board .tile[data-tile="{hinted}"]').click()
+    expect(coach).to_contain_text("proving the shortest", timeout=10000)
+    assert int(dataset(page, "provers")) == provers + 1
+    page.wait_for_timeout(500)
+    assert "80 moves" not in coach.inner_text()
+
+    # Solve on a position not proven yet plays a shortest solution.
+    page.evaluate("(link) => { window.location.hash = 'board=' + link; }", link)
+    expect(coach).to_have_attribute("data-distance", "57", timeout=60000)
+    page.evaluate("(link) => { window.location.hash = 'board=' + link; }",
+                  ",".join(map(str, neighbour(KORF_1, "U") or neighbour(KORF_1, "D"))))
+    page.locator("#speed").fill("10")
+    page.click("#solve")
+    expect(page.locator("#board")).to_have_attribute("data-state", "solved", timeout=60000)
+    total = page.locator("#progress").inner_text().split()[-1]
+    assert int(total) == optimal_4x4(neighbour(KORF_1, "U") or neighbour(KORF_1, "D"))
 
 
 def test_a_new_board_cancels_a_search(session, static_site, distances):

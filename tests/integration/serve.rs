@@ -365,6 +365,7 @@ fn the_page_is_served_with_the_server_as_its_engine() {
         ("/manifest.webmanifest", "application/manifest+json"),
         ("/icon-192.png", "image/png"),
         ("/icon-512.png", "image/png"),
+        ("/icon-maskable-512.png", "image/png"),
     ] {
         let response = server.exchange(
             format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")

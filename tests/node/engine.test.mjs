@@ -284,7 +284,8 @@ test("misuse is refused in one line, and the engine keeps its tables", async () 
   });
   // Options: unknown names, wrong types and ranges.
   assert.throws(() => engine.solve(korf3, { maxnodes: 5 }), /unknown option 'maxnodes'/);
-  assert.throws(() => engine.hint(korf3, { within: 5 }), /unknown option 'within'/);
+  assert.throws(() => engine.hint(korf3, { fast: true }), /unknown option 'fast'/);
+  assert.equal(engine.hint(korf3, { within: 40 }).move.length, 1);
   assert.throws(() => engine.solve(korf3, { within: 1.5 }), RangeError);
   assert.throws(() => engine.solve(korf3, { within: NaN }), RangeError);
   assert.throws(() => engine.solve(korf3, { within: "\u000020" }), RangeError);
@@ -311,4 +312,56 @@ test("misuse is refused in one line, and the engine keeps its tables", async () 
     (e) => e.kind === "load" && /nonexistent/.test(e.message));
   await assert.rejects(npuzzle.load({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }),
     (e) => e.kind === "load" && /not npuzzle's engine/.test(e.message));
+});
+
+test("a call from inside another is refused, and neither returns the other's record", () => {
+  const original = performance.now;
+  const nearBoard = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15";
+  const before = engine.solve(nearBoard);
+  const outerBoard = "8 1 3 4 0 2 7 6 5";
+  const innerBoard = "1 2 3 4 5 6 0 7 8";
+  let refused = null;
+  let caughtAll = true;
+  try {
+    // The clock import is the engine's one way back into JavaScript.
+    performance.now = function patched() {
+      if (refused === null) {
+        try {
+          engine.solve(innerBoard);
+          refused = false;
+        } catch (error) {
+          refused = error;
+        }
+      }
+      return original.call(performance);
+    };
+    const record = engine.solve(outerBoard, { maxSeconds: 5 });
+    assert.deepEqual(record.board, [8, 1, 3, 4, 0, 2, 7, 6, 5]);
+    assert.deepEqual(replay(record.board, record.moves), goal(3));
+    assert.ok(refused instanceof npuzzle.NpuzzleError, `inner call: ${refused}`);
+    assert.equal(refused.kind, "busy");
+    assert.match(refused.message, /already answering a call/);
+    // Not caught inside: the outer call fails with the inner's error, and
+    // the engine starts again with its tables.
+    refused = null;
+    caughtAll = false;
+    performance.now = function throwing() {
+      engine.solve(innerBoard);
+      return original.call(performance);
+    };
+    assert.throws(() => engine.solve(outerBoard, { maxSeconds: 5 }),
+      (error) => error.kind === "busy");
+  } finally {
+    performance.now = original;
+  }
+  assert.equal(caughtAll, false);
+  const after = engine.solve(innerBoard);
+  assert.deepEqual(after.board, [1, 2, 3, 4, 5, 6, 0, 7, 8]);
+  assert.equal(after.length, 2);
+  // The 4x4 tables given before (by the tests above) are in use after the
+  // restart as they were before it.
+  const near = engine.solve(nearBoard);
+  assert.equal(near.length, 2);
+  assert.equal(near.heuristic, before.heuristic);
+  assert.equal(near.partition, before.partition);
 });

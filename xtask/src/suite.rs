@@ -17,7 +17,12 @@ const WEB_AND_NODE: &str = "WebAssembly site and Node tests";
 const BROWSER: &str = "browser (Chromium)";
 
 /// What the browser tests import.
-const BROWSER_PACKAGES: &[&str] = &["pytest", "playwright>=1.40,<2"];
+const BROWSER_PACKAGES: &[&str] = &[
+    "pytest",
+    "playwright>=1.40,<2",
+    // axe-core (its axe.min.js), for the accessibility scan.
+    "axe-playwright-python>=0.1.8,<1",
+];
 
 /// Past this many minutes in all, `--all` (what CI runs) fails: the suite
 /// takes about 20 on a 2-core machine, and CI stops at 90.

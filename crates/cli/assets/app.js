@@ -55,9 +55,12 @@ function render() {
   boardEl.classList.toggle("solved", solved && game.tiles.length > 0);
   boardEl.dataset.state = solved ? "solved" : "playing";
   boardEl.dataset.tiles = game.tiles.join(",");
+  // A hint shown is for the position it was asked at.
+  delete boardEl.dataset.hint;
   const inner = boardEl.clientWidth - 2 * gap();
   const cell = inner / n;
   const wanted = new Set();
+  const roving = rovingTile();
   game.tiles.forEach((tile, index) => {
     if (tile === 0 && !solved) return;
     wanted.add(tile);
@@ -66,7 +69,7 @@ function render() {
       el = document.createElement("div");
       el.className = "tile";
       el.dataset.tile = String(tile);
-      el.setAttribute("role", "gridcell");
+      el.setAttribute("role", "button");
       const number = document.createElement("span");
       number.className = "number";
       number.textContent = tile === 0 ? "" : String(tile);
@@ -87,7 +90,11 @@ function render() {
       `${-(home % n) * cell - gap() / 2}px ${-Math.floor(home / n) * cell - gap() / 2}px`;
     el.querySelector(".number").style.fontSize = `${Math.max(11, cell * 0.2)}px`;
     el.classList.remove("hint");
-    el.setAttribute("aria-label", tile === 0 ? "blank" : `tile ${tile}`);
+    const slide = slideOf(tile);
+    el.setAttribute("aria-label", `${tile === 0 ? "the last piece" : `tile ${tile}`}, ` +
+      `row ${Math.floor(index / n) + 1}, column ${(index % n) + 1}` +
+      (slide ? `: slides ${WORDS[slide]}` : ""));
+    el.tabIndex = tile === roving ? 0 : -1;
   });
   for (const [tile, el] of tileEls) {
     if (!wanted.has(tile)) { el.remove(); tileEls.delete(tile); }
@@ -216,20 +223,69 @@ function solvedText() {
   return `${done} (the shortest solution has ${best}).`;
 }
 
+const WORDS = { L: "left", R: "right", U: "up", D: "down" };
+
+/** The way `tile` slides when clicked (with the tiles between it and the
+ * blank), or null when it is not in the blank's row or column. */
+function slideOf(tile) {
+  const n = game.size, b = blank(), cell = game.tiles.indexOf(tile);
+  if (tile === 0 || cell < 0 || isSolved()) return null;
+  if (Math.floor(cell / n) === Math.floor(b / n)) return cell > b ? "L" : "R";
+  if (cell % n === b % n) return cell > b ? "U" : "D";
+  return null;
+}
+
 function clickTile(tile) {
   if (swiped) { swiped = false; return; }
   if (game.playing) stopPlaying(true);
+  const letter = slideOf(tile);
+  if (!letter) return;
   const n = game.size, b = blank(), cell = game.tiles.indexOf(tile);
-  const sameRow = Math.floor(cell / n) === Math.floor(b / n);
-  const sameCol = cell % n === b % n;
-  if (tile === 0 || !(sameRow || sameCol)) return;
-  let letter;
-  if (sameRow) letter = cell > b ? "L" : "R";
-  else letter = cell > b ? "U" : "D";
   // Slide the tiles between, nearest to the blank first.
-  const count = sameRow ? Math.abs(cell - b) : Math.abs(cell - b) / n;
+  const count = letter === "L" || letter === "R" ? Math.abs(cell - b) : Math.abs(cell - b) / n;
   for (let i = 0; i < count; i++) apply(letter, true);
   afterPlayerMoves();
+}
+
+// Keyboard play on the board itself: one tile is in the tab order (a
+// roving tab index); arrows move the focus between tiles, Enter or Space
+// slides the focused one. Arrows pressed elsewhere move a tile into the
+// blank, as before.
+let focusedTile = null;
+
+/** The tile that holds the board's tab stop: the one last focused, else
+ * one next to the blank. */
+function rovingTile() {
+  if (focusedTile !== null && game.tiles.includes(focusedTile) &&
+      (focusedTile !== 0 || isSolved())) return focusedTile;
+  const movable = game.tiles.find((tile) => slideOf(tile));
+  return movable === undefined ? game.tiles[0] : movable;
+}
+
+/** Moves the focus from `tile` to the next tile `key`'s way (over the
+ * blank), if there is one. */
+function roveFrom(tile, key) {
+  const n = game.size;
+  const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[key];
+  let cell = game.tiles.indexOf(tile);
+  let row = Math.floor(cell / n), col = cell % n;
+  for (;;) {
+    row += step[0];
+    col += step[1];
+    if (row < 0 || col < 0 || row >= n || col >= n) return;
+    cell = row * n + col;
+    const next = game.tiles[cell];
+    if (next !== 0 || isSolved()) {
+      focusTile(next);
+      return;
+    }
+  }
+}
+
+function focusTile(tile) {
+  focusedTile = tile;
+  for (const [other, el] of tileEls) el.tabIndex = other === tile ? 0 : -1;
+  tileEls.get(tile)?.focus();
 }
 
 const KEYS = {
@@ -244,6 +300,18 @@ document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if ($("board-dialog").open) return;
   if (event.key === "h" || event.key === "H") { hint(); event.preventDefault(); return; }
+  const onTile = target?.classList?.contains("tile") && target.matches(":focus-visible");
+  if (onTile && event.key.startsWith("Arrow")) {
+    event.preventDefault();
+    roveFrom(Number(target.dataset.tile), event.key);
+    return;
+  }
+  if (onTile && (event.key === "Enter" || event.key === " ")) {
+    event.preventDefault();
+    focusedTile = Number(target.dataset.tile);
+    clickTile(focusedTile);
+    return;
+  }
   const letter = KEYS[event.key];
   if (!letter) return;
   event.preventDefault();
@@ -411,6 +479,7 @@ function wasmEngine(hooks) {
   const pending = new Map(); // id -> { resolve, reject, long }
   const known = new Map();   // position -> { record, index }: solutions found
   const checked = new Map(); // position -> check record (past 4x4, seconds each)
+  const asking = new Map();  // op and position -> the answer under way
 
   function start() {
     ready = false;
@@ -541,10 +610,85 @@ function wasmEngine(hooks) {
 
   async function solution(op, board, goal) {
     const found = recall(board, goal);
+    // A 4x4 solution to play is a shortest one: proven if not yet.
+    if (found && !found.optimal && op === "solve" && board.length === 16) {
+      return prove(board, goal);
+    }
     if (found) return found;
-    const record = await ask(op, { board: board.slice(), goal }, isLong(board));
-    remember(record, goal);
-    return record;
+    // A hint asked while the coach's question on the same position is
+    // under way waits for that answer instead of a second search.
+    const key = `${op}:${knownKey(board, goal)}`;
+    if (asking.has(key)) return asking.get(key);
+    const fields = { board: board.slice(), goal };
+    if (op === "hint" && board.length === 16) fields.exactSeconds = hooks.exactSeconds();
+    const answer = ask(op, fields, isLong(board)).then((record) => {
+      remember(record, goal);
+      return record;
+    });
+    asking.set(key, answer);
+    const forget = () => asking.delete(key);
+    answer.then(forget, forget);
+    return answer;
+  }
+
+  // The prover: another worker that searches a 4x4 position's shortest
+  // solution after the coach answered it with a good move (seconds, up to
+  // half a minute on the hardest boards), ended when the player leaves the
+  // position. It takes the tables the first worker kept in IndexedDB.
+  let prover = null; // { worker, key, promise, reject }
+
+  function prove(board, goal) {
+    const key = knownKey(board, goal);
+    const found = recall(board, goal);
+    if (found && found.optimal) return Promise.resolve(found);
+    if (prover && prover.key === key) return prover.promise;
+    stopProving();
+    let worker;
+    try {
+      worker = new Worker("worker.js", { type: "module" });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    root.dataset.provers = String(Number(root.dataset.provers || 0) + 1);
+    const started = { worker, key };
+    started.promise = new Promise((resolve, reject) => {
+      started.reject = reject;
+      worker.addEventListener("message", (event) => {
+        const message = event.data;
+        if (message.type === "fatal") reject(new Error(message.message));
+        if (message.id !== 1) return;
+        if (!message.ok) {
+          const error = new Error(message.error.message);
+          error.name = message.error.name;
+          reject(error);
+          return;
+        }
+        remember(message.record, goal);
+        resolve(message.record);
+      });
+      worker.addEventListener("error", (event) => {
+        event.preventDefault();
+        reject(new Error(`the coach stopped (${event.message || "worker error"})`));
+      });
+    });
+    const done = () => {
+      if (prover !== started) return;
+      worker.terminate();
+      prover = null;
+    };
+    started.promise.then(done, done);
+    worker.postMessage({ op: "init", module });
+    worker.postMessage({ id: 1, op: "hint", board: board.slice(), goal, exactSeconds: null });
+    prover = started;
+    return started.promise;
+  }
+
+  /** Ends the prover, unless it works on `keep` (a position key). */
+  function stopProving(keep) {
+    if (!prover || prover.key === keep) return;
+    prover.worker.terminate();
+    prover.reject(new Cancelled());
+    prover = null;
   }
 
   return {
@@ -573,6 +717,8 @@ function wasmEngine(hooks) {
     },
     hint: (board, goal) => solution("hint", board, goal),
     solve: (board, goal) => solution("solve", board, goal),
+    prove,
+    stopProving: (board, goal) => stopProving(board ? knownKey(board, goal) : undefined),
     cancel(force) {
       if (!worker || pending.size === 0) return;
       const long = [...pending.values()].some((p) => p.long);
@@ -652,6 +798,13 @@ const engine = MODE === "wasm" ? wasmEngine({
       "The first 4x4 game builds the coach's tables (a few seconds, once): they are kept " +
       "in this browser, so the next games, and games offline, start at once.");
   },
+  /** How long a 4x4 hint looks for a shortest solution before it gives a
+   * good move (the worker's default; a test may set
+   * window.npuzzleExactSeconds to see the good move at once). */
+  exactSeconds() {
+    const seconds = window.npuzzleExactSeconds;
+    return typeof seconds === "number" ? seconds : undefined;
+  },
   onTables(message) {
     root.dataset.tablesProgress = "";
     root.dataset.tables = message.source;
@@ -682,13 +835,33 @@ function noCoach() {
  * long search for them is stopped. */
 function newRequest() {
   engine.cancel(false);
+  engine.stopProving?.(game.tiles, game.goal);
   return ++game.request;
 }
 
 /** A new board: whatever the engine is doing is dropped. */
 function newBoard() {
   engine.cancel(true);
+  engine.stopProving?.();
   return ++game.request;
+}
+
+/** A 4x4 position the coach answered with a good move: its shortest
+ * solution is searched in the background, and the coach's line (and a
+ * hint shown) updated when it is proven, if the player is still there. */
+async function proveInBackground(id) {
+  if (!engine.prove || game.size !== 4 || !game.plan || game.planOptimal) return;
+  try {
+    const record = await engine.prove(game.tiles.slice(), game.goal);
+    if (id !== game.request) return;
+    const hinted = boardEl.dataset.hint;
+    if (!takeSolution(record)) return;
+    if (hinted) showHint();
+  } catch (error) {
+    if (id !== game.request || cancelled(error)) return;
+    // The good move stands; the proof is tried again at the next position.
+    say(`The coach could not prove the shortest solution: ${error.message}`, true);
+  }
 }
 
 /** What the coach says while it searches: boards past 4x4 take seconds in
@@ -714,7 +887,7 @@ async function coach() {
     if (game.size <= 4) {
       const record = await engine.hint(tiles, game.goal);
       if (id !== game.request) return;
-      takeSolution(record);
+      if (takeSolution(record)) proveInBackground(id);
     } else {
       const record = await engine.check(tiles, game.goal);
       if (id !== game.request) return;
@@ -736,6 +909,16 @@ async function coach() {
 function showBound(lower, known) {
   game.distance = { exact: false, value: lower };
   const n = game.size;
+  if (n === 4 && known && engine.prove) {
+    // The prover is at work (proveInBackground).
+    showCoach(`${lower} to ${known} moves from solved (proving the shortest\u2026)`,
+      "bound",
+      "The shortest solution of this board takes the coach more than a second to find " +
+      `(up to half a minute on the hardest boards). Meanwhile: no solution has fewer than ` +
+      `${lower} moves, one of ${known} moves is known, and hints are its moves: good moves, ` +
+      "not proven shortest. The line changes when the shortest is proven.");
+    return;
+  }
   showCoach(known ? `About ${known} moves from solved (at least ${lower})`
     : `At least ${lower} moves from solved`, "bound",
     `The shortest solution of a ${n}x${n} board can take too long to find, so the coach ` +
@@ -798,21 +981,26 @@ async function hint() {
       // An answer for a position the player has left is dropped.
       if (id !== game.request) return;
       if (!takeSolution(record)) return;
+      proveInBackground(id);
     } catch (error) {
       if (id !== game.request || cancelled(error)) return;
       say(error.message, true);
       return;
     }
   }
+  showHint();
+}
+
+/** Marks the plan's next move on the board and says it. */
+function showHint() {
   if (!game.plan || game.plan.length === 0) return;
   const letter = game.plan[0];
   const cell = sourceOf(letter);
   const tile = game.tiles[cell];
   const el = tileEls.get(tile);
   if (el) el.classList.add("hint");
-  const words = { L: "left", R: "right", U: "up", D: "down" };
-  say(`Hint: slide ${tile} ${words[letter]}` +
-    (game.planOptimal ? " (a move of a shortest solution)" : " (toward solved)"));
+  say(`Hint: slide ${tile} ${WORDS[letter]}` +
+    (game.planOptimal ? " (a move of a shortest solution)" : " (a good move, not proven shortest)"));
   boardEl.dataset.hint = letter;
 }
 
@@ -823,7 +1011,9 @@ async function solve() {
   stopPlaying(true);
   if (noCoach()) return;
   const id = newRequest();
-  say(MODE === "wasm" && game.size > 4 ? "Solving\u2026 (seconds on a big board)" : "Solving\u2026");
+  say(MODE === "wasm" && game.size > 4 ? "Solving\u2026 (seconds on a big board)"
+    : engine.prove && game.size === 4 && !game.planOptimal
+      ? "Solving\u2026 (up to half a minute on the hardest 4x4 boards)" : "Solving\u2026");
   let record;
   try {
     record = await engine.solve(game.tiles.slice(), game.goal);
@@ -1099,13 +1289,47 @@ window.addEventListener("hashchange", () => loadFromHash(false));
 // The static site keeps its files for offline play (sw.js); `npuzzle
 // serve`'s page needs its server anyway. A page opened from a file has no
 // service worker.
-function keepOffline() {
+async function keepOffline() {
   if (MODE !== "wasm" || !("serviceWorker" in navigator) ||
       !/^https?:$/.test(window.location.protocol)) return;
-  navigator.serviceWorker.register("sw.js").catch((error) =>
-    console.warn(`npuzzle: the game will not be kept for offline play: ${error.message}`));
+  let registration;
+  try {
+    registration = await navigator.serviceWorker.register("sw.js");
+  } catch (error) {
+    console.warn(`npuzzle: the game will not be kept for offline play: ${error.message}`);
+    return;
+  }
+  // A new build, installed beside the one this page runs (sw.js), is
+  // offered; taken, it replaces the old one and the page loads again.
+  const offer = (worker) => {
+    if (!worker || !navigator.serviceWorker.controller) return; // the first build
+    if (worker.state === "installed") showUpdate(worker);
+    else worker.addEventListener("statechange", () => {
+      if (worker.state === "installed") showUpdate(worker);
+    });
+  };
+  offer(registration.waiting || registration.installing);
+  registration.addEventListener("updatefound", () => offer(registration.installing));
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (updateTaken) window.location.reload();
+  });
+  // Looked for at each visit (the browser also does) and hourly while the
+  // page stays open.
+  setInterval(() => registration.update().catch(() => {}), 3600 * 1000);
 }
 window.addEventListener("load", keepOffline);
+
+let updateTaken = false;
+
+function showUpdate(worker) {
+  root.dataset.update = "ready";
+  $("update").hidden = false;
+  $("reload").onclick = () => {
+    updateTaken = true;
+    $("reload").disabled = true;
+    worker.postMessage({ type: "update" });
+  };
+}
 
 // Asks the browser to keep the offline site and the coach's tables: storage
 // not marked persistent may be evicted when the device runs short. The

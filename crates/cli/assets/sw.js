@@ -2,8 +2,13 @@
 // every file of the site, so that the game opens and plays with no network.
 // `cargo xtask web` writes the build's stamp and file list below; a new
 // build is a new stamp, so the browser installs this worker again, which
-// fetches the new files and drops the old ones. Every path is relative to
-// this file: the site works from any folder (https://example.org/npuzzle/).
+// fetches the new files into a cache of their own. It then waits: an open
+// page, and every worker it starts, keep the files of one build (a worker
+// restarted later gets the page's own worker.js, npuzzle.js and engine)
+// until the player takes the page's "new version" notice (the page posts
+// "update") or closes every page of the site; the old files are dropped
+// then. Every path is relative to this file: the site works from any
+// folder (https://example.org/npuzzle/).
 // The 4x4 coach's tables are not here: the page's worker (worker.js) keeps
 // them in IndexedDB.
 "use strict";
@@ -20,8 +25,13 @@ self.addEventListener("install", (event) => {
     // Asked again of the server ("no-cache": a copy in the HTTP cache is
     // checked first), so that no file of an older build is kept.
     await cache.addAll([PAGE, ...FILES].map((file) => new Request(file, { cache: "no-cache" })));
-    await self.skipWaiting();
+    // The first build takes over at once: no page runs an older one.
+    if (!self.registration.active) await self.skipWaiting();
   })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "update") self.skipWaiting();
 });
 
 self.addEventListener("activate", (event) => {

@@ -45,6 +45,8 @@ export interface HintOptions {
   maxNodes?: Whole;
   maxSeconds?: number;
   spentSeconds?: number;
+  /** A move of a solution at most this many percent over optimal, sooner. */
+  within?: number;
   goal?: Goal;
   notation?: Notation;
   beams?: BeamOutcome[];

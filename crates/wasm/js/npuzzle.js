@@ -269,6 +269,8 @@ export class Engine {
   #instance;
   /** Tables given with useTables, given again if the instance is renewed. */
   #tables = [];
+  /** A call is running: another one now would overwrite its request. */
+  #busy = false;
 
   constructor(module) {
     this.#module = module;
@@ -301,8 +303,16 @@ export class Engine {
   }
 
   /** One request, with table images staged first: the JSON answer, the
-   * binary answer, or a thrown error. */
+   * binary answer, or a thrown error. A call made while another runs (from
+   * the engine's clock import, the one way back into JavaScript) is
+   * refused: the instance holds one request and one answer at a time. */
   #call(json, images = []) {
+    if (this.#busy) {
+      throw new NpuzzleError("this engine is already answering a call (this one was made " +
+        "from inside it, such as from a patched performance.now): call it after that one " +
+        "returns, or load another engine", "busy");
+    }
+    this.#busy = true;
     let status;
     try {
       for (const image of images) {
@@ -312,16 +322,19 @@ export class Engine {
       this.#put(encoder.encode(json));
       status = this.#instance.exports.npuzzle_call();
     } catch (e) {
-      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-      // A trap (a bug, or memory exhausted) leaves the instance unusable:
-      // start a new one with the same tables, and say what happened.
+      this.#busy = false;
+      // A trap (a bug, or memory exhausted), or an exception thrown through
+      // the engine by its clock import, leaves the instance in an unknown
+      // state: a new one starts with the same tables.
       this.#start();
       for (const set of this.#tables) this.#give(set);
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
       throw new NpuzzleError(
         `the engine stopped on this request (${e.message}); it has been restarted with ` +
         "the tables it had: if the request was not too large for memory, please report it",
         "internal");
     }
+    this.#busy = false;
     const output = this.#output();
     if (status === 2) return output;
     const record = JSON.parse(decoder.decode(output));
@@ -398,7 +411,7 @@ export class Engine {
    */
   hint(board, options = {}) {
     options = optionsOf(options, [
-      "maxNodes", "maxSeconds", "spentSeconds", "goal", "notation", "beams",
+      "maxNodes", "maxSeconds", "spentSeconds", "within", "goal", "notation", "beams",
     ]);
     return camel(this.#call(requestText({
       op: "hint",
@@ -408,6 +421,7 @@ export class Engine {
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
       max_seconds: secondsOf(options.maxSeconds),
       spent_seconds: spentOf(options.spentSeconds, options.maxSeconds),
+      within: withinOf(options.within),
       beams: beamsOf(options.beams),
     })));
   }

@@ -39,6 +39,7 @@ const PICTURE_SVG: &str = include_str!("../../assets/picture.svg");
 const MANIFEST: &str = include_str!("../../assets/manifest.webmanifest");
 const ICON_192: &[u8] = include_bytes!("../../assets/icon-192.png");
 const ICON_512: &[u8] = include_bytes!("../../assets/icon-512.png");
+const ICON_MASKABLE_512: &[u8] = include_bytes!("../../assets/icon-maskable-512.png");
 
 /// The tag by which the page picks its engine: the static site's says
 /// "wasm"; this server's page says "server".
@@ -693,6 +694,10 @@ pub fn router(pools: Arc<Pools>, hosts: Vec<String>, seed: u64) -> Router {
         .route(
             "/icon-512.png",
             get(|| async { asset("image/png", ICON_512) }),
+        )
+        .route(
+            "/icon-maskable-512.png",
+            get(|| async { asset("image/png", ICON_MASKABLE_512) }),
         )
         .route("/api/solve", post(solve))
         .route("/api/hint", post(hint))
