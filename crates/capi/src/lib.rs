@@ -17,7 +17,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Arc, Mutex, Once};
 
-use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Run, Solution, Solver};
+use npuzzle::{
+    Algorithm, Board, Error, ErrorKind, Goal, HeuristicKind, Partition, Run, Solution, Solver,
+};
 
 /// What a call did.
 #[repr(C)]
@@ -214,16 +216,20 @@ fn fail(status: npuzzle_status, message: &str) -> npuzzle_status {
     status
 }
 
-fn status_of(error: &Error) -> npuzzle_status {
-    match error {
-        Error::Tables(_) => NPUZZLE_TABLES,
-        Error::Partition(_) | Error::InvalidArgument(_) => NPUZZLE_INVALID_ARGUMENT,
-        Error::Board(_) | Error::Parse(_) => NPUZZLE_INVALID_BOARD,
-        Error::WrongSize { .. } => NPUZZLE_WRONG_SIZE,
-        Error::Unsolvable { .. } => NPUZZLE_UNSOLVABLE,
-        _ if error.node_limit().is_some() => NPUZZLE_NODE_LIMIT,
-        Error::TimeLimit { .. } => NPUZZLE_TIME_LIMIT,
-        Error::Search(_) => NPUZZLE_INVALID_ARGUMENT,
+/// The C status of each kind of failure (ARCHITECTURE.md has every
+/// door's table).
+fn status_of(kind: ErrorKind) -> npuzzle_status {
+    match kind {
+        ErrorKind::InvalidBoard => NPUZZLE_INVALID_BOARD,
+        ErrorKind::InvalidArgument => NPUZZLE_INVALID_ARGUMENT,
+        ErrorKind::WrongSize => NPUZZLE_WRONG_SIZE,
+        ErrorKind::Unsolvable => NPUZZLE_UNSOLVABLE,
+        ErrorKind::Tables => NPUZZLE_TABLES,
+        ErrorKind::NodeLimit => NPUZZLE_NODE_LIMIT,
+        ErrorKind::TimeLimit => NPUZZLE_TIME_LIMIT,
+        ErrorKind::OutOfMemory | ErrorKind::Io | ErrorKind::Stopped | ErrorKind::Internal => {
+            NPUZZLE_INTERNAL
+        }
         _ => NPUZZLE_INTERNAL,
     }
 }
@@ -266,7 +272,7 @@ fn from_error(error: Error) -> (npuzzle_status, String) {
         Error::TimeLimit { .. } => format!("{error} (npuzzle_options.max_seconds)"),
         other => other.to_string(),
     };
-    (status_of(&error), message)
+    (status_of(error.kind()), message)
 }
 
 /// Reads a C string argument.
@@ -776,6 +782,31 @@ pub extern "C" fn npuzzle_close(solver: *mut npuzzle_solver) {
 #[cfg(test)]
 mod tests {
     use std::path::Path;
+
+    use super::*;
+
+    /// The C status of every kind of failure, as ARCHITECTURE.md gives it.
+    #[test]
+    fn every_error_kind_has_its_status() {
+        let table = [
+            (ErrorKind::InvalidBoard, NPUZZLE_INVALID_BOARD),
+            (ErrorKind::InvalidArgument, NPUZZLE_INVALID_ARGUMENT),
+            (ErrorKind::WrongSize, NPUZZLE_WRONG_SIZE),
+            (ErrorKind::Unsolvable, NPUZZLE_UNSOLVABLE),
+            (ErrorKind::Tables, NPUZZLE_TABLES),
+            (ErrorKind::NodeLimit, NPUZZLE_NODE_LIMIT),
+            (ErrorKind::TimeLimit, NPUZZLE_TIME_LIMIT),
+            (ErrorKind::OutOfMemory, NPUZZLE_INTERNAL),
+            (ErrorKind::Io, NPUZZLE_INTERNAL),
+            (ErrorKind::Stopped, NPUZZLE_INTERNAL),
+            (ErrorKind::Internal, NPUZZLE_INTERNAL),
+        ];
+        assert_eq!(table.len(), ErrorKind::ALL.len());
+        for ((kind, status), listed) in table.into_iter().zip(ErrorKind::ALL) {
+            assert_eq!(kind, listed);
+            assert_eq!(status_of(kind), status, "{kind}");
+        }
+    }
 
     /// The checked-in header is what cbindgen makes of this file now.
     /// `NPUZZLE_BLESS=1 cargo test -p npuzzle-capi` rewrites it.

@@ -348,7 +348,103 @@ impl From<TablesError> for Error {
     }
 }
 
+/// What kind of failure an [`Error`] is: the few kinds every door maps to
+/// its own form (exit status, HTTP status, C status, Python exception, the
+/// JavaScript error's `kind`), each from one table. ARCHITECTURE.md lists
+/// every door's table.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// Not a board: text that does not read as one, or tiles that are not
+    /// a permutation.
+    InvalidBoard,
+    /// An option out of range, an unknown name, or a request that cannot
+    /// run on this board (optimal search of a board too large, the tables
+    /// heuristic without tables, a partition the format cannot hold).
+    InvalidArgument,
+    /// The board does not fit the tables given.
+    WrongSize,
+    /// The board cannot reach the goal.
+    Unsolvable,
+    /// Tables missing, damaged, stale or unusable: build them.
+    Tables,
+    /// The search met its node limit first.
+    NodeLimit,
+    /// The search met its wall-clock budget first.
+    TimeLimit,
+    /// A table build would not fit in memory.
+    OutOfMemory,
+    /// A file or directory could not be read or written.
+    Io,
+    /// The caller stopped the search or build.
+    Stopped,
+    /// A bug in npuzzle: please report it.
+    Internal,
+}
+
+impl ErrorKind {
+    /// Every kind, for the doors' tables and their tests.
+    pub const ALL: [ErrorKind; 11] = [
+        ErrorKind::InvalidBoard,
+        ErrorKind::InvalidArgument,
+        ErrorKind::WrongSize,
+        ErrorKind::Unsolvable,
+        ErrorKind::Tables,
+        ErrorKind::NodeLimit,
+        ErrorKind::TimeLimit,
+        ErrorKind::OutOfMemory,
+        ErrorKind::Io,
+        ErrorKind::Stopped,
+        ErrorKind::Internal,
+    ];
+
+    /// The kind's stable name (snake case), as records and the JavaScript
+    /// door's errors carry it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidBoard => "invalid_board",
+            ErrorKind::InvalidArgument => "invalid_argument",
+            ErrorKind::WrongSize => "wrong_size",
+            ErrorKind::Unsolvable => "unsolvable",
+            ErrorKind::Tables => "tables",
+            ErrorKind::NodeLimit => "node_limit",
+            ErrorKind::TimeLimit => "time_limit",
+            ErrorKind::OutOfMemory => "out_of_memory",
+            ErrorKind::Io => "io",
+            ErrorKind::Stopped => "stopped",
+            ErrorKind::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Error {
+    /// What kind of failure this is (see [`ErrorKind`]).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Parse(_) | Error::Board(_) => ErrorKind::InvalidBoard,
+            Error::Partition(_) | Error::InvalidArgument(_) | Error::Build(_) => {
+                ErrorKind::InvalidArgument
+            }
+            Error::WrongSize { .. } => ErrorKind::WrongSize,
+            Error::Unsolvable { .. } => ErrorKind::Unsolvable,
+            Error::Tables(_) => ErrorKind::Tables,
+            Error::NodeLimit { .. } => ErrorKind::NodeLimit,
+            Error::TimeLimit { .. } => ErrorKind::TimeLimit,
+            Error::OutOfMemory { .. } => ErrorKind::OutOfMemory,
+            Error::Io { .. } => ErrorKind::Io,
+            Error::Stopped => ErrorKind::Stopped,
+            Error::Internal(_) => ErrorKind::Internal,
+            Error::Search(SearchError::Incomplete(Incomplete::Stuck)) => ErrorKind::Internal,
+            Error::Search(_) => ErrorKind::InvalidArgument,
+        }
+    }
+
     /// The node limit a search stopped at: IDA*'s expanded nodes, or the
     /// boards BFS and A* may keep.
     pub fn node_limit(&self) -> Option<u64> {
@@ -385,5 +481,52 @@ impl Error {
             doing,
             error: Arc::new(error),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kind has its own stable name, and errors the engine makes have
+    /// the kind their doors expect.
+    #[test]
+    fn kinds_are_named_once_and_errors_have_theirs() {
+        let names: std::collections::HashSet<&str> =
+            ErrorKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(names.len(), ErrorKind::ALL.len());
+        assert!(names
+            .iter()
+            .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+        let parse = Error::from(crate::parse_board("1 2 x").unwrap_err());
+        assert_eq!(parse.kind(), ErrorKind::InvalidBoard);
+        let search = |e| Error::from_search(e, Goal::BlankLast).kind();
+        assert_eq!(
+            search(SearchError::Input(InputError::TooLarge { size: 10 })),
+            ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            search(SearchError::Input(InputError::Unsolvable)),
+            ErrorKind::Unsolvable
+        );
+        assert_eq!(
+            search(SearchError::Incomplete(Incomplete::Stuck)),
+            ErrorKind::Internal
+        );
+        assert_eq!(
+            search(SearchError::Incomplete(Incomplete::Stopped)),
+            ErrorKind::Stopped
+        );
+        assert_eq!(
+            search(SearchError::Incomplete(Incomplete::TimeLimit {
+                budget: std::time::Duration::from_secs(1)
+            })),
+            ErrorKind::TimeLimit
+        );
+        assert_eq!(
+            Error::InvalidArgument("x".into()).kind(),
+            ErrorKind::InvalidArgument
+        );
+        assert_eq!(Error::Internal("x".into()).kind(), ErrorKind::Internal);
     }
 }

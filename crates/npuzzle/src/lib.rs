@@ -63,7 +63,7 @@ pub use build::{
 pub use builder::{
     memory_size, time_budget, SolverBuilder, MAX_MEMORY, MAX_SECONDS, MAX_WITHIN, MIN_MEMORY,
 };
-pub use error::{build_command, Error, TablesError, TablesProblem};
+pub use error::{build_command, Error, ErrorKind, TablesError, TablesProblem};
 pub use note::Note;
 pub use npuzzle_board::{
     parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, MAX_SIZE, MIN_SIZE,

@@ -215,7 +215,7 @@ fn cover(
     }
 }
 
-/// The strongest complete set in `dirs` (see [`sets_in`]), with its
+/// The strongest complete set in `dirs` (see `sets_in`), with its
 /// directory: the first of [`Partition::strongest_first`] built, else the
 /// one with the most table entries (more entries, a stronger estimate),
 /// the earlier directory and then the earlier listed breaking ties.

@@ -8,7 +8,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
 
-use npuzzle::{Algorithm, Board, Error, Goal, HeuristicKind, Partition, Waited};
+use npuzzle::{Algorithm, Board, Error, ErrorKind, Goal, HeuristicKind, Partition, Waited};
 use pyo3::create_exception;
 use pyo3::exceptions::{
     PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyTypeError, PyUserWarning,
@@ -62,19 +62,34 @@ fn build_call(e: &npuzzle::TablesError) -> String {
 }
 
 fn to_py(error: Error) -> PyErr {
-    match error {
-        Error::Tables(e) => TablesError::new_err(e.message_with(&build_call(&e))),
-        Error::Unsolvable { .. } => UnsolvableError::new_err(error.to_string()),
-        Error::NodeLimit { .. } => NodeLimitError::new_err(format!(
-            "{error} (the max_nodes keyword argument of npuzzle.Solver)"
-        )),
-        Error::TimeLimit { .. } => TimeLimitError::new_err(format!(
-            "{error} (the max_seconds keyword argument of npuzzle.Solver)"
-        )),
-        Error::OutOfMemory { .. } => PyMemoryError::new_err(error.to_string()),
-        Error::Io { .. } => PyOSError::new_err(error.to_string()),
-        Error::Internal(_) => PyRuntimeError::new_err(error.to_string()),
-        _ => PyValueError::new_err(error.to_string()),
+    let message = match &error {
+        Error::Tables(e) => e.message_with(&build_call(e)),
+        Error::NodeLimit { .. } => {
+            format!("{error} (the max_nodes keyword argument of npuzzle.Solver)")
+        }
+        Error::TimeLimit { .. } => {
+            format!("{error} (the max_seconds keyword argument of npuzzle.Solver)")
+        }
+        _ => error.to_string(),
+    };
+    exception_of(error.kind(), message)
+}
+
+/// The Python exception of each kind of failure (ARCHITECTURE.md has every
+/// door's table).
+fn exception_of(kind: ErrorKind, message: String) -> PyErr {
+    match kind {
+        ErrorKind::InvalidBoard | ErrorKind::InvalidArgument | ErrorKind::WrongSize => {
+            PyValueError::new_err(message)
+        }
+        ErrorKind::Unsolvable => UnsolvableError::new_err(message),
+        ErrorKind::Tables => TablesError::new_err(message),
+        ErrorKind::NodeLimit => NodeLimitError::new_err(message),
+        ErrorKind::TimeLimit => TimeLimitError::new_err(message),
+        ErrorKind::OutOfMemory => PyMemoryError::new_err(message),
+        ErrorKind::Io => PyOSError::new_err(message),
+        ErrorKind::Stopped | ErrorKind::Internal => PyRuntimeError::new_err(message),
+        _ => PyRuntimeError::new_err(message),
     }
 }
 

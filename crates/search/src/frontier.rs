@@ -50,7 +50,7 @@ pub struct PassOutcome {
 }
 
 /// The frontier at `depth` below `board` for `bound` (None: the root's
-/// estimate), over a catalogue as [`solve_catalogue`]; of `request`, only
+/// estimate), over a catalogue as [`solve_catalogue`](crate::solve_catalogue); of `request`, only
 /// the goal and `reflect` count.
 pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
     board: &Board,

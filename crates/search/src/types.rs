@@ -110,10 +110,10 @@ pub struct Request {
     /// same for any number of threads.
     pub parallel: bool,
     /// Set from another thread to stop the search: it ends within a few
-    /// milliseconds with [`SearchError::Stopped`].
+    /// milliseconds with [`Incomplete::Stopped`].
     pub stop: Option<Arc<AtomicBool>>,
     /// A wall-clock budget: searches that have no answer yet end with
-    /// [`SearchError::TimeLimit`]; the beam answers from the board nearest
+    /// [`Incomplete::TimeLimit`]; the beam answers from the board nearest
     /// the goal it reached by then (the reduction finishing from there
     /// does not watch the clock).
     pub deadline: Option<Deadline>,

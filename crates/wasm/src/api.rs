@@ -25,9 +25,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use npuzzle::{
-    parse_board, random_board, BeamEnding, BeamOutcome, Board, Error, Goal, Move, Notation, Note,
-    Partition, Run, Solution, Solver, SplitMix64, Tables, TablesError, TablesProblem, MAX_SIZE,
-    MIN_SIZE,
+    parse_board, random_board, BeamEnding, BeamOutcome, Board, Error, ErrorKind, Goal, Move,
+    Notation, Note, Partition, Run, Solution, Solver, SplitMix64, Tables, TablesError,
+    TablesProblem, MAX_SIZE, MIN_SIZE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -69,7 +69,8 @@ pub struct Failure {
     /// What is wrong and what to do, in the command line's words.
     pub error: String,
     /// `invalid` (bad board or option), `unsolvable`, `node_limit`,
-    /// `tables` (damaged or unusable tables) or `internal`.
+    /// `time_limit`, `tables` (damaged or unusable tables) or `internal`
+    /// ([`kind_name`]).
     pub kind: &'static str,
 }
 
@@ -127,28 +128,30 @@ fn note_text(note: &Note) -> String {
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
-        if let Error::Tables(tables) = &e {
-            return Failure {
-                error: tables_message(tables),
-                kind: "tables",
-            };
-        }
-        let kind = match &e {
-            Error::Unsolvable { .. } => "unsolvable",
-            Error::NodeLimit { .. } => "node_limit",
-            Error::TimeLimit { .. } => "time_limit",
-            Error::Tables(_) => "tables",
-            Error::Parse(_)
-            | Error::Board(_)
-            | Error::Partition(_)
-            | Error::WrongSize { .. }
-            | Error::InvalidArgument(_) => "invalid",
-            _ => "internal",
+        let error = match &e {
+            Error::Tables(tables) => tables_message(tables),
+            _ => e.to_string(),
         };
         Failure {
-            error: e.to_string(),
-            kind,
+            error,
+            kind: kind_name(e.kind()),
         }
+    }
+}
+
+/// The JavaScript error's `kind` for each kind of failure (npuzzle.js
+/// picks its class by it; ARCHITECTURE.md has every door's table).
+pub(crate) fn kind_name(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::InvalidBoard | ErrorKind::InvalidArgument | ErrorKind::WrongSize => "invalid",
+        ErrorKind::Unsolvable => "unsolvable",
+        ErrorKind::Tables => "tables",
+        ErrorKind::NodeLimit => "node_limit",
+        ErrorKind::TimeLimit => "time_limit",
+        ErrorKind::OutOfMemory | ErrorKind::Io | ErrorKind::Stopped | ErrorKind::Internal => {
+            "internal"
+        }
+        _ => "internal",
     }
 }
 

@@ -21,7 +21,7 @@ use crate::types::{
 };
 
 /// A solution of `board` by beam search of `width` (not optimal; see
-/// `beam.rs`) over a catalogue as [`solve_catalogue`]; `request.max_nodes`
+/// `beam.rs`) over a catalogue as [`solve_catalogue`](crate::solve_catalogue); `request.max_nodes`
 /// and `request.stop` bound it. On 7x7 (`FRAME_OVER_TABLES_SIDES`) a
 /// wide beam weights the frame over the tables, with the widths and
 /// repairs of [`beam`].

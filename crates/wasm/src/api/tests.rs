@@ -350,3 +350,33 @@ fn a_pair_of_beams_run_apart_gives_the_same_answer() {
         assert_eq!(refused.kind, "invalid", "{bad}: {refused:?}");
     }
 }
+
+/// The JavaScript `kind` of every kind of failure, as ARCHITECTURE.md gives
+/// it; npuzzle.js picks its error class by these names.
+#[test]
+fn every_error_kind_has_its_javascript_kind() {
+    let table = [
+        (ErrorKind::InvalidBoard, "invalid"),
+        (ErrorKind::InvalidArgument, "invalid"),
+        (ErrorKind::WrongSize, "invalid"),
+        (ErrorKind::Unsolvable, "unsolvable"),
+        (ErrorKind::Tables, "tables"),
+        (ErrorKind::NodeLimit, "node_limit"),
+        (ErrorKind::TimeLimit, "time_limit"),
+        (ErrorKind::OutOfMemory, "internal"),
+        (ErrorKind::Io, "internal"),
+        (ErrorKind::Stopped, "internal"),
+        (ErrorKind::Internal, "internal"),
+    ];
+    assert_eq!(table.len(), ErrorKind::ALL.len());
+    let door =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/js/npuzzle.js")).unwrap();
+    for ((kind, name), listed) in table.into_iter().zip(ErrorKind::ALL) {
+        assert_eq!(kind, listed);
+        assert_eq!(kind_name(kind), name, "{kind}");
+        assert!(
+            door.contains(&format!("\"{name}\"")),
+            "npuzzle.js knows {name}"
+        );
+    }
+}
