@@ -414,7 +414,7 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
             "/api/hint",
             r#"{"board": "1 2 3 0", "goal": "up"}"#,
             400,
-            "is not one",
+            r#"goal: \"up\" is not a goal: use \"blank-last\" or \"blank-first\""#,
         ),
         (
             "POST",

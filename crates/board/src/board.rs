@@ -1,5 +1,7 @@
 use std::fmt;
 
+use crate::names::{parse_name, UnknownName};
+
 /// The smallest board side we accept: 1x1 has no moves.
 pub const MIN_SIZE: usize = 2;
 /// The largest board side we accept: n*n - 1 must fit comfortably in a `u16`
@@ -30,7 +32,7 @@ impl Goal {
 
     /// The goal named `blank-last` or `blank-first`.
     pub fn from_name(name: &str) -> Option<Goal> {
-        Goal::ALL.into_iter().find(|g| g.name() == name)
+        name.parse().ok()
     }
 
     /// The tile that sits on `cell` in the solved `n` x `n` board.
@@ -56,6 +58,14 @@ impl Goal {
     pub fn board(self, n: usize) -> Board {
         let tiles = (0..n * n).map(|cell| self.tile_at(n, cell)).collect();
         Board::with_blank(n, tiles)
+    }
+}
+
+impl std::str::FromStr for Goal {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Goal, UnknownName> {
+        parse_name("goal", name, &Goal::ALL, Goal::name)
     }
 }
 
@@ -86,7 +96,18 @@ pub enum Notation {
     Blank,
 }
 
+impl std::str::FromStr for Notation {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Notation, UnknownName> {
+        parse_name("notation", name, &Notation::ALL, Notation::name)
+    }
+}
+
 impl Notation {
+    /// Both notations.
+    pub const ALL: [Notation; 2] = [Notation::Tile, Notation::Blank];
+
     /// The name used on the command line and in output.
     pub fn name(self) -> &'static str {
         match self {

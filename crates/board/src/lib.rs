@@ -8,10 +8,12 @@
 
 mod board;
 pub mod clock;
+mod names;
 mod parse;
 mod random;
 
 pub use board::{Board, BoardError, Goal, Move, Notation, Walk, MAX_SIZE, MIN_SIZE};
+pub use names::{parse_name, UnknownName};
 pub use parse::{
     echo, parse_batch, parse_board, parse_set_line, BatchItem, BatchReader, Known, ParseError,
     ParseErrorKind, SetEntry, MAX_LINE_BYTES,

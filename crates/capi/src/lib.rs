@@ -467,11 +467,7 @@ pub unsafe extern "C" fn npuzzle_open_with(
             let o = &*options;
             let goal = match optional_text(o.goal, "goal")? {
                 None => Goal::BlankLast,
-                Some(name) => Goal::from_name(name).ok_or_else(|| {
-                    invalid(format!(
-                        "goal \"{name}\" is not one: use \"blank-last\" or \"blank-first\""
-                    ))
-                })?,
+                Some(name) => name.parse().map_err(|e| invalid(format!("goal: {e}")))?,
             };
             let max_time = if o.max_seconds == 0.0 {
                 None
@@ -513,25 +509,16 @@ pub unsafe extern "C" fn npuzzle_open_with(
                 builder = builder.open_tables_now(size);
             }
             if let Some(name) = optional_text(o.algorithm, "algorithm")? {
-                builder = builder.algorithm(match name {
-                    "idastar" => Algorithm::IdaStar,
-                    "astar" => Algorithm::AStar,
-                    "bfs" => Algorithm::Bfs,
-                    _ => {
-                        return Err(invalid(format!(
-                        "algorithm \"{name}\" is not one: use \"idastar\", \"astar\" or \"bfs\""
-                    )))
-                    }
-                });
+                let algorithm: Algorithm = name
+                    .parse()
+                    .map_err(|e| invalid(format!("algorithm: {e}")))?;
+                builder = builder.algorithm(algorithm);
             }
             if let Some(name) = optional_text(o.heuristic, "heuristic")? {
-                builder = builder.heuristic(match name {
-                    "pdb" => HeuristicKind::Pdb,
-                    "linear-conflict" => HeuristicKind::LinearConflict,
-                    "manhattan" => HeuristicKind::Manhattan,
-                    "hamming" => HeuristicKind::Hamming,
-                    _ => return Err(invalid(format!("heuristic \"{name}\" is not one: use \"pdb\", \"linear-conflict\", \"manhattan\" or \"hamming\""))),
-                });
+                let heuristic: HeuristicKind = name
+                    .parse()
+                    .map_err(|e| invalid(format!("heuristic: {e}")))?;
+                builder = builder.heuristic(heuristic);
             }
             let solver = builder.build().map_err(from_error)?;
             Ok(Handle { solver, size: None })

@@ -35,11 +35,7 @@ fn run() -> Result<(), String> {
         return Err("usage: strategies DIR SIZE GOAL PARTITION BOARDS ROUNDS STRATEGY...".into());
     };
     let size: usize = size.parse().map_err(|e| format!("size {size}: {e}"))?;
-    let goal = match goal.as_str() {
-        "blank-last" => Goal::BlankLast,
-        "blank-first" => Goal::BlankFirst,
-        other => return Err(format!("goal {other}: blank-last or blank-first")),
-    };
+    let goal: Goal = goal.parse().map_err(|e| format!("{e}"))?;
     let rounds: usize = rounds
         .parse()
         .map_err(|e| format!("rounds {rounds}: {e}"))?;

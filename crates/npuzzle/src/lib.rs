@@ -66,7 +66,8 @@ pub use builder::{
 pub use error::{build_command, Error, ErrorKind, TablesError, TablesProblem};
 pub use note::Note;
 pub use npuzzle_board::{
-    parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, MAX_SIZE, MIN_SIZE,
+    parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, UnknownName, MAX_SIZE,
+    MIN_SIZE,
 };
 /// A key of the user's, for files only the user's own runs may vouch for
 /// (the command line's checkpoints), in the user data directory.

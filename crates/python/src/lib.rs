@@ -93,35 +93,22 @@ fn exception_of(kind: ErrorKind, message: String) -> PyErr {
     }
 }
 
+/// An option given by name, with the engine's message for an unknown one.
+fn named<T: std::str::FromStr<Err = npuzzle::UnknownName>>(name: &str) -> PyResult<T> {
+    name.parse()
+        .map_err(|e: npuzzle::UnknownName| PyValueError::new_err(e.to_string()))
+}
+
 fn goal_arg(goal: &str) -> PyResult<Goal> {
-    Goal::from_name(goal).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown goal '{goal}': use 'blank-last' (1 2 ... 0) or 'blank-first' (0 1 2 ...)"
-        ))
-    })
+    named(goal)
 }
 
 fn algorithm_arg(name: &str) -> PyResult<Algorithm> {
-    match name {
-        "idastar" => Ok(Algorithm::IdaStar),
-        "astar" => Ok(Algorithm::AStar),
-        "bfs" => Ok(Algorithm::Bfs),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown algorithm '{name}': use 'idastar', 'astar' or 'bfs'"
-        ))),
-    }
+    named(name)
 }
 
 fn heuristic_arg(name: &str) -> PyResult<HeuristicKind> {
-    match name {
-        "pdb" => Ok(HeuristicKind::Pdb),
-        "linear-conflict" => Ok(HeuristicKind::LinearConflict),
-        "manhattan" => Ok(HeuristicKind::Manhattan),
-        "hamming" => Ok(HeuristicKind::Hamming),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown heuristic '{name}': use 'pdb', 'linear-conflict', 'manhattan' or 'hamming'"
-        ))),
-    }
+    named(name)
 }
 
 /// A board from a string in any form `npuzzle solve` reads, or from a
@@ -1202,15 +1189,7 @@ fn is_solvable(board: &Bound<'_, PyAny>, goal: &str) -> PyResult<bool> {
 #[pyfunction]
 #[pyo3(signature = (board, moves, notation="tile"))]
 fn apply_moves(board: &Bound<'_, PyAny>, moves: &str, notation: &str) -> PyResult<Vec<u16>> {
-    let notation = match notation {
-        "tile" => npuzzle::Notation::Tile,
-        "blank" => npuzzle::Notation::Blank,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown notation '{other}': use 'tile' or 'blank'"
-            )))
-        }
-    };
+    let notation: npuzzle::Notation = named(notation)?;
     let mut board = board_arg(board)?;
     let moves = npuzzle::Move::parse_sequence(moves, notation)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -208,7 +208,7 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
         npuzzle.Solver(pdb_dir, partition="5-5-5", jobs=100000)
     with pytest.raises(MemoryError, match="needs about"):
         npuzzle.build_tables(pdb_dir / "huge", "1,2,3,4,5,6,7,8,9,10,11,12")
-    with pytest.raises(ValueError, match="unknown goal"):
+    with pytest.raises(ValueError, match='is not a goal: use "blank-last" or "blank-first"'):
         npuzzle.Tables(pdb_dir, goal="sideways")
     with pytest.raises(ValueError, match="no partition named"):
         npuzzle.Tables(pdb_dir, partition="9-9")

@@ -26,7 +26,18 @@ pub enum Algorithm {
     IdaStar,
 }
 
+impl std::str::FromStr for Algorithm {
+    type Err = npuzzle_board::UnknownName;
+
+    fn from_str(name: &str) -> Result<Algorithm, Self::Err> {
+        npuzzle_board::parse_name("algorithm", name, &Algorithm::ALL, Algorithm::name)
+    }
+}
+
 impl Algorithm {
+    /// Every algorithm, the default first.
+    pub const ALL: [Algorithm; 3] = [Algorithm::IdaStar, Algorithm::AStar, Algorithm::Bfs];
+
     /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -51,7 +62,23 @@ pub enum HeuristicKind {
     Pdb,
 }
 
+impl std::str::FromStr for HeuristicKind {
+    type Err = npuzzle_board::UnknownName;
+
+    fn from_str(name: &str) -> Result<HeuristicKind, Self::Err> {
+        npuzzle_board::parse_name("heuristic", name, &HeuristicKind::ALL, HeuristicKind::name)
+    }
+}
+
 impl HeuristicKind {
+    /// Every heuristic, strongest first.
+    pub const ALL: [HeuristicKind; 4] = [
+        HeuristicKind::Pdb,
+        HeuristicKind::LinearConflict,
+        HeuristicKind::Manhattan,
+        HeuristicKind::Hamming,
+    ];
+
     /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -528,15 +528,7 @@ impl Engine {
         let budgets = on_this_thread(&request)?;
         let board = board_of(request.board)?;
         let goal = goal_of(request.goal)?;
-        let notation = match request.notation.as_deref() {
-            None | Some("tile") => Notation::Tile,
-            Some("blank") => Notation::Blank,
-            Some(other) => {
-                return Err(invalid(format!(
-                    "notation: \"{other}\" is not one; use \"tile\" or \"blank\""
-                )))
-            }
-        };
+        let notation: Notation = named(request.notation.as_deref(), "notation")?;
         let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
         let run = Run {
             beams: request
@@ -704,14 +696,17 @@ fn board_of(field: BoardField) -> Result<Board, Failure> {
 }
 
 fn goal_of(goal: Option<String>) -> Result<Goal, Failure> {
-    match goal.as_deref() {
-        None => Ok(Goal::BlankLast),
-        Some(name) => Goal::from_name(name).ok_or_else(|| {
-            invalid(format!(
-                "goal: \"{name}\" is not one; use \"blank-last\" or \"blank-first\""
-            ))
-        }),
-    }
+    named(goal.as_deref(), "goal")
+}
+
+/// An option given by name (`field` in the request), or its default.
+fn named<T: std::str::FromStr<Err = npuzzle::UnknownName> + Default>(
+    name: Option<&str>,
+    field: &str,
+) -> Result<T, Failure> {
+    name.map_or(Ok(T::default()), |name| {
+        name.parse().map_err(|e| invalid(format!("{field}: {e}")))
+    })
 }
 
 fn partition_of(request: &TablesRequest) -> Result<(Partition, Goal), Failure> {

@@ -153,6 +153,16 @@ impl From<Refusal> for Reply {
     }
 }
 
+/// An option given by name (`field` in the request), or its default.
+fn named<T: std::str::FromStr<Err = npuzzle::UnknownName> + Default>(
+    name: Option<&str>,
+    field: &str,
+) -> Result<T, String> {
+    name.map_or(Ok(T::default()), |name| {
+        name.parse().map_err(|e| format!("{field}: {e}"))
+    })
+}
+
 /// The body of `/api/solve`, `/api/hint` and `/api/check`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -240,23 +250,8 @@ impl Server {
                 SIDES.end()
             )));
         }
-        let goal = match request.goal.as_deref() {
-            None => Goal::BlankLast,
-            Some(name) => Goal::from_name(name).ok_or_else(|| {
-                bad(format!(
-                    "goal: \"{name}\" is not one; use \"blank-last\" or \"blank-first\""
-                ))
-            })?,
-        };
-        let notation = match request.notation.as_deref() {
-            None | Some("tile") => Notation::Tile,
-            Some("blank") => Notation::Blank,
-            Some(other) => {
-                return Err(bad(format!(
-                    "notation: \"{other}\" is not one; use \"tile\" or \"blank\""
-                )))
-            }
-        };
+        let goal = named(request.goal.as_deref(), "goal").map_err(bad)?;
+        let notation = named(request.notation.as_deref(), "notation").map_err(bad)?;
         let max_nodes = request
             .max_nodes
             .map_or(self.pools.max_nodes(), |n| n.min(self.pools.max_nodes()));
@@ -439,16 +434,9 @@ async fn random(
             ))
         }
     };
-    let goal = match query.goal.as_deref() {
-        None => Goal::BlankLast,
-        Some(name) => match Goal::from_name(name) {
-            Some(goal) => goal,
-            None => {
-                return bad(format!(
-                    "goal: \"{name}\" is not one; use \"blank-last\" or \"blank-first\""
-                ))
-            }
-        },
+    let goal = match named(query.goal.as_deref(), "goal") {
+        Ok(goal) => goal,
+        Err(message) => return bad(message),
     };
     let board = {
         let mut rng = server.seed.lock().unwrap_or_else(|e| e.into_inner());

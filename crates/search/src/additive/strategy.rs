@@ -49,7 +49,15 @@ impl Strategy {
 
     /// The strategy of that name.
     pub fn from_name(name: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|s| s.name() == name)
+        name.parse().ok()
+    }
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = npuzzle_board::UnknownName;
+
+    fn from_str(name: &str) -> Result<Strategy, Self::Err> {
+        npuzzle_board::parse_name("strategy", name, &Strategy::ALL, Strategy::name)
     }
 }
 

@@ -1,0 +1,69 @@
+//! Names of the options every door takes by name (goal, notation, and in
+//! the search crate algorithm, heuristic, strategy), read in one place so
+//! that every door refuses an unknown one with the same message.
+
+use std::fmt;
+
+/// A name that is none of a kind's: the message lists the names there are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What was asked for ("goal", "notation"...).
+    pub what: &'static str,
+    /// The name given.
+    pub given: String,
+    /// The names there are.
+    pub names: Vec<&'static str>,
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{}\" is not a {}: use ", self.given, self.what)?;
+        for (i, name) in self.names.iter().enumerate() {
+            let before = match i {
+                0 => "",
+                _ if i + 1 == self.names.len() => " or ",
+                _ => ", ",
+            };
+            write!(f, "{before}\"{name}\"")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+/// The value of `all` whose `name` is `given`.
+pub fn parse_name<T: Copy>(
+    what: &'static str,
+    given: &str,
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+) -> Result<T, UnknownName> {
+    all.iter()
+        .copied()
+        .find(|&value| name(value) == given)
+        .ok_or_else(|| UnknownName {
+            what,
+            given: given.to_string(),
+            names: all.iter().map(|&value| name(value)).collect(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Goal, Notation};
+
+    #[test]
+    fn unknown_names_list_the_names_there_are() {
+        assert_eq!("blank-first".parse::<Goal>(), Ok(Goal::BlankFirst));
+        assert_eq!("blank".parse::<Notation>(), Ok(Notation::Blank));
+        assert_eq!(
+            "last".parse::<Goal>().unwrap_err().to_string(),
+            "\"last\" is not a goal: use \"blank-last\" or \"blank-first\""
+        );
+        assert_eq!(
+            "Tile".parse::<Notation>().unwrap_err().to_string(),
+            "\"Tile\" is not a notation: use \"tile\" or \"blank\""
+        );
+    }
+}
