@@ -377,6 +377,20 @@ def test_keyboard_play_and_an_accessibility_scan(session, phone, static_site):
     page.locator("#hint").focus()
     page.keyboard.press("ArrowUp")
     assert tiles(page) == (8, 1, 3, 4, 0, 2, 7, 6, 5)
+    # A click slides without taking the focus: arrows after it still slide.
+    page.locator('#board .tile[data-tile="1"]').click()
+    assert tiles(page) == (8, 0, 3, 4, 1, 2, 7, 6, 5)
+    assert focused_tile(page) is None
+    page.keyboard.press("ArrowUp")
+    assert tiles(page) == (8, 1, 3, 4, 0, 2, 7, 6, 5)
+    # A tile focused otherwise (a screen reader) holds the tab stop; a new
+    # board keeps the focus on the board.
+    page.locator('#board .tile[data-tile="7"]').focus()
+    assert page.evaluate("document.querySelector('#board .tile[data-tile=\"7\"]').tabIndex") == 0
+    assert page.evaluate("document.querySelectorAll('#board .tile[tabindex=\"0\"]').length") == 1
+    page.evaluate("window.location.hash = 'board=1,2,3,4,5,6,7,0,8'")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", "1,2,3,4,5,6,7,0,8")
+    assert focused_tile(page) is not None
 
     violations = serious_violations(page)
     assert violations == [], violations
@@ -387,6 +401,10 @@ def test_keyboard_play_and_an_accessibility_scan(session, phone, static_site):
     expect(phone.page.locator("#coach")).to_contain_text("moves from solved", timeout=60000)
     phone.page.click("#hint")
     assert serious_violations(phone.page) == []
+    # The coach's line when it gives bounds (its accent colour).
+    page.goto(f"{static_site.url}#size=8")
+    expect(page.locator("#coach")).to_contain_text(AT_LEAST, timeout=60000)
+    assert serious_violations(page) == []
 
 
 def test_an_update_is_whole_and_offered(session, own_static_site):
@@ -421,11 +439,19 @@ def test_an_update_is_whole_and_offered(session, own_static_site):
     assert "npuzzleBuild" not in page.evaluate(fetched, "worker.js")
     assert "npuzzleBuild" not in page.evaluate(fetched, "app.js")
     expect(page.locator("#update")).to_be_visible(timeout=30000)
-    # Taken: the page loads again, on the new build alone.
-    with page.expect_navigation():
-        page.click("#reload")
-    wait_distance(page)
-    assert page.evaluate("self.npuzzleBuild ?? null") == "next"
+    # Taken in another tab: this one loads again too, on the new build,
+    # instead of running the old page with the new files.
+    other = page.context.new_page()
+    other.goto(site.url)
+    expect(other.locator("#update")).to_be_visible(timeout=30000)
+    with page.expect_navigation(timeout=30000):
+        with other.expect_navigation():
+            other.click("#reload")
+    for each in (other, page):
+        wait_distance(each)
+        assert each.evaluate("self.npuzzleBuild ?? null") == "next"
+        expect(each.locator("#update")).to_be_hidden()
+    other.close()
     assert "npuzzleBuild" in page.evaluate(fetched, "worker.js")
     caches = page.evaluate("caches.keys()")
     assert caches == ["npuzzle-site-next-build"], caches
@@ -634,7 +660,7 @@ def test_a_slow_4x4_proof_gives_a_good_move_first_then_the_shortest(session, sta
     letter = page.locator("#board").get_attribute("data-hint")
     assert optimal_4x4(neighbour(KORF_1, letter)) == 56
 
-    # The 80-move board: its proof takes seconds to half a minute, so the
+    # The 80-move board: its proof takes seconds to a minute, so the
     # good move stands meanwhile, with bounds that hold.
     page.evaluate("(link) => { window.location.hash = 'board=' + link; }",
                   ",".join(map(str, HARD_80)))
@@ -654,6 +680,27 @@ def test_a_slow_4x4_proof_gives_a_good_move_first_then_the_shortest(session, sta
     assert int(dataset(page, "provers")) == provers + 1
     page.wait_for_timeout(500)
     assert "80 moves" not in coach.inner_text()
+
+    # Quick moves to new positions, with the search for a shortest solution
+    # given its full time again: the questions for positions already left
+    # are dropped, and the hint is for the position on screen.
+    page.evaluate("window.npuzzleExactSeconds = 0.5")
+    keys = {"L": "ArrowLeft", "R": "ArrowRight", "U": "ArrowUp", "D": "ArrowDown"}
+    back = {"L": "R", "R": "L", "U": "D", "D": "U"}
+    board, last = tiles(page), None
+    for _ in range(8):
+        letter = next(m for m in "ULDR" if m != back.get(last) and neighbour(board, m))
+        page.keyboard.press(keys[letter])
+        board, last = neighbour(board, letter), letter
+    assert tiles(page) == board
+    page.click("#hint")
+    expect(message).to_contain_text("Hint: slide")
+    assert int(dataset(page, "hintsDropped") or 0) >= 1
+    hinted = int(page.locator("#board .tile.hint").get_attribute("data-tile"))
+    letter = page.locator("#board").get_attribute("data-hint")
+    now = tiles(page)
+    after = neighbour(now, letter)
+    assert after is not None and now[after.index(0)] == hinted, (now, letter, hinted)
 
     # Solve on a position not proven yet plays a shortest solution.
     page.evaluate("(link) => { window.location.hash = 'board=' + link; }", link)

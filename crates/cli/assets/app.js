@@ -60,6 +60,8 @@ function render() {
   const inner = boardEl.clientWidth - 2 * gap();
   const cell = inner / n;
   const wanted = new Set();
+  // The focus on the board stays there when its tile goes (a new board).
+  const focusOnBoard = boardEl.contains(document.activeElement);
   const roving = rovingTile();
   game.tiles.forEach((tile, index) => {
     if (tile === 0 && !solved) return;
@@ -75,6 +77,15 @@ function render() {
       number.textContent = tile === 0 ? "" : String(tile);
       el.appendChild(number);
       el.addEventListener("click", () => clickTile(tile));
+      // A click slides; it does not take the focus, so that arrows pressed
+      // after it still slide tiles instead of moving the focus.
+      el.addEventListener("mousedown", (event) => event.preventDefault());
+      // A tile focused by any means holds the board's tab stop.
+      el.addEventListener("focus", () => {
+        if (focusedTile === tile) return;
+        focusedTile = tile;
+        for (const [other, each] of tileEls) each.tabIndex = other === tile ? 0 : -1;
+      });
       boardEl.appendChild(el);
       tileEls.set(tile, el);
     }
@@ -99,6 +110,7 @@ function render() {
   for (const [tile, el] of tileEls) {
     if (!wanted.has(tile)) { el.remove(); tileEls.delete(tile); }
   }
+  if (focusOnBoard && !boardEl.contains(document.activeElement)) tileEls.get(roving)?.focus();
   $("moves").textContent = String(game.moves);
   renderTimer();
   $("board-text").placeholder = rowsText(game.tiles, n);
@@ -620,8 +632,14 @@ function wasmEngine(hooks) {
     const key = `${op}:${knownKey(board, goal)}`;
     if (asking.has(key)) return asking.get(key);
     const fields = { board: board.slice(), goal };
-    if (op === "hint" && board.length === 16) fields.exactSeconds = hooks.exactSeconds();
-    const answer = ask(op, fields, isLong(board)).then((record) => {
+    let asked;
+    if (op === "hint" && board.length === 16) {
+      fields.exactSeconds = hooks.exactSeconds();
+      asked = askLatest(op, fields);
+    } else {
+      asked = ask(op, fields, isLong(board));
+    }
+    const answer = asked.then((record) => {
       remember(record, goal);
       return record;
     });
@@ -631,9 +649,42 @@ function wasmEngine(hooks) {
     return answer;
   }
 
+  // 4x4 hints take up to 0.5 s each: one at a time goes to the worker, and
+  // of those asked meanwhile only the newest waits (the older ones are for
+  // positions the player left). The worker counts the wait against the
+  // hint's search for a shortest solution (askedAt), so the position on
+  // screen is answered within a second of being asked.
+  let hintInFlight = false;
+  let heldHint = null; // { op, fields, resolve, reject }
+
+  function askLatest(op, fields) {
+    fields.askedAt = performance.timeOrigin + performance.now();
+    if (!hintInFlight) return sendHint(op, fields);
+    if (heldHint) {
+      heldHint.reject(new Cancelled());
+      root.dataset.hintsDropped = String(Number(root.dataset.hintsDropped || 0) + 1);
+    }
+    return new Promise((resolve, reject) => {
+      heldHint = { op, fields, resolve, reject };
+    });
+  }
+
+  function sendHint(op, fields) {
+    hintInFlight = true;
+    const answer = ask(op, fields, false);
+    const next = () => {
+      hintInFlight = false;
+      const held = heldHint;
+      heldHint = null;
+      if (held) sendHint(held.op, held.fields).then(held.resolve, held.reject);
+    };
+    answer.then(next, next);
+    return answer;
+  }
+
   // The prover: another worker that searches a 4x4 position's shortest
   // solution after the coach answered it with a good move (seconds, up to
-  // half a minute on the hardest boards), ended when the player leaves the
+  // a minute on the hardest boards), ended when the player leaves the
   // position. It takes the tables the first worker kept in IndexedDB.
   let prover = null; // { worker, key, promise, reject }
 
@@ -720,6 +771,10 @@ function wasmEngine(hooks) {
     prove,
     stopProving: (board, goal) => stopProving(board ? knownKey(board, goal) : undefined),
     cancel(force) {
+      if (force && heldHint) {
+        heldHint.reject(new Cancelled());
+        heldHint = null;
+      }
       if (!worker || pending.size === 0) return;
       const long = [...pending.values()].some((p) => p.long);
       if (!force && (preparing || !long)) return;
@@ -914,7 +969,7 @@ function showBound(lower, known) {
     showCoach(`${lower} to ${known} moves from solved (proving the shortest\u2026)`,
       "bound",
       "The shortest solution of this board takes the coach more than a second to find " +
-      `(up to half a minute on the hardest boards). Meanwhile: no solution has fewer than ` +
+      `(up to a minute on the hardest boards). Meanwhile: no solution has fewer than ` +
       `${lower} moves, one of ${known} moves is known, and hints are its moves: good moves, ` +
       "not proven shortest. The line changes when the shortest is proven.");
     return;
@@ -1013,7 +1068,7 @@ async function solve() {
   const id = newRequest();
   say(MODE === "wasm" && game.size > 4 ? "Solving\u2026 (seconds on a big board)"
     : engine.prove && game.size === 4 && !game.planOptimal
-      ? "Solving\u2026 (up to half a minute on the hardest 4x4 boards)" : "Solving\u2026");
+      ? "Solving\u2026 (up to a minute on the hardest 4x4 boards)" : "Solving\u2026");
   let record;
   try {
     record = await engine.solve(game.tiles.slice(), game.goal);
@@ -1310,8 +1365,11 @@ async function keepOffline() {
   };
   offer(registration.waiting || registration.installing);
   registration.addEventListener("updatefound", () => offer(registration.installing));
+  // Another build took over (here, or Reload in another tab): this page
+  // loads again, so that it never starts a worker of that build.
+  const controlled = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (updateTaken) window.location.reload();
+    if (controlled || updateTaken) window.location.reload();
   });
   // Looked for at each visit (the browser also does) and hourly while the
   // page stays open.

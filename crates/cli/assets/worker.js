@@ -7,9 +7,11 @@
 //                   {id, op: "check"|"hint"|"solve", board, goal, maxSeconds}
 //                                                    (maxSeconds: 5x5 and up; default
 //                                                    ANSWER_SECONDS)
-//                   {id, op: "hint", board, goal, exactSeconds}
+//                   {id, op: "hint", board, goal, exactSeconds, askedAt}
 //                                                    (4x4: see below; exactSeconds null:
-//                                                    the shortest solution, however long)
+//                                                    the shortest solution, however long;
+//                                                    askedAt on the shared clock: the wait
+//                                                    counts against exactSeconds)
 //                   {id, op: "beam", board, goal, attempt, ifStalled, until}
 //                                                    (from a parent worker; with
 //                                                    ifStalled, only when this worker's
@@ -42,7 +44,7 @@
 // EXACT_SECONDS (most boards: milliseconds); otherwise a move of a solution
 // at most GOOD_WITHIN percent longer, found in milliseconds, and marked
 // `provisional`: the page then asks another worker for the shortest
-// solution (exactSeconds null), which takes up to half a minute on the
+// solution (exactSeconds null), which takes up to a minute on the
 // hardest boards, and updates the coach when it is proven.
 //
 // 4x4 boards are solved optimally over the 6-6-3 tables: the first 4x4
@@ -72,7 +74,7 @@ const ANSWER_SECONDS = 9.5;
 /** How long a 4x4 hint looks for a shortest solution before it answers
  * with a good move (seconds): with the good move's search and the page's
  * work, every hint within 1 s. */
-const EXACT_SECONDS = 0.6;
+const EXACT_SECONDS = 0.5;
 /** The good move's solution is at most this many percent longer than the
  * shortest: at most 9 ms on each of Korf's 100 and the 17 boards at 80
  * natively (40 % allows 4 to 6 moves more on the 80-move boards; 25 %
@@ -198,7 +200,10 @@ async function answer(message) {
       if (side === 4) await useTables(goal);
       try {
         if (side === 4 && message.op === "hint" && message.exactSeconds !== null) {
-          return quickHint(message.board, goal, message.exactSeconds ?? EXACT_SECONDS);
+          // The time the question waited in the page counts.
+          const waited = message.askedAt === undefined ? 0 : (clock() - message.askedAt) / 1000;
+          const exact = (message.exactSeconds ?? EXACT_SECONDS) - Math.max(0, waited);
+          return quickHint(message.board, goal, exact >= 0.001 ? exact : 0);
         }
         const budget = side !== null && side >= 5 ? timeBudget(message.maxSeconds) : null;
         const beams = side !== null && side >= 6
