@@ -392,6 +392,8 @@ def test_keyboard_play_and_an_accessibility_scan(session, phone, static_site):
     expect(page.locator("#board")).to_have_attribute("data-tiles", "1,2,3,4,5,6,7,0,8")
     assert focused_tile(page) is not None
 
+    # The hint is said where it is written: the message line is a status.
+    assert page.get_attribute("#message", "role") == "status"
     violations = serious_violations(page)
     assert violations == [], violations
     page.click("#open-board")
@@ -664,7 +666,7 @@ def test_a_slow_4x4_proof_gives_a_good_move_first_then_the_shortest(session, sta
     # good move stands meanwhile, with bounds that hold.
     page.evaluate("(link) => { window.location.hash = 'board=' + link; }",
                   ",".join(map(str, HARD_80)))
-    expect(coach).to_contain_text("proving the shortest", timeout=10000)
+    expect(coach).to_contain_text("(proving", timeout=10000)
     line = coach.inner_text()
     lower, upper = [int(w) for w in re.findall(r"\d+", line)][:2]
     assert lower <= 80 <= upper, line
@@ -676,7 +678,7 @@ def test_a_slow_4x4_proof_gives_a_good_move_first_then_the_shortest(session, sta
     # Played: the proof of the position left is dropped, never shown, and
     # the new position gets its own.
     page.locator(f'#board .tile[data-tile="{hinted}"]').click()
-    expect(coach).to_contain_text("proving the shortest", timeout=10000)
+    expect(coach).to_contain_text("(proving", timeout=10000)
     assert int(dataset(page, "provers")) == provers + 1
     page.wait_for_timeout(500)
     assert "80 moves" not in coach.inner_text()

@@ -966,7 +966,7 @@ function showBound(lower, known) {
   const n = game.size;
   if (n === 4 && known && engine.prove) {
     // The prover is at work (proveInBackground).
-    showCoach(`${lower} to ${known} moves from solved (proving the shortest\u2026)`,
+    showCoach(`${lower} to ${known} moves (proving\u2026)`,
       "bound",
       "The shortest solution of this board takes the coach more than a second to find " +
       `(up to a minute on the hardest boards). Meanwhile: no solution has fewer than ` +
