@@ -38,6 +38,7 @@
 #[cfg(feature = "native")]
 mod build;
 mod builder;
+mod check;
 mod distributed;
 mod error;
 mod note;
@@ -63,6 +64,7 @@ pub use build::{
 pub use builder::{
     memory_size, time_budget, SolverBuilder, MAX_MEMORY, MAX_SECONDS, MAX_WITHIN, MIN_MEMORY,
 };
+pub use check::Check;
 pub use error::{build_command, Error, ErrorKind, TablesError, TablesProblem};
 pub use note::Note;
 pub use npuzzle_board::{
@@ -78,7 +80,7 @@ pub use npuzzle_search::{
     seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, PassFrom, Progress,
     Searched, Stats, Strategy, MAX_SEARCH_SIZE,
 };
-pub use policy::{BEAM_MAX_SIZE, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
+pub use policy::{BEAM_MAX_SIZE, CHECK_NODES, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
 pub use solution::Solution;
 pub use solver::{Run, Solver};
 #[cfg(feature = "native")]

@@ -25,3 +25,8 @@ pub const MAX_BEAM_WIDTH: u64 = 50_000;
 /// of 350 on 7x7 found nothing on 77 boards of 100), so the reduction
 /// answers at once.
 pub const MIN_BEAM_WIDTH: usize = 500;
+
+/// Expanded nodes a check (`npuzzle serve`'s `/api/check`, the browser
+/// engine's `check`) spends looking for a board's exact distance: a
+/// fraction of a second, so the coach answers every move at once.
+pub const CHECK_NODES: u64 = 200_000;

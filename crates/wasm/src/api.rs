@@ -25,15 +25,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use npuzzle::{
-    parse_board, random_board, BeamEnding, BeamOutcome, Board, Error, ErrorKind, Goal, Move,
+    parse_board, random_board, BeamEnding, BeamOutcome, Board, Check, Error, ErrorKind, Goal, Move,
     Notation, Note, Partition, Run, Solution, Solver, SplitMix64, Tables, TablesError,
-    TablesProblem, MAX_SIZE, MIN_SIZE,
+    TablesProblem, CHECK_NODES, MAX_SIZE, MIN_SIZE,
 };
 use serde::{Deserialize, Serialize};
-
-/// Expanded nodes a check spends looking for the exact distance, as
-/// `npuzzle serve`'s `/api/check`.
-pub const CHECK_NODES: u64 = 200_000;
 
 /// What the module holds between calls.
 #[derive(Default)]
@@ -108,22 +104,10 @@ fn tables_message(e: &TablesError) -> String {
     }
 }
 
-/// A note in the words of a host without files.
+/// A note in the words of a host without files: the engine's note, its
+/// tables named the way they are made here.
 fn note_text(note: &Note) -> String {
-    match note {
-        Note::TablesMissing {
-            error,
-            attempt_nodes,
-            ..
-        } => format!(
-            "no tables given for {n}x{n} boards: they are solved with linear conflict, \
-             optimally within {attempt_nodes} expanded nodes, else not optimally; give tables \
-             with: {}",
-            remedy(error),
-            n = error.size
-        ),
-        other => other.to_string(),
-    }
+    note.message_with(tables_message)
 }
 
 impl From<Error> for Failure {
@@ -313,24 +297,6 @@ struct SolutionRecord<'a> {
     seconds: f64,
     /// What the engine told on the way (tables missing for the side...).
     notes: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct CheckRecord {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    board: Vec<u16>,
-    size: usize,
-    goal: &'static str,
-    solvable: bool,
-    solved: bool,
-    /// The exact number of moves to the goal, when found within
-    /// [`CHECK_NODES`].
-    distance: Option<usize>,
-    /// A lower bound on it.
-    lower_bound: Option<u64>,
-    /// The length of a known solution, not always optimal.
-    upper_bound: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -557,38 +523,19 @@ impl Engine {
         })
     }
 
-    fn check(&self, board: BoardField, goal: Option<String>) -> Result<CheckRecord, Failure> {
+    fn check(&self, board: BoardField, goal: Option<String>) -> Result<Check, Failure> {
         let board = board_of(board)?;
         let goal = goal_of(goal)?;
-        let solvable = board.is_solvable(goal);
-        let mut record = CheckRecord {
-            kind: "check",
-            board: board.tiles().to_vec(),
-            size: board.size(),
-            goal: goal.name(),
-            solvable,
-            solved: board.is_goal(goal),
-            distance: None,
-            lower_bound: None,
-            upper_bound: None,
-        };
-        if solvable {
-            let solver = self.solver(goal, 0, false)?;
-            let bound = solver.lower_bound(&board);
-            record.lower_bound = Some(bound);
+        let solver = self.solver(goal, 0, false)?;
+        let mut record = Check::start(&solver, &board, goal);
+        if record.solvable {
             let run = Run {
                 max_nodes: Some(CHECK_NODES),
                 here: true,
                 ..Run::default()
             };
             if let Ok(solved) = solver.solve_with(&board, &run) {
-                record.upper_bound = Some(solved.length());
-                if solved.optimal {
-                    record.distance = Some(solved.length());
-                    record.lower_bound = Some(solved.length() as u64);
-                } else if let Some(h0) = solved.initial_estimate {
-                    record.lower_bound = Some(bound.max(u64::from(h0)));
-                }
+                record.found(solved.length(), solved.optimal, solved.initial_estimate);
             }
         }
         Ok(record)

@@ -318,25 +318,6 @@ async fn solution(server: &Arc<Server>, client: IpAddr, body: &[u8], hint: bool)
     }
 }
 
-/// What `/api/check` says of a board.
-#[derive(Serialize)]
-struct CheckRecord {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    board: Vec<u16>,
-    size: usize,
-    goal: &'static str,
-    solvable: bool,
-    solved: bool,
-    /// The exact number of moves to the goal, when found within the check's
-    /// small budget.
-    distance: Option<usize>,
-    /// A lower bound on it (linear conflict, or the tables' estimate).
-    lower_bound: Option<u64>,
-    /// The length of a known solution, not always optimal: an upper bound.
-    upper_bound: Option<usize>,
-}
-
 async fn check(
     State(server): State<Arc<Server>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -347,34 +328,15 @@ async fn check(
         Err(reply) => return reply,
     };
     let (board, goal) = (&task.board, task.goal);
-    let solvable = board.is_solvable(goal);
-    let mut record = CheckRecord {
-        kind: "check",
-        board: board.tiles().to_vec(),
-        size: board.size(),
-        goal: goal.name(),
-        solvable,
-        solved: board.is_goal(goal),
-        distance: None,
-        lower_bound: None,
-        upper_bound: None,
-    };
-    if solvable {
-        let bound = server.pools.solver(goal).lower_bound(board);
-        record.lower_bound = Some(bound);
+    let mut record = npuzzle::Check::start(server.pools.solver(goal), board, goal);
+    if record.solvable {
         let answer = server
             .pools
             .check(board, goal, task.max_nodes, task.max_time, client.ip())
             .await;
         match answer {
             Ok(Answer::Solved(solved)) => {
-                record.upper_bound = Some(solved.moves.len());
-                if solved.optimal {
-                    record.distance = Some(solved.moves.len());
-                    record.lower_bound = Some(solved.moves.len() as u64);
-                } else if let Some(h0) = solved.initial_estimate {
-                    record.lower_bound = Some(bound.max(u64::from(h0)));
-                }
+                record.found(solved.moves.len(), solved.optimal, solved.initial_estimate)
             }
             Ok(_) => {}
             Err(refusal) => return refusal.into(),

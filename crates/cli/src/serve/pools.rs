@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use npuzzle::{Board, Goal, Run, Solver};
+use npuzzle::{Board, Goal, Run, Solver, CHECK_NODES};
 use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
 use crate::output::Answer;
@@ -33,8 +33,6 @@ const LIGHT_SIDE: usize = 4;
 const LIGHT_QUEUE: usize = 256;
 /// Expanded nodes of the first, quick attempt at every board.
 pub const QUICK_NODES: u64 = 2_000_000;
-/// Expanded nodes `/api/check` spends looking for the exact distance.
-const CHECK_NODES: u64 = 200_000;
 /// Heavy work's threads run this much nicer than the light pool's: the
 /// quick pool's a little, the long pool's more.
 const QUICK_POOL_NICENESS: i32 = 5;

@@ -116,6 +116,28 @@ fn bad_requests_get_the_command_lines_words_and_a_kind() {
             .all(|n| !n.as_str().unwrap().contains("npuzzle pdb build")),
         "{notes:?}"
     );
+    // What happens meanwhile is the engine's policy, in its words.
+    assert!(
+        notes.iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .contains("meanwhile 4x4 boards are solved with linear conflict")),
+        "{notes:?}"
+    );
+    // A 6x6 board without tables: the beam, as the engine says, not
+    // "optimally ... else not optimally".
+    let six = engine
+        .request(r#"{"op":"solve","board":"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 0 35"}"#)
+        .map(|text| serde_json::from_str::<serde_json::Value>(&text).unwrap())
+        .unwrap();
+    let notes = six["notes"].as_array().unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("by beam search")
+                && n.as_str().unwrap().contains("engine.useTables(")),
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -141,6 +163,14 @@ fn a_check_gives_the_distance_of_a_near_board_and_says_unsolvable() {
     let odd = solve(&mut engine, r#"{"op":"check","board":"1 2 3 4 5 6 8 7 0"}"#);
     assert_eq!(odd["solvable"], false);
     assert!(odd["distance"].is_null());
+    // The record of `npuzzle serve`'s /api/check, field for field.
+    let text = engine
+        .request(r#"{"op":"check","board":"1 2 3 4 5 6 7 0 8"}"#)
+        .unwrap();
+    assert_eq!(
+        text,
+        r#"{"type":"check","board":[1,2,3,4,5,6,7,0,8],"size":3,"goal":"blank-last","solvable":true,"solved":false,"distance":1,"lower_bound":1,"upper_bound":1}"#
+    );
 }
 
 /// The tables of `partition` for 4x4 built by the engine, as the browser
