@@ -17,7 +17,11 @@ pub struct UnknownName {
 
 impl fmt::Display for UnknownName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "\"{}\" is not a {}: use ", self.given, self.what)?;
+        let article = match self.what.chars().next() {
+            Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+            _ => "a",
+        };
+        write!(f, "\"{}\" is not {article} {}: use ", self.given, self.what)?;
         for (i, name) in self.names.iter().enumerate() {
             let before = match i {
                 0 => "",
@@ -60,6 +64,11 @@ mod tests {
         assert_eq!(
             "last".parse::<Goal>().unwrap_err().to_string(),
             "\"last\" is not a goal: use \"blank-last\" or \"blank-first\""
+        );
+        let algorithm = super::parse_name("algorithm", "dfs", &[1], |_| "idastar");
+        assert_eq!(
+            algorithm.unwrap_err().to_string(),
+            "\"dfs\" is not an algorithm: use \"idastar\""
         );
         assert_eq!(
             "Tile".parse::<Notation>().unwrap_err().to_string(),
