@@ -18,6 +18,9 @@
 //! the node keeps the indexes, so a child's update reads its entries and
 //! computes no index again.
 
+mod heuristic;
+mod view;
+
 use npuzzle_pdb::regions::Regions;
 use npuzzle_pdb::Ranker;
 
@@ -28,6 +31,7 @@ use crate::additive::TableSet;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
+use view::{prepared_row, SetRanks, View};
 
 /// The largest side taken: a vertical move crosses `MAX_SIDE - 1` cells,
 /// and a cell set fits a `u32` mask.
@@ -56,122 +60,6 @@ struct Table<'a> {
 
 type Crossing = geometry::Crossing<CROSSED>;
 
-/// The board's view (0) or the mirror's (1) of the tables.
-struct View<const G: usize> {
-    /// The distinct tables holding each tile, then `NO_TABLE`.
-    tables_of: [[u8; G]; CELLS],
-    /// How many tables hold each tile, at most `G`: loops over them are
-    /// bounded by `G` too, so that with one partition they fold away.
-    tables_count: [u8; CELLS],
-    /// Byte `g % 8` of word `g / 8` all ones where partition `g` holds the
-    /// tile.
-    holds: [[u64; 2]; CELLS],
-    /// `[tile][k][vertical]`: the change of the index key when the tile
-    /// moves to a higher cell in its `k`-th table, but for the tiles it
-    /// crosses (plain tables: its digit's place value times the cells it
-    /// passes; zero-aware: nothing, the order is unchanged).
-    step: [[[u32; 2]; G]; CELLS],
-    /// `cross[tile][k][other]`: the change of a plain table's rank when it
-    /// passes `other`, as a two's complement (in fixed-size arrays, which
-    /// masked indexes read without bounds checks).
-    cross: Box<[[[u32; CELLS]; G]; CELLS]>,
-    /// The same for a zero-aware table's order number, which fits 16 bits
-    /// (half the cache lines).
-    order_cross: Box<[[[u16; CELLS]; G]; CELLS]>,
-    /// `[from][direction]`: the move of the tile on `from` into the blank
-    /// beside it, seen in this view.
-    crossing: [[Crossing; 4]; CELLS],
-}
-
-impl<const G: usize> View<G> {
-    /// The rows of one view (0: the board, 1: its mirror) of `tables`,
-    /// given slot `s` as table `table_of_slot[s]` in partition
-    /// `group_of[s]`; `None` when a tile is in more than `G` tables.
-    fn new(
-        grid: &Grid,
-        tables: &[Table<'_>],
-        table_of_slot: &[usize],
-        group_of: &[usize],
-        view: usize,
-        direction: &[u8; CELLS],
-    ) -> Option<View<G>> {
-        let n = grid.n;
-        let cells = n * n;
-        let direction_of = |from: u8, to: u8| direction[from.wrapping_sub(to) as usize % CELLS];
-        let mut tables_of = [[NO_TABLE; G]; CELLS];
-        let mut table_in = [[NO_TABLE; G]; CELLS];
-        // The slot of each tile in each table, in this view.
-        let mut slot_in = vec![[u8::MAX; CELLS]; tables.len()];
-        for (p, table) in tables.iter().enumerate() {
-            for (slot, &x) in table.sources[view].iter().enumerate() {
-                slot_in[p][x as usize] = slot as u8;
-            }
-        }
-        for (s, &p) in table_of_slot.iter().enumerate() {
-            for &x in &tables[p].sources[view] {
-                let x = x as usize;
-                table_in[x][group_of[s]] = p as u8;
-                let held = &mut tables_of[x];
-                if !held.contains(&(p as u8)) {
-                    let free = held.iter().position(|&q| q == NO_TABLE)?;
-                    held[free] = p as u8;
-                }
-            }
-        }
-        let weight = |p: usize, slot: u8| -> u32 {
-            digit_weight(tables[p].ranker, tables[p].regions.is_some(), slot as usize)
-        };
-        let mut step = [[[0u32; 2]; G]; CELLS];
-        let mut cross = Box::new([[[0u32; CELLS]; G]; CELLS]);
-        let mut order_cross = Box::new([[[0u16; CELLS]; G]; CELLS]);
-        for x in 1..cells {
-            for (k, &p) in tables_of[x].iter().enumerate() {
-                if p == NO_TABLE {
-                    break;
-                }
-                let p = p as usize;
-                let sx = slot_in[p][x];
-                let wx = weight(p, sx);
-                let plain = tables[p].regions.is_none();
-                if plain {
-                    step[x][k] = [wx, wx.wrapping_mul(n as u32)];
-                }
-                for y in 1..cells {
-                    let sy = slot_in[p][y];
-                    if y == x || sy == u8::MAX {
-                        continue;
-                    }
-                    let change = cross_change(sx.into(), wx, sy.into(), weight(p, sy), !plain);
-                    if plain {
-                        cross[x][k][y] = change;
-                    } else {
-                        order_cross[x][k][y] = change as u16;
-                    }
-                }
-            }
-        }
-        let crossing = crossings(grid, view == 1, NO_CELL, |from, to| {
-            direction_of(from, to) as usize
-        });
-        let holds = table_in.map(|row| {
-            let mut words = [0u64; 2];
-            for (g, _) in row.iter().enumerate().filter(|&(_, &p)| p != NO_TABLE) {
-                words[g / 8] |= 0xFF << (8 * (g % 8));
-            }
-            words
-        });
-        Some(View {
-            tables_count: tables_of.map(|row| row.iter().filter(|&&p| p != NO_TABLE).count() as u8),
-            tables_of,
-            holds,
-            step,
-            cross,
-            order_cross,
-            crossing,
-        })
-    }
-}
-
 /// What search keeps per node of one table in one view: the index key (a
 /// plain table's rank, a zero-aware table's cell mask), a zero-aware
 /// table's order number, the tiles' Manhattan distance and the table's
@@ -199,87 +87,6 @@ pub struct KeptIndexesState<const P: usize, const G: usize> {
     /// state is copied whole above the split depth).
     prepared_index: [[u32; G]; 8],
     prepared_order: [[u16; G]; 8],
-}
-
-/// Colex ranks of cell sets (as `Regions::set_rank` numbers them), from
-/// three chunks of the mask: each chunk's terms depend only on its bits and
-/// on how many cells lie below it, so three loads replace a loop over the
-/// cells (a quarter of the search's instructions with `septet`).
-struct SetRanks {
-    /// Cells 0 to 8.
-    low: [u32; 512],
-    /// Cells 9 to 16 and 17 to 24: `[bits * 9 + below]`, `below` the
-    /// number of cells below the chunk (at most 8 in a set of at most 8
-    /// cells; the rows are padded so that any count indexes them without a
-    /// check).
-    middle: [u32; CHUNK_TERMS],
-    high: [u32; CHUNK_TERMS],
-}
-
-/// 256 chunks of 9 counts, and room for a count up to 32 past the last.
-const CHUNK_TERMS: usize = 256 * 9 + 32;
-
-impl SetRanks {
-    /// The ranks, built once per process.
-    fn shared() -> &'static SetRanks {
-        static BUILT: std::sync::OnceLock<Box<SetRanks>> = std::sync::OnceLock::new();
-        BUILT.get_or_init(SetRanks::new)
-    }
-
-    fn new() -> Box<SetRanks> {
-        let binomial = |n: u64, k: u64| -> u64 {
-            if k > n {
-                return 0;
-            }
-            (0..k).fold(1, |c, j| c * (n - j) / (j + 1))
-        };
-        // The terms of the cells of `bits` from cell `first` on, the lowest
-        // being number `below` of the set.
-        let terms = |bits: usize, first: u64, below: u64| -> u32 {
-            let mut sum = 0;
-            let mut index = below;
-            for j in 0..9 {
-                if bits >> j & 1 == 1 {
-                    sum += binomial(first + j, index + 1);
-                    index += 1;
-                }
-            }
-            sum as u32
-        };
-        let chunk = |first: u64| -> [u32; CHUNK_TERMS] {
-            std::array::from_fn(|i| {
-                let (bits, below) = (i / 9, i % 9);
-                if bits < 256 {
-                    terms(bits, first, below as u64)
-                } else {
-                    0
-                }
-            })
-        };
-        Box::new(SetRanks {
-            low: std::array::from_fn(|bits| terms(bits, 0, 0)),
-            middle: chunk(9),
-            high: chunk(17),
-        })
-    }
-
-    /// The rank of the set `mask` (at most 15 cells below cell 17).
-    #[inline(always)]
-    fn rank(&self, mask: u32) -> usize {
-        let low = mask & 0x1FF;
-        let below_middle = low.count_ones() as usize;
-        let below_high = (mask & 0x1FFFF).count_ones() as usize;
-        (self.low[low as usize]
-            + self.middle[((mask >> 9) as usize & 0xFF) * 9 + below_middle]
-            + self.high[((mask >> 17) as usize & 0xFF) * 9 + below_high]) as usize
-    }
-}
-
-/// The row of a node's prepared indexes for its child in `direction`, seen
-/// in `VIEW`.
-#[inline(always)]
-fn prepared_row<const VIEW: usize>(direction: usize) -> usize {
-    (direction & 3) * 2 + VIEW
 }
 
 /// Up to `P` distinct tables with nibble entries, plain or zero-aware by
@@ -688,139 +495,6 @@ impl<'a, const P: usize, const G: usize> KeptIndexes<'a, P, G> {
             }
         };
         (key, order, manhattan, self.entry(p, index, manhattan))
-    }
-}
-
-impl<const P: usize, const G: usize> Heuristic for KeptIndexes<'_, P, G> {
-    type State = KeptIndexesState<P, G>;
-    /// A move reads only the tiles it crosses, which it does not move.
-    const UPDATE_READS_POSITION: bool = false;
-
-    fn name(&self) -> &'static str {
-        crate::additive::Strategy::KeptIndexes.name()
-    }
-
-    fn init(&self, position: &Position) -> KeptIndexesState<P, G> {
-        let mut state = KeptIndexesState {
-            tables: [[TableState::default(); P]; 2],
-            sum: [[0; G]; 2],
-            ready: 0,
-            prepared_index: [[0; G]; 8],
-            prepared_order: [[0; G]; 8],
-        };
-        for view in 0..1 + self.reflect as usize {
-            for p in 0..self.tables.len() {
-                let (key, order, manhattan, value) = self.evaluate(p, view, position);
-                state.tables[view][p] = TableState {
-                    key,
-                    order,
-                    manhattan,
-                    value,
-                };
-            }
-            for &(g, p) in &self.slots {
-                state.sum[view][g as usize] += state.tables[view][p as usize].value as u16;
-            }
-        }
-        state
-    }
-
-    #[inline(always)]
-    fn value(&self, state: &KeptIndexesState<P, G>) -> u32 {
-        // The sums of partitions past the catalogue's, and the mirror's
-        // without reflection, stay 0: a loop over all `G` vectorizes.
-        let mut best = [0u16; G];
-        for ((best, &board), &mirror) in best.iter_mut().zip(&state.sum[0]).zip(&state.sum[1]) {
-            *best = board.max(mirror);
-        }
-        best.into_iter().max().unwrap_or(0) as u32
-    }
-
-    fn update(
-        &self,
-        state: &KeptIndexesState<P, G>,
-        position: &Position,
-        tile: u8,
-        from: u8,
-        to: u8,
-    ) -> KeptIndexesState<P, G> {
-        update_by_within(self, state, position, tile, from, to)
-    }
-
-    /// The board's sums first; the mirror's only when none exceeds
-    /// `limit` (as the general heuristic does, so that the cut-off values,
-    /// and so the bounds and node counts, are the same).
-    #[inline(always)]
-    fn update_within(
-        &self,
-        state: &KeptIndexesState<P, G>,
-        position: &Position,
-        tile: u8,
-        from: u8,
-        to: u8,
-        limit: u32,
-        child: &mut KeptIndexesState<P, G>,
-    ) -> u32 {
-        // What was prepared for this node's children is not the child's.
-        child.tables = state.tables;
-        child.sum = state.sum;
-        child.ready = 0;
-        let t = tile as usize & (CELLS - 1);
-        let distance = &self.distance[t];
-        let change =
-            distance[to as usize & (CELLS - 1)].wrapping_sub(distance[from as usize & (CELLS - 1)]);
-        let direction = self.direction(from, to);
-        if let Some(cut) =
-            self.update_view::<0>(state, position, t, from, direction, change, limit, child)
-        {
-            return cut;
-        }
-        if self.reflect {
-            if let Some(cut) =
-                self.update_view::<1>(state, position, t, from, direction, change, limit, child)
-            {
-                return cut;
-            }
-        }
-        self.value(child)
-    }
-
-    /// Works out every index the children of the node will read by
-    /// `moves`, and asks for their entries.
-    #[inline(always)]
-    fn prepare_children(
-        &self,
-        state: &mut KeptIndexesState<P, G>,
-        position: &Position,
-        moves: MoveSet,
-    ) {
-        let blank = position.blank();
-        let mut steps = [(0, 0, 0); 4];
-        let mut count = 0;
-        for &(from, mv) in self.grid.neighbors(blank) {
-            if !moves.contains(mv) {
-                continue;
-            }
-            let tile = position.tiles[from as usize] as usize & (CELLS - 1);
-            let step = (tile, from, self.direction(from, blank));
-            self.prepare_view::<0>(state, position, step);
-            if self.reflect {
-                self.prepare_view::<1>(state, position, step);
-            }
-            if let Some(slot) = steps.get_mut(count) {
-                *slot = step;
-                count += 1;
-            }
-        }
-        let mut ready = 0;
-        for &step in &steps[..count] {
-            self.finish_view::<0>(state, step);
-            if self.reflect {
-                self.finish_view::<1>(state, step);
-            }
-            ready |= 1 << step.2;
-        }
-        state.ready = ready;
     }
 }
 
