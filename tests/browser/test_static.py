@@ -824,6 +824,32 @@ def test_big_boards_are_answered_within_the_workers_budget(session, static_site)
         assert after == tuple(range(1, 64)) + (0,)
 
 
+def test_time_for_a_shorter_solution_of_a_big_board(session, static_site):
+    page = session.page
+    page.goto(static_site.url)
+    expect(page.locator("#think-label")).to_be_hidden()
+    page.select_option("#size", "6")
+    expect(page.locator("#think-label")).to_be_visible()
+    # The page offers 20 s and a minute; a second is enough to see the path.
+    page.evaluate("""() => {
+      const option = document.createElement("option");
+      option.value = "1";
+      option.textContent = "1 s";
+      document.querySelector("#think").append(option);
+    }""")
+    page.select_option("#think", "1")
+    start = tiles(page)
+    page.click("#solve")
+    expect(page.locator("#message")).to_contain_text("up to 1 s, for a shorter solution")
+    expect(page.locator("#message")).to_contain_text("the shortest found in", timeout=60000)
+    expect(page.locator("#player")).to_be_visible()
+    page.locator("#speed").fill("10")
+    expect(page.locator("#board")).to_have_attribute("data-state", "solved", timeout=120000)
+    assert start != tiles(page)
+    page.select_option("#size", "4")
+    expect(page.locator("#think-label")).to_be_hidden()
+
+
 def test_refused_boards_and_links_name_their_fault(session, static_site, distances):
     """Text or links that hold no board are refused for that (not for a size
     they lack), links take the sizes typed boards do, and a refused 4x4

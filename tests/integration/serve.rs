@@ -611,6 +611,37 @@ fn budgets_and_a_full_queue_answer_instead_of_waiting() {
     }
     drop(server);
 
+    // Time for a shorter answer of a 6x6 board, cut to the server's
+    // --max-anytime; out of range, a 400 naming the field.
+    let server = Server::start(&["--max-anytime", "1.5"]);
+    let six = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 \
+               31 32 33 34 0 35";
+    let board = npuzzle(&["random", "--size", "6", "--seed", "4"]).stdout;
+    let (status, record) = server.post(
+        "/api/solve",
+        &format!("{{\"board\": \"{}\", \"anytime\": 600}}", board.trim()),
+    );
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["type"], "solution", "{record}");
+    let note = record["note"].as_str().unwrap();
+    assert!(note.contains("of the 1.5 s given"), "{note}");
+    assert_schema(&schema(), &record);
+    let (_, record) = server.post(
+        "/api/solve",
+        &format!("{{\"board\": \"{six}\", \"anytime\": 1}}"),
+    );
+    assert_eq!(record["length"], 1, "{record}");
+    let (status, record) = server.post(
+        "/api/solve",
+        &format!("{{\"board\": \"{six}\", \"anytime\": -1}}"),
+    );
+    assert_eq!(status, 400, "{record}");
+    assert!(
+        record["error"].as_str().unwrap().contains("anytime"),
+        "{record}"
+    );
+    drop(server);
+
     // Heavy work past its bounds (the queue in all, then one client's
     // share) is refused at once with Retry-After, while a search that holds
     // the only place runs; hints have their own reserve and are answered.

@@ -383,6 +383,57 @@ fn a_time_budget_refuses_optimal_searches_and_cuts_beams_short() {
     }
 }
 
+/// `--anytime`: time for a shorter answer than the default beam's, never
+/// a longer one, its note saying how long it searched; refused with
+/// options that run no beam, and when it is not seconds.
+#[test]
+fn time_for_a_shorter_answer_is_spent_on_wider_beams() {
+    let board = npuzzle(&["random", "--size", "6", "--seed", "3"]).stdout;
+    let default = npuzzle(&["solve", "--json", board.trim()]);
+    assert_eq!(default.status, 0, "{}", default.stderr);
+    let default = &default.json_records()[0];
+    let run = npuzzle(&["solve", "--json", "--anytime", "3", board.trim()]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let r = &run.json_records()[0];
+    assert_record_replays(r, Goal::BlankLast);
+    let note = r["note"].as_str().unwrap();
+    // The first answer is the default's when its width was reached in
+    // time (on a slow machine it may not be); never shorter after.
+    let number_after = |text: &str, after: &str| -> u64 {
+        let at = text.find(after).unwrap() + after.len();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().unwrap()
+    };
+    let first = number_after(note, "given: ");
+    assert!(r["length"].as_u64().unwrap() <= first, "{note}");
+    let default_note = default["note"].as_str().unwrap();
+    if number_after(note, "moves at width ") == number_after(default_note, "width ") {
+        assert_eq!(default["length"].as_u64(), Some(first), "{note}");
+    }
+    assert!(
+        note.contains("beam searched") && note.contains("of the 3 s given"),
+        "{note}"
+    );
+    for other in [&["--fast"][..], &["--within", "5"], &["-a", "idastar"]] {
+        let mut args = vec!["solve", "--anytime", "3"];
+        args.extend_from_slice(other);
+        args.push(board.trim());
+        let run = npuzzle(&args);
+        assert_eq!(run.status, 2, "{other:?}: {}", run.stderr);
+        assert!(run.stderr.contains("--anytime"), "{}", run.stderr);
+    }
+    let run = npuzzle(&["solve", "--anytime=soon", board.trim()]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("from 0.001 to 1000000"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn check_explains_solvability() {
     let ok = npuzzle(&["check", "1 2 3 4 5 6 7 0 8"]);

@@ -198,6 +198,17 @@ test("a time budget: 8x8 answers from where the beam got", () => {
   }
 });
 
+test("time for a shorter answer: never longer than its first, the note says so", () => {
+  const board = engine.random(6, 3);
+  const found = engine.solve(board, { anytime: 1 });
+  assert.match(found.note, /beam searched .* of the 1 s given: \d+ moves/);
+  const first = Number(found.note.match(/given: (\d+) moves/)[1]);
+  assert.ok(found.length <= first, found.note);
+  assert.deepEqual(replay(board, found.moves), goal(6));
+  assert.throws(() => engine.solve(board, { anytime: 0 }), /anytime: 0 is not a number of seconds/);
+  assert.throws(() => engine.solve(board, { anytime: 1, fast: true }), /anytime gives the beam time/);
+});
+
 test("random boards are the command line's for the same seed", () => {
   for (const [size, seed] of [[3, 1], [4, 7], [5, 99], [8, 2n ** 64n - 1n]]) {
     const cli = execFileSync(bin, ["random", "--size", String(size), "--seed", String(seed), "--count", "1"]);

@@ -91,6 +91,11 @@ typedef struct {
   // tables not counted), as `npuzzle solve --memory`; 0 (default):
   // plain IDA*.
   uint64_t memory;
+  // Seconds each board the beam answers (5x5 without tables to 10x10)
+  // may spend on wider beams for a shorter answer (0.001 to 1e6), as
+  // `npuzzle solve --anytime`; the info's note says how long it
+  // searched and what that gained. 0 (default): the default beam.
+  double anytime_seconds;
 } npuzzle_options;
 
 // What a solution is, beside its moves (`npuzzle_solve_with`).

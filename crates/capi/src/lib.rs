@@ -100,6 +100,11 @@ pub struct npuzzle_options {
     /// tables not counted), as `npuzzle solve --memory`; 0 (default):
     /// plain IDA*.
     pub memory: u64,
+    /// Seconds each board the beam answers (5x5 without tables to 10x10)
+    /// may spend on wider beams for a shorter answer (0.001 to 1e6), as
+    /// `npuzzle solve --anytime`; the info's note says how long it
+    /// searched and what that gained. 0 (default): the default beam.
+    pub anytime_seconds: f64,
 }
 
 /// What a solution is, beside its moves (`npuzzle_solve_with`).
@@ -442,6 +447,7 @@ pub unsafe extern "C" fn npuzzle_options_init(options: *mut npuzzle_options) {
             within: 0,
             max_seconds: 0.0,
             memory: 0,
+            anytime_seconds: 0.0,
         })
     };
 }
@@ -476,9 +482,17 @@ pub unsafe extern "C" fn npuzzle_open_with(
                     .map_err(|e| invalid(format!("max_seconds {e}, or 0 for no limit")))?;
                 Some(budget)
             };
+            let anytime = if o.anytime_seconds == 0.0 {
+                None
+            } else {
+                let budget = npuzzle::time_budget(o.anytime_seconds)
+                    .map_err(|e| invalid(format!("anytime_seconds {e}, or 0 for none")))?;
+                Some(budget)
+            };
             let mut builder = Solver::builder()
                 .goal(goal)
                 .max_time(max_time)
+                .anytime(anytime)
                 .reflection(o.reflection != 0)
                 .fast(o.fast != 0)
                 .within(o.within)

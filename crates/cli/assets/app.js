@@ -417,7 +417,7 @@ function serverEngine() {
     random: (size, goal) => api(`api/random?size=${size}&goal=${goal}`),
     check: (board, goal) => api("api/check", { board, goal }),
     hint: (board, goal) => api("api/hint", { board, goal }),
-    solve: (board, goal) => api("api/solve", { board, goal }),
+    solve: (board, goal, anytime) => api("api/solve", { board, goal, anytime }),
     // A request aborted is a search the server stops (the client hung up).
     cancel() {
       for (const controller of running) controller.abort();
@@ -620,8 +620,9 @@ function wasmEngine(hooks) {
 
   const isLong = (board) => !Array.isArray(board) || board.length > 16;
 
-  async function solution(op, board, goal) {
-    const found = recall(board, goal);
+  async function solution(op, board, goal, anytime) {
+    // Time given for a shorter answer than those known searches.
+    const found = anytime ? null : recall(board, goal);
     // A 4x4 solution to play is a shortest one: proven if not yet.
     if (found && !found.optimal && op === "solve" && board.length === 16) {
       return prove(board, goal);
@@ -629,9 +630,9 @@ function wasmEngine(hooks) {
     if (found) return found;
     // A hint asked while the coach's question on the same position is
     // under way waits for that answer instead of a second search.
-    const key = `${op}:${knownKey(board, goal)}`;
+    const key = `${op}:${knownKey(board, goal)}${anytime ? `:${anytime}` : ""}`;
     if (asking.has(key)) return asking.get(key);
-    const fields = { board: board.slice(), goal };
+    const fields = { board: board.slice(), goal, ...(anytime ? { anytime } : {}) };
     let asked;
     if (op === "hint" && board.length === 16) {
       fields.exactSeconds = hooks.exactSeconds();
@@ -767,7 +768,7 @@ function wasmEngine(hooks) {
       return record;
     },
     hint: (board, goal) => solution("hint", board, goal),
-    solve: (board, goal) => solution("solve", board, goal),
+    solve: (board, goal, anytime) => solution("solve", board, goal, anytime),
     prove,
     stopProving: (board, goal) => stopProving(board ? knownKey(board, goal) : undefined),
     cancel(force) {
@@ -1066,12 +1067,14 @@ async function solve() {
   stopPlaying(true);
   if (noCoach()) return;
   const id = newRequest();
-  say(MODE === "wasm" && game.size > 4 ? "Solving\u2026 (seconds on a big board)"
-    : engine.prove && game.size === 4 && !game.planOptimal
-      ? "Solving\u2026 (up to a minute on the hardest 4x4 boards)" : "Solving\u2026");
+  const anytime = game.size >= 5 ? Number($("think").value) || undefined : undefined;
+  say(anytime ? `Solving\u2026 (up to ${anytime} s, for a shorter solution)`
+    : MODE === "wasm" && game.size > 4 ? "Solving\u2026 (seconds on a big board)"
+      : engine.prove && game.size === 4 && !game.planOptimal
+        ? "Solving\u2026 (up to a minute on the hardest 4x4 boards)" : "Solving\u2026");
   let record;
   try {
-    record = await engine.solve(game.tiles.slice(), game.goal);
+    record = await engine.solve(game.tiles.slice(), game.goal, anytime);
   } catch (error) {
     if (id !== game.request || cancelled(error)) return;
     say(error.message, true);
@@ -1082,7 +1085,9 @@ async function solve() {
   const moves = record.moves.split("");
   say(record.optimal
     ? `A shortest solution: ${moves.length} moves.`
-    : `A ${moves.length}-move solution (the shortest would take too long to find).`);
+    : anytime ? `A ${moves.length}-move solution, the shortest found in ` +
+        `${Math.round(record.seconds)} s (the shortest of all would take too long to find).`
+      : `A ${moves.length}-move solution (the shortest would take too long to find).`);
   game.playing = { moves, index: 0, timer: null, paused: false };
   $("player").hidden = false;
   updateProgress();
@@ -1168,6 +1173,7 @@ function setPosition(tiles, size, goal) {
     tileEls = new Map();
   }
   game.size = size;
+  $("think-label").hidden = size < 5;
   game.goal = goal || game.goal;
   game.tiles = tiles.slice();
   game.start = tiles.slice();

@@ -7,6 +7,9 @@
 //                   {id, op: "check"|"hint"|"solve", board, goal, maxSeconds}
 //                                                    (maxSeconds: 5x5 and up; default
 //                                                    ANSWER_SECONDS)
+//                   {id, op: "solve", board, goal, anytime}
+//                                                    (5x5 and up: seconds for a shorter
+//                                                    answer, engine.solve's `anytime`)
 //                   {id, op: "hint", board, goal, exactSeconds, askedAt}
 //                                                    (4x4: see below; exactSeconds null:
 //                                                    the shortest solution, however long;
@@ -205,11 +208,17 @@ async function answer(message) {
           const exact = (message.exactSeconds ?? EXACT_SECONDS) - Math.max(0, waited);
           return quickHint(message.board, goal, exact >= 0.001 ? exact : 0);
         }
-        const budget = side !== null && side >= 5 ? timeBudget(message.maxSeconds) : null;
-        const beams = side !== null && side >= 6
+        // Time for a shorter answer: the engine's wider beams, on this
+        // worker alone (they are not split between workers).
+        const anytime = side !== null && side >= 5 && message.op === "solve"
+          ? message.anytime : undefined;
+        const budget = side !== null && side >= 5 ? timeBudget(anytime ?? message.maxSeconds) : null;
+        const beams = side !== null && side >= 6 && anytime === undefined
           ? await beamOutcomes(message.board, goal, budget.until)
           : undefined;
-        const options = { goal, beams, ...(budget ? budget.options() : {}) };
+        const options = {
+          goal, beams, ...(anytime ? { anytime } : {}), ...(budget ? budget.options() : {}),
+        };
         return message.op === "hint"
           ? engine.hint(message.board, options)
           : engine.solve(message.board, options);

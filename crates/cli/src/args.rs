@@ -124,6 +124,15 @@ pub struct SearchArgs {
     /// board nearest the goal it reached, finished by the reduction.
     #[arg(long, value_name = "S", value_parser = seconds_budget)]
     pub max_seconds: Option<std::time::Duration>,
+    /// Spend up to S seconds a board for a shorter answer where the beam
+    /// answers (5x5 without tables to 10x10): after the default beam,
+    /// beams twice as wide each until S seconds have passed; the shortest
+    /// answer is printed, its note saying how long it searched and what
+    /// that gained. A beam may keep up to 1 GiB of history [default:
+    /// none, the default beam's answer in a few seconds]
+    #[arg(long, value_name = "S", value_parser = seconds_budget,
+          conflicts_with_all = ["fast", "within", "algorithm"])]
+    pub anytime: Option<std::time::Duration>,
     /// Optimal searches of boards up to 5x5: run A*+IDA* with SIZE of
     /// memory (such as 2G or 500M; K, M, G, T are powers of 1024; tables
     /// not counted): the positions nearest the start are kept and
@@ -233,6 +242,10 @@ pub struct ServeArgs {
     /// this request" (the 80-move boards take about 4 to 6 million).
     #[arg(long, default_value_t = 20_000_000)]
     pub max_nodes: u64,
+    /// The most seconds a request's `anytime` may give a 5x5 to 8x8 board
+    /// for a shorter answer (within --max-nodes too); more is cut to it.
+    #[arg(long, value_name = "S", value_parser = seconds_budget, default_value = "60")]
+    pub max_anytime: std::time::Duration,
     /// Heavy requests (solves, and boards past 4x4) queued or running at
     /// once; more are answered 503 at once. Hints and checks of boards up
     /// to 4x4 have their own threads and queue.

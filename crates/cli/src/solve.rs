@@ -93,6 +93,7 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         .reflection(!args.no_reflection)
         .max_nodes(args.max_nodes)
         .max_time(args.max_seconds)
+        .anytime(args.anytime)
         .threads(jobs)
         .on_note(|note| eprintln!("npuzzle: {}", remedy::note_message(note)));
     if let Some(dir) = &args.pdb_dir {

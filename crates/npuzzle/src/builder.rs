@@ -75,10 +75,30 @@ pub(crate) struct Config {
     pub(crate) reflection: bool,
     pub(crate) max_nodes: Option<u64>,
     pub(crate) max_time: Option<std::time::Duration>,
+    pub(crate) anytime: Option<std::time::Duration>,
     pub(crate) threads: usize,
     pub(crate) on_note: Option<NoteSink>,
     pub(crate) strategy: Option<Strategy>,
     pub(crate) memory: Option<u64>,
+}
+
+impl Config {
+    /// Refuses time for a shorter answer where no beam runs.
+    pub(crate) fn anytime_applies(&self) -> Result<(), crate::Error> {
+        let other = if self.fast {
+            "fast answers by the reduction"
+        } else if self.within > 0 {
+            "within answers by weighted IDA*"
+        } else if self.algorithm.is_some() {
+            "an algorithm given runs as asked"
+        } else {
+            return Ok(());
+        };
+        Err(crate::Error::InvalidArgument(format!(
+            "anytime gives the beam time for a shorter answer, but {other}, without the beam: \
+             give one or the other"
+        )))
+    }
 }
 
 /// Sets a [`Solver`](crate::Solver) up; every option has the command line's default.
@@ -204,6 +224,19 @@ impl SolverBuilder {
         self
     }
 
+    /// Time for shorter near-optimal answers (default: none): a board the
+    /// beam answers (5x5 without tables to 10x10) keeps being searched by
+    /// beams twice as wide each, until this much wall-clock time has
+    /// passed, and the shortest answer stands, its note saying how long
+    /// it searched and what that gained. Within [`Self::max_time`] when
+    /// both are given; optimal answers and the reduction's are unchanged.
+    /// A beam may keep [`ANYTIME_BEAM_BYTES`](crate::ANYTIME_BEAM_BYTES)
+    /// of history.
+    pub fn anytime(mut self, budget: Option<std::time::Duration>) -> Self {
+        self.config.anytime = budget;
+        self
+    }
+
     /// Threads: boards solved at once by [`Solver::solve_many`](crate::Solver::solve_many) and
     /// [`Solver::answers`](crate::Solver::answers), or the threads sharing one board's search in
     /// [`Solver::solve`](crate::Solver::solve) (default: one per core; 1 to 256).
@@ -253,6 +286,7 @@ impl SolverBuilder {
                 reflection: true,
                 max_nodes: None,
                 max_time: None,
+                anytime: None,
                 threads: cores().min(MAX_THREADS),
                 on_note: None,
                 strategy: None,

@@ -56,6 +56,7 @@ mod table_files;
 mod tables;
 mod threads;
 mod turn;
+mod widths;
 
 #[cfg(feature = "native")]
 pub use build::{
@@ -80,7 +81,10 @@ pub use npuzzle_search::{
     seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, PassFrom, Progress,
     Searched, Stats, Strategy, MAX_SEARCH_SIZE,
 };
-pub use policy::{BEAM_MAX_SIZE, CHECK_NODES, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES};
+pub use policy::{
+    ANYTIME_BEAM_BYTES, BEAM_MAX_SIZE, CHECK_NODES, OPTIMAL_ATTEMPT_MAX_BOUND,
+    OPTIMAL_ATTEMPT_NODES,
+};
 pub use solution::Solution;
 pub use solver::{Run, Solver};
 #[cfg(feature = "native")]

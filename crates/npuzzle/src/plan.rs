@@ -22,6 +22,7 @@ use crate::policy::{
 use crate::solution::Solution;
 use crate::solver::{Run, Solver};
 use crate::tables::{tables_error, Tables};
+use crate::widths::{improving, widening};
 
 /// A beam search as [`Solver::beam`] runs it.
 struct BeamRequest {
@@ -255,6 +256,9 @@ impl Solver {
         let stop = run.stop.clone();
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
+        }
+        if run.anytime.is_some() {
+            self.config.anytime_applies()?;
         }
         let opening = Instant::now();
         if let Some(turned) = self.turned_for(board.size()) {
@@ -663,10 +667,14 @@ impl Solver {
         // A beam narrower than `width` (under a budget, `widening`) gets
         // its share of the nodes: one that wanders ends with them and
         // leaves the time to the wider ones.
-        let one_beam = |beam_width: usize| {
+        let one_beam = |beam_width: usize, cap: Option<u64>| {
             let share = request.max_nodes.map(|nodes| {
                 (u128::from(nodes) * beam_width as u128 / width.max(1) as u128).max(1) as u64
             });
+            let share = match (share, cap) {
+                (Some(share), Some(cap)) => Some(share.min(cap)),
+                (share, cap) => share.or(cap),
+            };
             let request = Request {
                 max_nodes: share,
                 ..request.clone()
@@ -682,11 +690,19 @@ impl Solver {
             }
         };
         // Under a wall-clock budget, narrow beams first: the budget's
-        // answer is the best beam that finished, not a cut one. Beams run
-        // elsewhere (`run.beams`) are of the full width alone.
-        let (found, width) = match &deadline {
-            Some(deadline) if run.beams.is_empty() => widening(&one_beam, width, deadline),
-            _ => (one_beam(width), width),
+        // answer is the best beam that finished, not a cut one. Given time
+        // for a shorter answer, wider beams after. Beams run elsewhere
+        // (`run.beams`) are of the full width alone.
+        let anytime = self.anytime(run);
+        let (found, width, improvement) = match (&anytime, &deadline) {
+            (Some(anytime), _) if run.beams.is_empty() => {
+                improving(&one_beam, width, anytime, max_nodes)
+            }
+            (None, Some(deadline)) if run.beams.is_empty() => {
+                let (found, width, _) = widening(&one_beam, width, deadline, None);
+                (found, width, None)
+            }
+            _ => (one_beam(width, None), width, None),
         };
         let found = match found {
             Ok(found) => found,
@@ -728,6 +744,10 @@ impl Solver {
             initial_estimate: Some(found.initial_estimate),
             lower_bound: (!optimal).then_some(lower_bound),
             note: (!optimal).then(|| {
+                if let (Some(improvement), Some(anytime)) = (improvement, anytime) {
+                    let searched = improvement.describe(found.moves.len(), width, anytime.budget());
+                    return format!("{searched}: no guarantee how far from optimal");
+                }
                 let out_of_time = match deadline {
                     Some(d) if d.passed() => format!(
                         "; the time budget of {} s ran out first",
@@ -750,6 +770,18 @@ impl Solver {
         run.max_time
             .or(self.config.max_time)
             .map(|budget| Deadline::partly_spent(budget, run.time_spent))
+    }
+
+    /// The wall-clock budget a near-optimal answer may spend on wider
+    /// beams, as `run` or the solver's configuration gives it, within the
+    /// search's own budget.
+    fn anytime(&self, run: &Run) -> Option<Deadline> {
+        let anytime = run.anytime.or(self.config.anytime)?;
+        let budget = match run.max_time.or(self.config.max_time) {
+            Some(max_time) => anytime.min(max_time),
+            None => anytime,
+        };
+        Some(Deadline::partly_spent(budget, run.time_spent))
     }
 
     /// The reduction's answer, by `finish`.
@@ -806,62 +838,6 @@ enum Finish {
     /// starts again hurried; past it (a 127x127 board takes seconds) the
     /// budget's error stands.
     By(Option<Deadline>),
-}
-
-/// The narrowest beam of [`widening`], in halvings of the full width.
-const WIDENING_STEPS: u32 = 4;
-
-/// Beams from a sixteenth of `width` up to `width`, each twice as wide as
-/// the last (together at most twice the time of the widest), until the
-/// `deadline` passes; returns the shortest answer and its beam's width. A
-/// narrow beam that finds nothing leaves it to the wider ones; with no
-/// answer at all, the last beam's error stands.
-fn widening(
-    one_beam: &dyn Fn(usize) -> Result<npuzzle_search::Solution, SearchError>,
-    width: usize,
-    deadline: &Deadline,
-) -> (Result<npuzzle_search::Solution, SearchError>, usize) {
-    let mut best: Option<(npuzzle_search::Solution, usize)> = None;
-    let mut expanded = 0;
-    let mut beam_width = (width >> WIDENING_STEPS).max(MIN_BEAM_WIDTH).min(width);
-    let last_error = loop {
-        match one_beam(beam_width) {
-            Ok(found) => {
-                expanded += found.stats.expanded;
-                if best
-                    .as_ref()
-                    .is_none_or(|(kept, _)| found.moves.len() < kept.moves.len())
-                {
-                    best = Some((found, beam_width));
-                }
-            }
-            // A beam that found nothing in its nodes or time: the best so
-            // far stands, or a wider beam may yet answer.
-            Err(SearchError::Incomplete(
-                Incomplete::NodeLimit { .. } | Incomplete::TimeLimit { .. },
-            )) if best.is_some() => {}
-            Err(SearchError::Incomplete(Incomplete::NodeLimit { .. }))
-                if beam_width < width && !deadline.passed() => {}
-            Err(e) => break Some(e),
-        }
-        if deadline.passed() || beam_width >= width {
-            break None;
-        }
-        beam_width = (beam_width * 2).min(width);
-    };
-    match (best, last_error) {
-        (_, Some(e)) => (Err(e), width),
-        (Some((mut found, width)), None) => {
-            found.stats.expanded = expanded;
-            (Ok(found), width)
-        }
-        (None, None) => (
-            Err(SearchError::Incomplete(Incomplete::TimeLimit {
-                budget: deadline.budget(),
-            })),
-            width,
-        ),
-    }
 }
 
 /// Weighted search from coarse to the bound asked for, within one node

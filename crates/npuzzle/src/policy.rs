@@ -21,6 +21,12 @@ pub const BEAM_MAX_SIZE: usize = 10;
 /// The widest beam: past it, answers gain under 1 % (docs/experiments.md).
 pub const MAX_BEAM_WIDTH: u64 = 50_000;
 
+/// The history a beam widened for a shorter answer may keep (8 bytes a
+/// board for each level, [`crate::SolverBuilder::anytime`]): a beam of a
+/// million boards on 6x6, half that on 7x7, with its two levels of tiles
+/// about 1.5 GB in all.
+pub const ANYTIME_BEAM_BYTES: u64 = 1 << 30;
+
 /// The narrowest beam tried: narrower ones wander on 7x7 and 8x8 (a beam
 /// of 350 on 7x7 found nothing on 77 boards of 100), so the reduction
 /// answers at once.

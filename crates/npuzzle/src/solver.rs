@@ -66,6 +66,9 @@ pub struct Run {
     /// The wall-clock budget of this search (None: the solver's,
     /// [`crate::SolverBuilder::max_time`]).
     pub max_time: Option<std::time::Duration>,
+    /// Time for a shorter near-optimal answer (None: the solver's,
+    /// [`crate::SolverBuilder::anytime`]).
+    pub anytime: Option<std::time::Duration>,
     /// Of the wall-clock budget, already spent on this answer elsewhere
     /// (the beams a host without threads ran in other workers): the search
     /// ends that much sooner, and notes name the whole budget.
@@ -142,6 +145,9 @@ impl SolverBuilder {
                 "within {} is out of range: give 0 (optimal) to {MAX_WITHIN} percent",
                 config.within
             )));
+        }
+        if config.anytime.is_some() {
+            config.anytime_applies()?;
         }
         if let (Some(name), Some(size)) = (&config.partition, config.partition_size) {
             Partition::parse(name, size, config.goal)?;

@@ -259,18 +259,21 @@ fn jobs_arg(jobs: Int) -> PyResult<usize> {
 /// that a negative or huge side gets this message too).
 /// A wall-clock budget in seconds: a real number from 0.001 to 10^6
 /// (booleans refused, as for sizes).
-fn seconds_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<std::time::Duration>> {
+fn seconds_arg(
+    name: &str,
+    value: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<std::time::Duration>> {
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
     if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err(
-            "max_seconds must be a number of seconds, not a bool",
-        ));
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a number of seconds, not a bool"
+        )));
     }
     let seconds: f64 = value.extract().map_err(|_| {
         PyTypeError::new_err(format!(
-            "max_seconds must be a number of seconds, not {}",
+            "{name} must be a number of seconds, not {}",
             value
                 .get_type()
                 .name()
@@ -279,7 +282,7 @@ fn seconds_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<std::time::D
     })?;
     npuzzle::time_budget(seconds)
         .map(Some)
-        .map_err(|e| PyValueError::new_err(format!("max_seconds {e}")))
+        .map_err(|e| PyValueError::new_err(format!("{name} {e}")))
 }
 
 /// A memory budget for A*+IDA*: bytes as a whole number, or text as
@@ -768,7 +771,7 @@ impl Solver {
     #[new]
     #[pyo3(signature = (pdb_dir=None, partition=None, size=Int(4), goal="blank-last", max_nodes=None,
         reflection=true, jobs=Int(0), algorithm=None, heuristic=None, fast=false, within=Int(0),
-        max_seconds=None, memory=None))]
+        max_seconds=None, memory=None, anytime=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -785,9 +788,11 @@ impl Solver {
         within: Int,
         max_seconds: Option<&Bound<'_, PyAny>>,
         memory: Option<&Bound<'_, PyAny>>,
+        anytime: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solver> {
         let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
-        let max_time = seconds_arg(max_seconds)?;
+        let max_time = seconds_arg("max_seconds", max_seconds)?;
+        let anytime = seconds_arg("anytime", anytime)?;
         let memory = memory_arg(memory)?;
         let jobs = jobs_arg(jobs)?;
         let within = u32::try_from(count("within", within)?).unwrap_or(u32::MAX);
@@ -798,6 +803,7 @@ impl Solver {
             .goal(goal)
             .max_nodes(max_nodes)
             .max_time(max_time)
+            .anytime(anytime)
             .reflection(reflection)
             .fast(fast)
             .within(within);

@@ -198,6 +198,20 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
     for bad in (True, "10", [1]):
         with pytest.raises(TypeError, match="max_seconds must be a number"):
             npuzzle.Solver(max_seconds=bad)
+    # Time for a shorter near-optimal answer: never longer than its first,
+    # the note saying how long it searched; not with fast.
+    big = npuzzle.random_board(6, seed=3)
+    improved = npuzzle.Solver(pdb_dir, anytime=2).solve(big)
+    first = int(improved.note.split("given: ")[1].split()[0])
+    assert improved.length <= first
+    assert "of the 2 s given" in improved.note
+    assert npuzzle.apply_moves(big, improved.moves) == list(range(1, 36)) + [0]
+    with pytest.raises(ValueError, match="anytime .* out of range"):
+        npuzzle.Solver(anytime=0)
+    with pytest.raises(TypeError, match="anytime must be a number"):
+        npuzzle.Solver(anytime="2")
+    with pytest.raises(ValueError, match="anytime gives the beam time"):
+        npuzzle.Solver(anytime=2, fast=True)
     with pytest.raises(npuzzle.TablesError, match="npuzzle pdb build"):
         npuzzle.Solver(pdb_dir / "nowhere", partition="5-5-5")
     with pytest.raises(npuzzle.TablesError, match=r"npuzzle.build_tables\("):

@@ -9,11 +9,14 @@ use crate::types::{Deadline, Request};
 /// of a millisecond of search.
 pub(crate) const CHECK_EVERY: u64 = 4096;
 
-/// The caller's stop flag and deadline, as one search reads them.
+/// The caller's stop flag and deadline, as one search reads them, and
+/// whether the search may split its work across the rayon pool it runs in
+/// ([`Request::parallel`]): every split search checks both.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Halt<'a> {
     flag: Option<&'a AtomicBool>,
     deadline: Option<&'a Deadline>,
+    split: bool,
 }
 
 impl<'a> Halt<'a> {
@@ -22,12 +25,28 @@ impl<'a> Halt<'a> {
         Halt {
             flag: request.stop.as_deref(),
             deadline: request.deadline.as_ref(),
+            split: request.parallel,
         }
     }
 
     /// A flag and a deadline.
     pub fn new(flag: Option<&'a AtomicBool>, deadline: Option<&'a Deadline>) -> Halt<'a> {
-        Halt { flag, deadline }
+        Halt {
+            flag,
+            deadline,
+            split: false,
+        }
+    }
+
+    /// The threads this search may split its work across: those of the
+    /// rayon pool it runs in when [`Request::parallel`] (and the crate's
+    /// `split` feature), else one.
+    pub fn threads(&self) -> usize {
+        if cfg!(feature = "split") && self.split && rayon::current_thread_index().is_some() {
+            rayon::current_num_threads()
+        } else {
+            1
+        }
     }
 
     /// A flag alone.
@@ -36,6 +55,7 @@ impl<'a> Halt<'a> {
         Halt {
             flag,
             deadline: None,
+            split: false,
         }
     }
 

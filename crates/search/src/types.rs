@@ -212,6 +212,11 @@ impl Deadline {
         self.budget
     }
 
+    /// What is left of the budget (zero once it has passed).
+    pub fn remaining(&self) -> Duration {
+        self.budget.saturating_sub(self.spent + self.from.elapsed())
+    }
+
     /// This deadline moved `grace` later: how long the work that finishes
     /// an answer cut short by it may run on.
     pub fn extended(self, grace: Duration) -> Deadline {

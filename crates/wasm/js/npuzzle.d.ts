@@ -39,6 +39,11 @@ export interface SolveOptions {
   notation?: Notation;
   /** Outcomes of `beam` for the same board and options, run elsewhere. */
   beams?: BeamOutcome[];
+  /** Seconds for a shorter near-optimal answer (5x5 without tables to
+   * 10x10), 0.001 to 1e6: wider beams after the default one, the shortest
+   * answer kept, its note saying how long it searched and what that gained.
+   * Not with `fast` or `within`; beams run elsewhere are not used with it. */
+  anytime?: number;
 }
 
 export interface HintOptions {

@@ -222,12 +222,12 @@ function wholeNumber(name, value) {
 }
 
 /** A wall-clock budget in seconds, 0.001 to 10^6. */
-function secondsOf(value) {
+function secondsOf(value, name = "maxSeconds") {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "number" && value >= 0.001 && value <= 1e6) return value;
   const shown = typeof value === "bigint" ? `${value}n` : String(value);
   throw new RangeError(
-    `maxSeconds: ${shown} is not a number of seconds from 0.001 to 1000000, such as 10 or 0.5`,
+    `${name}: ${shown} is not a number of seconds from 0.001 to 1000000, such as 10 or 0.5`,
   );
 }
 
@@ -358,11 +358,14 @@ export class Engine {
    * spentSeconds: how much of it went on this answer before, in beams
    * run elsewhere),
    * within (percent over optimal allowed), fast, goal ("blank-last" or
-   * "blank-first"), notation ("tile" or "blank").
+   * "blank-first"), notation ("tile" or "blank"), anytime (seconds for a
+   * shorter near-optimal answer, as `npuzzle solve --anytime`, on this
+   * engine's one thread).
    */
   solve(board, options = {}) {
     options = optionsOf(options, [
       "maxNodes", "maxSeconds", "spentSeconds", "within", "fast", "goal", "notation", "beams",
+      "anytime",
     ]);
     return camel(this.#call(requestText({
       op: "solve",
@@ -372,6 +375,7 @@ export class Engine {
       max_nodes: wholeNumber("maxNodes", options.maxNodes),
       max_seconds: secondsOf(options.maxSeconds),
       spent_seconds: spentOf(options.spentSeconds, options.maxSeconds),
+      anytime: secondsOf(options.anytime, "anytime"),
       within: withinOf(options.within),
       fast: fastOf(options.fast),
       beams: beamsOf(options.beams),

@@ -186,6 +186,10 @@ struct SolveRequest {
     max_seconds: Option<f64>,
     #[serde(default)]
     spent_seconds: Option<f64>,
+    /// Seconds for a shorter near-optimal answer (`npuzzle solve
+    /// --anytime`), on this thread.
+    #[serde(default)]
+    anytime: Option<f64>,
     #[serde(default)]
     within: Option<u32>,
     #[serde(default)]
@@ -562,9 +566,15 @@ fn on_this_thread(request: &SolveRequest) -> Result<Run, Failure> {
             )))
         }
     };
+    let anytime = request
+        .anytime
+        .map(npuzzle::time_budget)
+        .transpose()
+        .map_err(|e| invalid(format!("anytime: {e}")))?;
     Ok(Run {
         max_nodes: request.max_nodes,
         max_time,
+        anytime,
         time_spent,
         here: true,
         ..Run::default()

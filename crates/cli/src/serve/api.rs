@@ -18,7 +18,7 @@ use npuzzle::{random_board, Board, Goal, Notation, SplitMix64};
 use serde::{Deserialize, Serialize};
 
 use crate::output::{board_record, Answer};
-use crate::serve::pools::{Pools, Refusal};
+use crate::serve::pools::{Pools, Refusal, Time};
 
 /// Board sides the server takes.
 pub const SIDES: std::ops::RangeInclusive<usize> = 2..=8;
@@ -179,6 +179,10 @@ struct BoardRequest {
     /// A wall-clock budget, as `npuzzle solve --max-seconds`.
     #[serde(default)]
     max_seconds: Option<f64>,
+    /// Seconds for a shorter near-optimal answer, as `npuzzle solve
+    /// --anytime`: at most the server's `--max-anytime`.
+    #[serde(default)]
+    anytime: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -194,7 +198,7 @@ struct Task {
     goal: Goal,
     notation: Notation,
     max_nodes: u64,
-    max_time: Option<std::time::Duration>,
+    time: Time,
 }
 
 impl Server {
@@ -260,12 +264,18 @@ impl Server {
             .map(npuzzle::time_budget)
             .transpose()
             .map_err(|e| bad(format!("max_seconds: {e}")))?;
+        let anytime = request
+            .anytime
+            .map(npuzzle::time_budget)
+            .transpose()
+            .map_err(|e| bad(format!("anytime: {e}")))?
+            .map(|asked| asked.min(self.pools.max_anytime()));
         Ok(Task {
             board,
             goal,
             notation,
             max_nodes,
-            max_time,
+            time: Time { max_time, anytime },
         })
     }
 }
@@ -307,7 +317,7 @@ async fn solution(server: &Arc<Server>, client: IpAddr, body: &[u8], hint: bool)
             &task.board,
             task.goal,
             task.max_nodes,
-            task.max_time,
+            task.time,
             hint,
             client,
         )
@@ -332,7 +342,7 @@ async fn check(
     if record.solvable {
         let answer = server
             .pools
-            .check(board, goal, task.max_nodes, task.max_time, client.ip())
+            .check(board, goal, task.max_nodes, task.time, client.ip())
             .await;
         match answer {
             Ok(Answer::Solved(solved)) => {

@@ -80,6 +80,7 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
             queue: args.queue,
             per_client: args.per_client,
             max_nodes: args.max_nodes,
+            max_anytime: args.max_anytime,
         })
         .map_err(|e| (EXIT_FAILED, e))?,
     );
@@ -94,7 +95,7 @@ fn serve(args: &ServeArgs) -> Result<(), (u8, String)> {
         Goal::BlankLast,
         &probe,
         QUICK_NODES,
-        None,
+        pools::Time::default(),
         &Arc::new(AtomicBool::new(false)),
     ) {
         eprintln!("npuzzle: 4x4 boards will be refused: {reason}");

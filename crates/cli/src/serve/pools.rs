@@ -23,6 +23,15 @@ use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use crate::output::Answer;
 use crate::serve::cache::Cache;
 
+/// A request's wall-clock budgets: for its search, and for a shorter
+/// near-optimal answer (`SolverBuilder::anytime`), both cut to the
+/// server's caps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Time {
+    pub max_time: Option<Duration>,
+    pub anytime: Option<Duration>,
+}
+
 /// A search not started this long after it was queued is dropped, and its
 /// client told the server is busy. A running one is bounded by its node
 /// budget, and stopped when its client goes.
@@ -59,6 +68,8 @@ pub struct Settings {
     pub per_client: usize,
     /// The node budget of a request.
     pub max_nodes: u64,
+    /// The most time a request may give for a shorter near-optimal answer.
+    pub max_anytime: Duration,
 }
 
 /// The engine, the pools that run it, their bounds and the answer cache.
@@ -80,6 +91,7 @@ pub struct Pools {
     /// The most of them one address may have.
     per_client: usize,
     max_nodes: u64,
+    max_anytime: Duration,
     /// Solutions of positions seen, and of every position along them.
     cache: Cache,
 }
@@ -163,6 +175,7 @@ impl Pools {
             heavy_by_client: Mutex::new(HashMap::new()),
             per_client: settings.per_client,
             max_nodes: settings.max_nodes,
+            max_anytime: settings.max_anytime,
             cache: Cache::default(),
         })
     }
@@ -172,24 +185,30 @@ impl Pools {
         self.max_nodes
     }
 
+    /// The most a request's `anytime` may be.
+    pub fn max_anytime(&self) -> Duration {
+        self.max_anytime
+    }
+
     pub fn solver(&self, goal: Goal) -> &Solver {
         &self.solvers[usize::from(goal == Goal::BlankFirst)]
     }
 
-    /// The engine's answer within `budget` expanded nodes and `max_time`,
-    /// on this thread; `stop` ends the search early.
+    /// The engine's answer within `budget` expanded nodes and `time`, on
+    /// this thread; `stop` ends the search early.
     pub fn search(
         &self,
         goal: Goal,
         board: &Board,
         budget: u64,
-        max_time: Option<Duration>,
+        time: Time,
         stop: &Arc<AtomicBool>,
     ) -> Answer {
         let started = Instant::now();
         let run = Run {
             max_nodes: Some(budget),
-            max_time,
+            max_time: time.max_time,
+            anytime: time.anytime,
             stop: Some(Arc::clone(stop)),
             here: true,
             ..Run::default()
@@ -282,7 +301,7 @@ impl Pools {
         board: &Board,
         goal: Goal,
         max_nodes: u64,
-        max_time: Option<Duration>,
+        time: Time,
         hint: bool,
         client: IpAddr,
     ) -> Result<Answer, Refusal> {
@@ -290,22 +309,39 @@ impl Pools {
         if !board.is_solvable(goal) {
             return Ok(Answer::Unsolvable);
         }
+        // Time given for a shorter answer than the one known searches.
         if let Some(mut known) = self.cache.get(goal, board, self.solver(goal)) {
-            known.elapsed = started.elapsed();
-            return Ok(Answer::Solved(known));
+            if known.optimal || time.anytime.is_none() {
+                known.elapsed = started.elapsed();
+                return Ok(Answer::Solved(known));
+            }
+        }
+        let beamed = self.solver(goal).near_optimal_side(board.size());
+        if beamed && time.anytime.is_some() {
+            let slot = self.admit(Lane::Heavy, client)?;
+            let searched = board.clone();
+            let answer = self
+                .run(Pool::Long, move |pools, stop| {
+                    pools.search(goal, &searched, max_nodes, time, stop)
+                })
+                .await?;
+            drop(slot);
+            if let Answer::Solved(solved) = &answer {
+                self.cache.remember(goal, board, solved);
+            }
+            return Ok(answer);
         }
         let light = hint && board.size() <= LIGHT_SIDE;
         let mut slot = self.admit(if light { Lane::Light } else { Lane::Heavy }, client)?;
         // Boards the engine answers near-optimally: the beam and the
         // reduction answer within the short budget (near-solved boards
         // still get their optimal attempt).
-        let beamed = self.solver(goal).near_optimal_side(board.size());
         let quick_nodes = if beamed { CHECK_NODES } else { QUICK_NODES }.min(max_nodes);
         let searched = board.clone();
         let first = self
             .run(
                 if light { Pool::Light } else { Pool::Quick },
-                move |pools, stop| pools.search(goal, &searched, quick_nodes, max_time, stop),
+                move |pools, stop| pools.search(goal, &searched, quick_nodes, time, stop),
             )
             .await?;
         let answer = match first {
@@ -317,7 +353,12 @@ impl Pools {
                     slot = self.admit(Lane::Heavy, client)?;
                 }
                 let searched = board.clone();
-                let left = max_time.map(|budget| budget.saturating_sub(started.elapsed()));
+                let left = Time {
+                    max_time: time
+                        .max_time
+                        .map(|budget| budget.saturating_sub(started.elapsed())),
+                    anytime: None,
+                };
                 self.run(Pool::Long, move |pools, stop| {
                     pools.search(goal, &searched, max_nodes, left, stop)
                 })
@@ -361,7 +402,7 @@ impl Pools {
         board: &Board,
         goal: Goal,
         max_nodes: u64,
-        max_time: Option<Duration>,
+        time: Time,
         client: IpAddr,
     ) -> Result<Answer, Refusal> {
         if let Some(known) = self.cache.get(goal, board, self.solver(goal)) {
@@ -374,7 +415,7 @@ impl Pools {
         let pool = if light { Pool::Light } else { Pool::Quick };
         let answer = self
             .run(pool, move |pools, stop| {
-                pools.search(goal, &searched, budget, max_time, stop)
+                pools.search(goal, &searched, budget, time, stop)
             })
             .await?;
         if let Answer::Solved(solved) = &answer {

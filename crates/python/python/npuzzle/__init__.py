@@ -78,7 +78,11 @@ class Solver:
     answer by then raise :class:`TimeLimitError`; near-optimal answers
     of large boards come from where the beam got); ``memory`` (bytes, or
     a size such as ``"2G"``) runs optimal searches of boards up to 5x5 as
-    A*+IDA* within that memory, as ``npuzzle solve --memory``.
+    A*+IDA* within that memory, as ``npuzzle solve --memory``;
+    ``anytime`` (seconds) spends up to that long a board for a shorter
+    near-optimal answer (boards the beam answers, 5x5 without tables to
+    10x10), as ``npuzzle solve --anytime``: ``Solution.note`` says how
+    long it searched and what that gained.
     """
 
     def __init__(
@@ -96,6 +100,7 @@ class Solver:
         within: int = 0,
         max_seconds: Optional[float] = None,
         memory: Optional[Union[int, str]] = None,
+        anytime: Optional[float] = None,
     ) -> None:
         self._args = (
             pdb_dir,
@@ -111,6 +116,7 @@ class Solver:
             within,
             max_seconds,
             memory,
+            anytime,
         )
         self._native = _Solver(*self._args)
         self._options = {
@@ -122,6 +128,7 @@ class Solver:
             "within": (within, 0),
             "max_seconds": (max_seconds, None),
             "memory": (memory, None),
+            "anytime": (anytime, None),
         }
         self._pdb_dir = None if pdb_dir is None else os.fspath(pdb_dir)
 

@@ -13,6 +13,9 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+#[cfg(feature = "split")]
+use rayon::prelude::*;
+
 use npuzzle_board::Move;
 
 use crate::grid::{Grid, Position};
@@ -98,11 +101,17 @@ impl Remembered {
         self.generated.clear();
     }
 
+    /// Whether a board was kept in a level before this one.
+    #[inline]
+    fn was_kept(&self, hash: u64) -> bool {
+        self.kept.contains(&hash) || self.older.contains(&hash)
+    }
+
     /// Whether a child is new: neither kept before nor generated in this
     /// level.
     #[inline]
     fn is_new(&mut self, hash: u64) -> bool {
-        !self.kept.contains(&hash) && !self.older.contains(&hash) && self.generated.insert(hash)
+        !self.was_kept(hash) && self.generated.insert(hash)
     }
 }
 
@@ -120,6 +129,170 @@ fn zobrist_keys(cells: usize) -> Vec<u64> {
             z ^ (z >> 31)
         })
         .collect()
+}
+
+/// Levels this long or longer are expanded in pieces of at least this many
+/// boards across the pool's threads, when the search may split.
+const SPLIT_MIN_ENTRIES: usize = 2_048;
+
+/// Children of a level, in generation order, with their tiles (`cells`
+/// bytes each).
+struct Children<S> {
+    entries: Vec<Entry<S>>,
+    tiles: Vec<u8>,
+}
+
+impl<S> Children<S> {
+    fn new() -> Children<S> {
+        Children {
+            entries: Vec::new(),
+            tiles: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.tiles.clear();
+    }
+}
+
+/// How the expansion of some consecutive boards of a level ended.
+#[derive(Default)]
+struct Expanded {
+    /// The first child where the search is done: its parent's index and
+    /// the move.
+    solved: Option<(u32, Move)>,
+    expanded: u64,
+    generated: u64,
+    /// The stop flag or the deadline ended it.
+    halted: bool,
+}
+
+/// The boards `entries` (with their `tiles`) of a level, the first at
+/// `first` in it, expanded into `children`: those for which `is_new`
+/// holds, in generation order. `base` is the nodes expanded before them,
+/// for the clock's checks.
+#[allow(clippy::too_many_arguments)]
+fn expand<H: Heuristic>(
+    grid: &Grid,
+    heuristic: &H,
+    keys: &[u64],
+    (entries, tiles, first, base): (&[Entry<H::State>], &[u8], usize, u64),
+    position: &mut Position,
+    halt: Halt<'_>,
+    done: &impl Fn(&H::State, u32, &Position) -> bool,
+    mut is_new: impl FnMut(u64) -> bool,
+    children: &mut Children<H::State>,
+) -> Expanded {
+    let cells = grid.cells();
+    let key = |tile: u8, cell: u8| keys[tile as usize * cells + cell as usize];
+    let mut ended = Expanded::default();
+    for (offset, entry) in entries.iter().enumerate() {
+        ended.expanded += 1;
+        if halt.now_at(base + ended.expanded) {
+            ended.halted = true;
+            return ended;
+        }
+        let index = (first + offset) as u32;
+        show(position, &tiles[offset * cells..(offset + 1) * cells]);
+        let mut state = entry.state;
+        if entry.came_from != u8::MAX {
+            heuristic.prepare_children(&mut state, position, MoveSet::ALL);
+        }
+        let blank = position.blank();
+        for &(from, mv) in grid.neighbors(blank) {
+            if from == entry.came_from {
+                continue;
+            }
+            ended.generated += 1;
+            let tile = position.slide(from);
+            let hash = entry.hash ^ key(tile, from) ^ key(tile, blank);
+            if is_new(hash) {
+                let child = heuristic.update(&state, position, tile, from, blank);
+                let estimate = heuristic.value(&child);
+                if done(&child, estimate, position) {
+                    ended.solved = Some((index, mv));
+                    return ended;
+                }
+                children.entries.push(Entry {
+                    state: child,
+                    hash,
+                    estimate,
+                    parent: index,
+                    mv,
+                    came_from: blank,
+                });
+                children.tiles.extend_from_slice(&position.tiles[..cells]);
+            }
+            position.slide(blank);
+        }
+    }
+    ended
+}
+
+/// What every piece of a level's expansion shares: the grid, the guide,
+/// the Zobrist keys, the halt and the goal test.
+type Context<'a, H, D> = (&'a Grid, &'a H, &'a [u64], Halt<'a>, &'a D);
+
+/// A level's `entries` (with their tiles, the nodes expanded before them
+/// last) expanded in pieces side by side on `threads` (each piece's
+/// position starting as `start`), each child checked
+/// against the levels before; then, in generation order, against this
+/// one (a repeat is marked [`DUPLICATE`]). The children go to `children`,
+/// in the order one thread gives them.
+#[cfg(feature = "split")]
+fn expand_in_pieces<H: Heuristic, D: Fn(&H::State, u32, &Position) -> bool + Sync>(
+    (grid, heuristic, keys, halt, done): Context<'_, H, D>,
+    (entries, tiles, base): (&[Entry<H::State>], &[u8], u64),
+    (start, threads): (&Position, usize),
+    seen: &mut Remembered,
+    pieces: &mut Vec<(Children<H::State>, Position)>,
+    children: &mut Children<H::State>,
+) -> Vec<Expanded> {
+    let cells = grid.cells();
+    let piece = entries.len().div_ceil(4 * threads).max(SPLIT_MIN_ENTRIES);
+    let count = entries.len().div_ceil(piece);
+    pieces.resize_with(count.max(pieces.len()), || (Children::new(), start.clone()));
+    let remembered = &*seen;
+    let mut ends = Vec::new();
+    entries
+        .par_chunks(piece)
+        .zip(pieces.par_iter_mut())
+        .enumerate()
+        .map(|(i, (entries, (out, position)))| {
+            out.clear();
+            let first = i * piece;
+            let tiles = &tiles[first * cells..(first + entries.len()) * cells];
+            let at = (entries, tiles, first, base + first as u64);
+            let is_new = |hash| !remembered.was_kept(hash);
+            expand(grid, heuristic, keys, at, position, halt, done, is_new, out)
+        })
+        .collect_into_vec(&mut ends);
+    for (out, _) in &pieces[..count] {
+        let from = children.entries.len();
+        children.entries.extend_from_slice(&out.entries);
+        children.tiles.extend_from_slice(&out.tiles);
+        for child in &mut children.entries[from..] {
+            if !seen.generated.insert(child.hash) {
+                child.estimate = DUPLICATE;
+            }
+        }
+    }
+    ends
+}
+
+/// Without the `split` feature a beam runs on one thread (see
+/// [`Halt::threads`]).
+#[cfg(not(feature = "split"))]
+fn expand_in_pieces<H: Heuristic, D: Fn(&H::State, u32, &Position) -> bool + Sync>(
+    _: Context<'_, H, D>,
+    _: (&[Entry<H::State>], &[u8], u64),
+    _: (&Position, usize),
+    _: &mut Remembered,
+    _: &mut Vec<(Children<H::State>, Position)>,
+    _: &mut Children<H::State>,
+) -> Vec<Expanded> {
+    unreachable!("a beam splits only with the `split` feature")
 }
 
 /// Makes `position` show `tiles` (every cell and tile is written).
@@ -182,7 +355,7 @@ pub(crate) fn beam_until<H: Heuristic>(
     max_nodes: u64,
     halt: Halt<'_>,
     stall_levels: Option<usize>,
-    done: impl Fn(&H::State, u32, &Position) -> bool,
+    done: impl Fn(&H::State, u32, &Position) -> bool + Sync,
 ) -> (Ending, Stats) {
     let mut nearest = Nearest::new();
     let cells = grid.cells();
@@ -204,71 +377,73 @@ pub(crate) fn beam_until<H: Heuristic>(
     let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
     let mut seen = Remembered::default();
     seen.kept.insert(start_hash);
-    let mut children: Vec<Entry<H::State>> = Vec::new();
+    let threads = halt.threads();
     let mut position = start.clone();
-    let mut child_tiles: Vec<u8> = Vec::new();
+    let mut children = Children::new();
+    let mut pieces: Vec<(Children<H::State>, Position)> = Vec::new();
     loop {
         seen.next_level(history.len());
         children.clear();
-        child_tiles.clear();
-        for (index, entry) in level.entries.iter().enumerate() {
-            stats.expanded += 1;
-            let halted = halt.now_at(stats.expanded);
-            if halted && !halt.timed_out() {
-                return (Ending::Ended, stats);
-            }
-            // Out of time is out of nodes: how near the goal the beam came
-            // stands.
-            if halted || stats.expanded > max_nodes {
-                if stall_levels.is_some() && nearest.estimate != u32::MAX {
-                    return (Ending::Unfinished(nearest.path(&history)), stats);
-                }
-                return (Ending::Ended, stats);
-            }
-            show(
+        // Entries past the node limit are not expanded: the limit ends the
+        // beam once every entry before them is.
+        let allowed = max_nodes.saturating_sub(stats.expanded);
+        let allowed = usize::try_from(allowed).unwrap_or(usize::MAX);
+        let expanding = &level.entries[..level.entries.len().min(allowed)];
+        let mut ends = Vec::new();
+        if threads > 1 && expanding.len() >= 2 * SPLIT_MIN_ENTRIES {
+            let at = (expanding, &level.tiles[..], stats.expanded);
+            let context = (grid, heuristic, &keys[..], halt, &done);
+            let split = (start, threads);
+            ends = expand_in_pieces(context, at, split, &mut seen, &mut pieces, &mut children);
+        } else {
+            let at = (expanding, &level.tiles[..], 0, stats.expanded);
+            let is_new = |hash| seen.is_new(hash);
+            let out = &mut children;
+            ends.push(expand(
+                grid,
+                heuristic,
+                &keys,
+                at,
                 &mut position,
-                &level.tiles[index * cells..(index + 1) * cells],
-            );
-            let mut state = entry.state;
-            if !history.is_empty() {
-                heuristic.prepare_children(&mut state, &position, MoveSet::ALL);
-            }
-            let blank = position.blank();
-            for &(from, mv) in grid.neighbors(blank) {
-                if from == entry.came_from {
-                    continue;
-                }
-                stats.generated += 1;
-                let tile = position.slide(from);
-                let hash = entry.hash ^ key(tile, from) ^ key(tile, blank);
-                if seen.is_new(hash) {
-                    let child = heuristic.update(&state, &position, tile, from, blank);
-                    let estimate = heuristic.value(&child);
-                    if done(&child, estimate, &position) {
-                        let moves = path(&history, index as u32, mv);
-                        return (Ending::Solved(moves), stats);
-                    }
-                    children.push(Entry {
-                        state: child,
-                        hash,
-                        estimate,
-                        parent: index as u32,
-                        mv,
-                        came_from: blank,
-                    });
-                    child_tiles.extend_from_slice(&position.tiles[..cells]);
-                }
-                position.slide(blank);
-            }
+                halt,
+                &done,
+                is_new,
+                out,
+            ));
         }
-        if children.is_empty() {
+        let mut halted = false;
+        for ended in ends {
+            stats.expanded += ended.expanded;
+            stats.generated += ended.generated;
+            if let Some((index, mv)) = ended.solved {
+                return (Ending::Solved(path(&history, index, mv)), stats);
+            }
+            halted |= ended.halted;
+        }
+        let out_of_nodes = expanding.len() < level.entries.len();
+        if halted || out_of_nodes {
+            if out_of_nodes {
+                // As counted by a beam that stops at the first entry past
+                // the limit.
+                stats.expanded += 1;
+            }
+            if (out_of_nodes || halt.timed_out())
+                && stall_levels.is_some()
+                && nearest.estimate != u32::MAX
+            {
+                return (Ending::Unfinished(nearest.path(&history)), stats);
+            }
+            return (Ending::Ended, stats);
+        }
+        let order = lowest(&children.entries, width);
+        if order.is_empty() {
             return (Ending::Ended, stats);
         }
         // The least estimate of the level, first in generation order: it is
         // kept whatever the width.
         let mut least = None;
         if let Some(stall_levels) = stall_levels {
-            match nearest.level(&children, stall_levels) {
+            match nearest.level(&children.entries, stall_levels) {
                 Progress::Nearer(child) => least = Some(child),
                 Progress::NoNearer => {}
                 Progress::Stalled => {
@@ -276,12 +451,11 @@ pub(crate) fn beam_until<H: Heuristic>(
                 }
             }
         }
-        let order = lowest(&children, width);
         if let Some(least) = least {
             let index = order.binary_search(&least).expect("the least is kept");
             nearest.at = (history.len() + 1, index as u32);
         }
-        let (kept, links) = keep(&children, &child_tiles, &order, cells, &mut seen.kept);
+        let (kept, links) = keep(&children, &order, cells, &mut seen.kept, threads);
         history.push(links);
         level = kept;
     }
@@ -341,11 +515,16 @@ enum Progress {
     Stalled,
 }
 
+/// The estimate of a child generated earlier in its level: never kept.
+const DUPLICATE: u32 = u32::MAX;
+
 /// The indexes of the `width` children of lowest estimate, ties to the
 /// earlier board (the order of generation), so that answers are the same
 /// on every run; in generation order.
 fn lowest<S>(children: &[Entry<S>], width: usize) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..children.len() as u32).collect();
+    let mut order: Vec<u32> = (0..children.len() as u32)
+        .filter(|&i| children[i as usize].estimate != DUPLICATE)
+        .collect();
     if order.len() > width {
         order.select_nth_unstable_by_key(width - 1, |&i| (children[i as usize].estimate, i));
         order.truncate(width);
@@ -354,29 +533,62 @@ fn lowest<S>(children: &[Entry<S>], width: usize) -> Vec<u32> {
     order
 }
 
-/// The children of `order` as the next level, remembered in `seen`, and
-/// each one's parent and move.
-fn keep<S: Copy>(
-    children: &[Entry<S>],
-    child_tiles: &[u8],
+/// The children of `order` as the next level (copied by `threads`),
+/// remembered in `seen`, and each one's parent and move.
+fn keep<S: Copy + Send + Sync>(
+    children: &Children<S>,
     order: &[u32],
     cells: usize,
     seen: &mut Seen,
+    threads: usize,
 ) -> (Level<S>, Vec<(u32, Move)>) {
+    let tiles_of = |i: u32| &children.tiles[i as usize * cells..(i as usize + 1) * cells];
     let mut kept = Level {
         entries: Vec::with_capacity(order.len()),
         tiles: Vec::with_capacity(order.len() * cells),
     };
+    if threads > 1 && order.len() >= 2 * SPLIT_MIN_ENTRIES {
+        gather_in_pieces(children, order, cells, &mut kept);
+    } else {
+        for &i in order {
+            kept.entries.push(children.entries[i as usize]);
+            kept.tiles.extend_from_slice(tiles_of(i));
+        }
+    }
     let mut links = Vec::with_capacity(order.len());
-    for &i in order {
-        let child = children[i as usize];
+    for child in &kept.entries {
         seen.insert(child.hash);
         links.push((child.parent, child.mv));
-        kept.entries.push(child);
-        kept.tiles
-            .extend_from_slice(&child_tiles[i as usize * cells..(i as usize + 1) * cells]);
     }
     (kept, links)
+}
+
+/// The children of `order` and their tiles copied into `kept` by the
+/// threads of the pool.
+#[cfg(feature = "split")]
+fn gather_in_pieces<S: Copy + Send + Sync>(
+    children: &Children<S>,
+    order: &[u32],
+    cells: usize,
+    kept: &mut Level<S>,
+) {
+    order
+        .par_iter()
+        .map(|&i| children.entries[i as usize])
+        .collect_into_vec(&mut kept.entries);
+    kept.tiles.resize(order.len() * cells, 0);
+    kept.tiles
+        .par_chunks_mut(cells)
+        .zip(order.par_iter())
+        .for_each(|(tiles, &i)| {
+            tiles.copy_from_slice(&children.tiles[i as usize * cells..(i as usize + 1) * cells])
+        });
+}
+
+/// Without the `split` feature a beam runs on one thread.
+#[cfg(not(feature = "split"))]
+fn gather_in_pieces<S>(_: &Children<S>, _: &[u32], _: usize, _: &mut Level<S>) {
+    unreachable!("a beam splits only with the `split` feature")
 }
 
 /// The moves to the board at `index` of the last level in `history`.
@@ -685,5 +897,45 @@ mod tests {
             None,
         );
         assert!(matches!(found.0, Ending::Ended));
+    }
+
+    /// A beam split across a pool's threads keeps the same boards, in the
+    /// same order, as on one thread: the same moves and node counts, and
+    /// the same ending at a node limit that falls inside a level.
+    #[cfg(feature = "split")]
+    #[test]
+    fn a_split_beam_answers_as_one_thread_does() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut rng = SplitMix64::new(11);
+        for size in [6, 7] {
+            let board = random_board(size, Goal::BlankLast, &mut rng);
+            let grid = Grid::new(size, Goal::BlankLast);
+            let heuristic = LinearConflict::new(&grid);
+            let position = Position::new(&board);
+            let split = Request {
+                parallel: true,
+                ..Request::default()
+            };
+            for (limit, stall) in [(u64::MAX, None), (200_000 + 1_234, Some(usize::MAX))] {
+                let run = |halt| beam(&grid, &heuristic, &position, 6_000, limit, halt, stall);
+                let (alone, alone_stats) = run(Halt::default());
+                let (split, split_stats) = pool.install(|| {
+                    let halt = Halt::of(&split);
+                    assert_eq!(halt.threads(), 2);
+                    run(halt)
+                });
+                let moves = |ending: Ending| match ending {
+                    Ending::Solved(moves) => ("solved", moves),
+                    Ending::Unfinished(moves) => ("unfinished", moves),
+                    Ending::Ended => ("ended", Vec::new()),
+                };
+                assert_eq!(moves(alone), moves(split), "{board}, limit {limit}");
+                assert_eq!(alone_stats.expanded, split_stats.expanded);
+                assert_eq!(alone_stats.generated, split_stats.generated);
+            }
+        }
     }
 }
