@@ -626,6 +626,20 @@ fn budgets_and_a_full_queue_answer_instead_of_waiting() {
     let note = record["note"].as_str().unwrap();
     assert!(note.contains("of the 1.5 s given"), "{note}");
     assert_schema(&schema(), &record);
+    // The shortest answer known is kept: a longer one found later (a
+    // smaller budget) does not replace it.
+    let shortest = record["length"].as_u64().unwrap();
+    let body = format!(
+        "{{\"board\": \"{}\", \"anytime\": 1, \"max_nodes\": 20000}}",
+        board.trim()
+    );
+    let (_, record) = server.post("/api/solve", &body);
+    assert_eq!(record["type"], "solution", "{record}");
+    let (_, record) = server.post(
+        "/api/solve",
+        &format!("{{\"board\": \"{}\"}}", board.trim()),
+    );
+    assert_eq!(record["length"].as_u64(), Some(shortest), "{record}");
     let (_, record) = server.post(
         "/api/solve",
         &format!("{{\"board\": \"{six}\", \"anytime\": 1}}"),

@@ -13,7 +13,7 @@ mod parse;
 mod random;
 
 pub use board::{Board, BoardError, Goal, Move, Notation, Walk, MAX_SIZE, MIN_SIZE};
-pub use names::{parse_name, UnknownName};
+pub use names::{named_field, parse_name, UnknownName};
 pub use parse::{
     echo, parse_batch, parse_board, parse_set_line, BatchItem, BatchReader, Known, ParseError,
     ParseErrorKind, SetEntry, MAX_LINE_BYTES,

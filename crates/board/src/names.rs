@@ -53,6 +53,17 @@ pub fn parse_name<T: Copy>(
         })
 }
 
+/// An option given by name in a request's `field`, or its default when
+/// absent; the message names the field.
+pub fn named_field<T: std::str::FromStr<Err = UnknownName> + Default>(
+    name: Option<&str>,
+    field: &str,
+) -> Result<T, String> {
+    name.map_or(Ok(T::default()), |name| {
+        name.parse().map_err(|e| format!("{field}: {e}"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Goal, Notation};
@@ -73,6 +84,24 @@ mod tests {
         assert_eq!(
             "Tile".parse::<Notation>().unwrap_err().to_string(),
             "\"Tile\" is not a notation: use \"tile\" or \"blank\""
+        );
+    }
+
+    /// A field absent is the default; a name given is read as its kind's,
+    /// and an unknown one is refused naming the field.
+    #[test]
+    fn a_named_field_names_the_field() {
+        assert_eq!(
+            super::named_field::<Goal>(None, "goal"),
+            Ok(Goal::BlankLast)
+        );
+        assert_eq!(
+            super::named_field::<Notation>(Some("blank"), "notation"),
+            Ok(Notation::Blank)
+        );
+        assert_eq!(
+            super::named_field::<Goal>(Some("up"), "goal").unwrap_err(),
+            "goal: \"up\" is not a goal: use \"blank-last\" or \"blank-first\""
         );
     }
 }

@@ -125,13 +125,14 @@ pub struct SearchArgs {
     #[arg(long, value_name = "S", value_parser = seconds_budget)]
     pub max_seconds: Option<std::time::Duration>,
     /// Spend up to S seconds a board for a shorter answer where the beam
-    /// answers (5x5 without tables to 10x10): after the default beam,
-    /// beams twice as wide each until S seconds have passed; the shortest
-    /// answer is printed, its note saying how long it searched and what
-    /// that gained. A beam may keep up to 1 GiB of history [default:
-    /// none, the default beam's answer in a few seconds]
+    /// answers (5x5 without tables to 10x10): after the default beam
+    /// (however long it takes), beams twice as wide each until S seconds
+    /// have passed; the shortest answer is printed, never longer than the
+    /// default's, its note saying how long it searched and what that
+    /// gained. A beam may keep up to 1 GiB of history [default: none, the
+    /// default beam's answer in a few seconds]
     #[arg(long, value_name = "S", value_parser = seconds_budget,
-          conflicts_with_all = ["fast", "within", "algorithm"])]
+          conflicts_with_all = ["fast", "within", "algorithm", "heuristic"])]
     pub anytime: Option<std::time::Duration>,
     /// Optimal searches of boards up to 5x5: run A*+IDA* with SIZE of
     /// memory (such as 2G or 500M; K, M, G, T are powers of 1024; tables

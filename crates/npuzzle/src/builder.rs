@@ -27,6 +27,18 @@ pub fn time_budget(seconds: f64) -> Result<std::time::Duration, String> {
     }
 }
 
+/// A wall-clock budget in a request's `field`, when given, as
+/// [`time_budget`] reads it; the message names the field.
+pub fn seconds_field(
+    seconds: Option<f64>,
+    field: &str,
+) -> Result<Option<std::time::Duration>, String> {
+    seconds
+        .map(time_budget)
+        .transpose()
+        .map_err(|e| format!("{field}: {e}"))
+}
+
 /// The least memory budget a solver takes (A*+IDA*): 1 KiB.
 pub const MIN_MEMORY: u64 = 1 << 10;
 
@@ -91,6 +103,8 @@ impl Config {
             "within answers by weighted IDA*"
         } else if self.algorithm.is_some() {
             "an algorithm given runs as asked"
+        } else if self.heuristic.is_some() {
+            "a heuristic given runs as asked"
         } else {
             return Ok(());
         };
@@ -225,11 +239,12 @@ impl SolverBuilder {
     }
 
     /// Time for shorter near-optimal answers (default: none): a board the
-    /// beam answers (5x5 without tables to 10x10) keeps being searched by
-    /// beams twice as wide each, until this much wall-clock time has
-    /// passed, and the shortest answer stands, its note saying how long
-    /// it searched and what that gained. Within [`Self::max_time`] when
-    /// both are given; optimal answers and the reduction's are unchanged.
+    /// beam answers (5x5 without tables to 10x10) gets its default beams
+    /// (however long they take), then beams twice as wide each until this
+    /// much wall-clock time has passed, and the shortest answer stands,
+    /// never longer than the default's, its note saying how long it
+    /// searched and what that gained. Within [`Self::max_time`] when both
+    /// are given; optimal answers and the reduction's are unchanged.
     /// A beam may keep [`ANYTIME_BEAM_BYTES`](crate::ANYTIME_BEAM_BYTES)
     /// of history.
     pub fn anytime(mut self, budget: Option<std::time::Duration>) -> Self {
@@ -294,6 +309,29 @@ impl SolverBuilder {
             },
             tables: Vec::new(),
             open_now: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    /// Seconds as every door reads them: absent is none, out of range is
+    /// refused naming the field and the range.
+    #[test]
+    fn a_seconds_field_names_the_field() {
+        assert_eq!(super::seconds_field(None, "anytime"), Ok(None));
+        assert_eq!(
+            super::seconds_field(Some(0.5), "anytime"),
+            Ok(Some(Duration::from_millis(500)))
+        );
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e7] {
+            let e = super::seconds_field(Some(bad), "max_seconds").unwrap_err();
+            assert!(
+                e.starts_with("max_seconds: ") && e.contains("from 0.001 to 1000000"),
+                "{e}"
+            );
         }
     }
 }

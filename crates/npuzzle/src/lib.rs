@@ -63,14 +63,15 @@ pub use build::{
     build_tables, build_tables_with, preflight, BuildEvent, BuildOptions, BuildReport,
 };
 pub use builder::{
-    memory_size, time_budget, SolverBuilder, MAX_MEMORY, MAX_SECONDS, MAX_WITHIN, MIN_MEMORY,
+    memory_size, seconds_field, time_budget, SolverBuilder, MAX_MEMORY, MAX_SECONDS, MAX_WITHIN,
+    MIN_MEMORY,
 };
 pub use check::Check;
 pub use error::{build_command, Error, ErrorKind, TablesError, TablesProblem};
 pub use note::Note;
 pub use npuzzle_board::{
-    parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, UnknownName, MAX_SIZE,
-    MIN_SIZE,
+    named_field, parse_board, random_board, Board, Goal, Move, Notation, SplitMix64, UnknownName,
+    MAX_SIZE, MIN_SIZE,
 };
 /// A key of the user's, for files only the user's own runs may vouch for
 /// (the command line's checkpoints), in the user data directory.

@@ -667,7 +667,7 @@ impl Solver {
         // A beam narrower than `width` (under a budget, `widening`) gets
         // its share of the nodes: one that wanders ends with them and
         // leaves the time to the wider ones.
-        let one_beam = |beam_width: usize, cap: Option<u64>| {
+        let one_beam = |beam_width: usize, cap: Option<u64>, until: Option<Deadline>| {
             let share = request.max_nodes.map(|nodes| {
                 (u128::from(nodes) * beam_width as u128 / width.max(1) as u128).max(1) as u64
             });
@@ -677,6 +677,7 @@ impl Solver {
             };
             let request = Request {
                 max_nodes: share,
+                deadline: until.or(request.deadline),
                 ..request.clone()
             };
             match &opened {
@@ -695,14 +696,14 @@ impl Solver {
         // (`run.beams`) are of the full width alone.
         let anytime = self.anytime(run);
         let (found, width, improvement) = match (&anytime, &deadline) {
-            (Some(anytime), _) if run.beams.is_empty() => {
-                improving(&one_beam, width, anytime, max_nodes)
+            (Some(anytime), deadline) if run.beams.is_empty() => {
+                improving(&one_beam, width, deadline.as_ref(), anytime, max_nodes)
             }
             (None, Some(deadline)) if run.beams.is_empty() => {
                 let (found, width, _) = widening(&one_beam, width, deadline, None);
                 (found, width, None)
             }
-            _ => (one_beam(width, None), width, None),
+            _ => (one_beam(width, None, None), width, None),
         };
         let found = match found {
             Ok(found) => found,
@@ -744,10 +745,6 @@ impl Solver {
             initial_estimate: Some(found.initial_estimate),
             lower_bound: (!optimal).then_some(lower_bound),
             note: (!optimal).then(|| {
-                if let (Some(improvement), Some(anytime)) = (improvement, anytime) {
-                    let searched = improvement.describe(found.moves.len(), width, anytime.budget());
-                    return format!("{searched}: no guarantee how far from optimal");
-                }
                 let out_of_time = match deadline {
                     Some(d) if d.passed() => format!(
                         "; the time budget of {} s ran out first",
@@ -755,6 +752,10 @@ impl Solver {
                     ),
                     _ => String::new(),
                 };
+                if let (Some(improvement), Some(anytime)) = (improvement, anytime) {
+                    let searched = improvement.describe(found.moves.len(), width, anytime.budget());
+                    return format!("{searched}: no guarantee how far from optimal{out_of_time}");
+                }
                 format!(
                     "beam search of width {width}: no guarantee how far from optimal{out_of_time}"
                 )

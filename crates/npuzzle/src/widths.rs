@@ -1,7 +1,7 @@
-//! Which beam widths a near-optimal answer runs under a wall-clock budget:
-//! narrow to the budget's width by default (the answer of the widest beam
-//! that finished), and on past it while time remains when the caller
-//! gives time for a shorter answer ([`crate::SolverBuilder::anytime`]).
+//! Which beam widths a near-optimal answer runs: under a wall-clock budget,
+//! narrow to the budget's width (the answer of the widest beam that
+//! finished); given time for a shorter answer
+//! ([`crate::SolverBuilder::anytime`]), wider ones after.
 
 use npuzzle_board::clock::Instant;
 use std::time::Duration;
@@ -11,8 +11,10 @@ use npuzzle_search::{Deadline, Incomplete, SearchError, Solution};
 use crate::policy::{ANYTIME_BEAM_BYTES, MIN_BEAM_WIDTH};
 
 /// One beam of the given width, within its share of the budget's nodes
-/// and, when one is given, a node cap.
-pub(crate) type OneBeam<'a> = &'a dyn Fn(usize, Option<u64>) -> Result<Solution, SearchError>;
+/// and, when one is given, a node cap; cut at the search's deadline, or
+/// at the one given.
+pub(crate) type OneBeam<'a> =
+    &'a dyn Fn(usize, Option<u64>, Option<Deadline>) -> Result<Solution, SearchError>;
 
 /// The narrowest beam of [`widening`], in halvings of the full width.
 const WIDENING_STEPS: u32 = 4;
@@ -42,7 +44,7 @@ pub(crate) fn widening(
         if cap == Some(0) {
             break None;
         }
-        match one_beam(beam_width, cap) {
+        match one_beam(beam_width, cap, None) {
             Ok(found) => {
                 expanded += found.stats.expanded;
                 spent += found.stats.expanded;
@@ -144,21 +146,42 @@ impl Improvement {
     }
 }
 
-/// The budget's answer ([`widening`] to `width`), then beams twice as wide
-/// each, up to what [`ANYTIME_BEAM_BYTES`] of history holds, each sized to
-/// finish within what is left of `deadline` (a beam's time grows with its
-/// width); the shortest answer stands. Answers are chaotic in the width,
-/// so when the doubling would not finish in time, the widest beam that
-/// would is tried, if it differs from every beam run so far.
-/// With `max_nodes`, the beams together expand at most that many nodes.
+/// The answer the search gives without time for a shorter one (one beam
+/// of `width`, or under the search's own `deadline` the beams of
+/// [`widening`]), then beams twice as wide each, up to what
+/// [`ANYTIME_BEAM_BYTES`] of history holds, each sized to finish within
+/// what is left of `anytime` (a beam's time grows with its width) and cut
+/// at it; the shortest answer stands, so it is never longer than the one
+/// without. Answers are chaotic in the width, so when the doubling would
+/// not finish in time, the widest beam that would is tried, if it differs
+/// from every beam run so far. With `max_nodes`, the beams together
+/// expand at most that many nodes.
 pub(crate) fn improving(
     one_beam: OneBeam,
     width: usize,
-    deadline: &Deadline,
+    deadline: Option<&Deadline>,
+    anytime: &Deadline,
     max_nodes: Option<u64>,
 ) -> (Result<Solution, SearchError>, usize, Option<Improvement>) {
     let started = Instant::now();
-    let (first, first_width, mut spent) = widening(one_beam, width, deadline, max_nodes);
+    // Nodes spent, a beam that found nothing at its limit; and the sum of
+    // the widths run, which the time is spread over.
+    let (first, first_width, mut spent, widths_run) = match deadline {
+        Some(deadline) => {
+            let (found, width, spent) = widening(one_beam, width, deadline, max_nodes);
+            // A sixteenth of the width doubling to it: 1.94 widths.
+            (found, width, spent, 1.94 * width as f64)
+        }
+        None => {
+            let found = one_beam(width, None, None);
+            let spent = match &found {
+                Ok(found) => found.stats.expanded,
+                Err(SearchError::Incomplete(Incomplete::NodeLimit { limit, .. })) => *limit,
+                Err(_) => 0,
+            };
+            (found, width, spent, width as f64)
+        }
+    };
     let Ok(mut best) = first else {
         return (first, first_width, None);
     };
@@ -170,35 +193,32 @@ pub(crate) fn improving(
         searched: started.elapsed(),
         out_of_nodes: false,
     };
-    // The time of a beam per unit of width, from the widest that finished.
-    let mut seconds_per_width = improvement.searched.as_secs_f64() / first_width.max(1) as f64;
+    // The time of a beam per unit of width, from the last that finished.
+    let mut seconds_per_width = improvement.searched.as_secs_f64() / widths_run.max(1.0);
     let mut tried = vec![first_width];
-    while !deadline.passed() && best.moves.len() > 1 {
+    while !anytime.passed() && best.moves.len() > 1 {
         let max_width = (ANYTIME_BEAM_BYTES / (8 * best.moves.len() as u64)) as usize;
-        let left = deadline.remaining().as_secs_f64();
+        let widest = improvement.widest;
+        let doubled = (widest * 2).min(max_width);
+        // A beam expands at most its width a level: past the levels of
+        // the answer to beat, it cannot beat it.
+        let length = best.moves.len() as u64;
+        let nodes_left = max_nodes.map_or(u64::MAX, |max_nodes| max_nodes.saturating_sub(spent));
+        let affordable = (nodes_left / length).min(usize::MAX as u64) as usize;
         // 80 % of what is left: a beam's time is close to linear in its
         // width, but not exactly.
+        let left = anytime.remaining().as_secs_f64();
         let fits = (0.8 * left / seconds_per_width.max(1e-12)) as usize;
-        let widest = improvement.widest;
-        let next = (widest * 2).min(max_width).min(fits);
+        let next = doubled.min(affordable).min(fits);
         // A width within a tenth of one run gives much the same answer.
         let new = |w: usize| tried.iter().all(|&t| w.abs_diff(t) * 10 > t);
         if next < first_width || !new(next) {
+            improvement.out_of_nodes = affordable < doubled.min(fits);
             break;
         }
-        // A beam expands at most its width a level: past the levels of
-        // the answer to beat, it cannot beat it.
-        let levels = (next as u64).saturating_mul(best.moves.len() as u64);
-        let limit = match max_nodes {
-            Some(max_nodes) => levels.min(max_nodes.saturating_sub(spent)),
-            None => levels,
-        };
-        if limit < next as u64 {
-            improvement.out_of_nodes = limit < levels;
-            break;
-        }
+        let limit = (next as u64).saturating_mul(length).min(nodes_left);
         let beam_started = Instant::now();
-        let found = one_beam(next, Some(limit));
+        let found = one_beam(next, Some(limit), Some(*anytime));
         improvement.beams += 1;
         improvement.widest = widest.max(next);
         tried.push(next);
@@ -214,7 +234,7 @@ pub(crate) fn improving(
                     best_width = next;
                 }
             }
-            // Cut by the deadline, or no shorter answer within its levels.
+            // No shorter answer within its levels, or cut by the time.
             Err(SearchError::Incomplete(Incomplete::NodeLimit { limit, .. })) => {
                 spent += limit;
                 seconds_per_width =

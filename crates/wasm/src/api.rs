@@ -549,11 +549,7 @@ impl Engine {
 /// A search on the calling thread (the browser's one) within the
 /// request's node and time budgets.
 fn on_this_thread(request: &SolveRequest) -> Result<Run, Failure> {
-    let max_time = request
-        .max_seconds
-        .map(npuzzle::time_budget)
-        .transpose()
-        .map_err(|e| invalid(format!("max_seconds: {e}")))?;
+    let max_time = npuzzle::seconds_field(request.max_seconds, "max_seconds").map_err(invalid)?;
     let time_spent = match (request.spent_seconds, max_time) {
         (None, _) => Duration::ZERO,
         (Some(_), None) => return Err(invalid("spent_seconds: give max_seconds too".into())),
@@ -566,11 +562,7 @@ fn on_this_thread(request: &SolveRequest) -> Result<Run, Failure> {
             )))
         }
     };
-    let anytime = request
-        .anytime
-        .map(npuzzle::time_budget)
-        .transpose()
-        .map_err(|e| invalid(format!("anytime: {e}")))?;
+    let anytime = npuzzle::seconds_field(request.anytime, "anytime").map_err(invalid)?;
     Ok(Run {
         max_nodes: request.max_nodes,
         max_time,
@@ -661,9 +653,7 @@ fn named<T: std::str::FromStr<Err = npuzzle::UnknownName> + Default>(
     name: Option<&str>,
     field: &str,
 ) -> Result<T, Failure> {
-    name.map_or(Ok(T::default()), |name| {
-        name.parse().map_err(|e| invalid(format!("{field}: {e}")))
-    })
+    npuzzle::named_field(name, field).map_err(invalid)
 }
 
 fn partition_of(request: &TablesRequest) -> Result<(Partition, Goal), Failure> {

@@ -153,16 +153,6 @@ impl From<Refusal> for Reply {
     }
 }
 
-/// An option given by name (`field` in the request), or its default.
-fn named<T: std::str::FromStr<Err = npuzzle::UnknownName> + Default>(
-    name: Option<&str>,
-    field: &str,
-) -> Result<T, String> {
-    name.map_or(Ok(T::default()), |name| {
-        name.parse().map_err(|e| format!("{field}: {e}"))
-    })
-}
-
 /// The body of `/api/solve`, `/api/hint` and `/api/check`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -254,21 +244,15 @@ impl Server {
                 SIDES.end()
             )));
         }
-        let goal = named(request.goal.as_deref(), "goal").map_err(bad)?;
-        let notation = named(request.notation.as_deref(), "notation").map_err(bad)?;
+        let goal = npuzzle::named_field(request.goal.as_deref(), "goal").map_err(bad)?;
+        let notation =
+            npuzzle::named_field(request.notation.as_deref(), "notation").map_err(bad)?;
         let max_nodes = request
             .max_nodes
             .map_or(self.pools.max_nodes(), |n| n.min(self.pools.max_nodes()));
-        let max_time = request
-            .max_seconds
-            .map(npuzzle::time_budget)
-            .transpose()
-            .map_err(|e| bad(format!("max_seconds: {e}")))?;
-        let anytime = request
-            .anytime
-            .map(npuzzle::time_budget)
-            .transpose()
-            .map_err(|e| bad(format!("anytime: {e}")))?
+        let max_time = npuzzle::seconds_field(request.max_seconds, "max_seconds").map_err(bad)?;
+        let anytime = npuzzle::seconds_field(request.anytime, "anytime")
+            .map_err(bad)?
             .map(|asked| asked.min(self.pools.max_anytime()));
         Ok(Task {
             board,
@@ -406,7 +390,7 @@ async fn random(
             ))
         }
     };
-    let goal = match named(query.goal.as_deref(), "goal") {
+    let goal = match npuzzle::named_field(query.goal.as_deref(), "goal") {
         Ok(goal) => goal,
         Err(message) => return bad(message),
     };

@@ -14,7 +14,7 @@ const CACHE_ENTRIES: usize = 100_000;
 const LONGEST_KEPT: usize = 2_000;
 
 /// A position's solution by (goal, tiles), and whether it is optimal (else
-/// the best one known: the reduction's).
+/// the shortest one known).
 type Solutions = HashMap<(Goal, Vec<u16>), (Arc<[Move]>, bool)>;
 
 /// The solutions kept, shared by all requests.
@@ -43,7 +43,8 @@ impl Cache {
 
     /// Keeps a solution and, for free, those of the positions along it: a
     /// player who follows the hints asks for them next, and gets the same
-    /// plan. A non-optimal one never replaces an optimal one.
+    /// plan. A non-optimal one never replaces an optimal one, nor a shorter
+    /// one.
     pub fn remember(&self, goal: Goal, board: &Board, solution: &Solution) {
         let (moves, optimal) = (&solution.moves, solution.optimal);
         if !optimal && moves.len() > LONGEST_KEPT {
@@ -56,7 +57,13 @@ impl Cache {
         let mut walk = board.walk(moves);
         for step in 0..moves.len() {
             let key = (goal, walk.board().tiles().to_vec());
-            if optimal || !cache.get(&key).is_some_and(|(_, kept)| *kept) {
+            let tail = moves.len() - step;
+            let better = match cache.get(&key) {
+                None => true,
+                Some((_, true)) => false,
+                Some((kept, false)) => optimal || tail < kept.len(),
+            };
+            if better {
                 cache.insert(key, (Arc::from(&moves[step..]), optimal));
             }
             if walk.advance().is_err() {

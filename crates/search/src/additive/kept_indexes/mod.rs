@@ -22,43 +22,13 @@ mod heuristic;
 mod view;
 
 use npuzzle_pdb::regions::Regions;
-use npuzzle_pdb::Ranker;
 
-use crate::additive::geometry::{
-    self, cross_change, crossings, digit_weight, nibble_tables, placement, CheckedSet, Reflection,
-};
+use crate::additive::geometry::{nibble_tables, placement, CheckedSet, Reflection};
 use crate::additive::TableSet;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
-use view::{prepared_row, SetRanks, View};
-
-/// The largest side taken: a vertical move crosses `MAX_SIDE - 1` cells,
-/// and a cell set fits a `u32` mask.
-const MAX_SIDE: usize = 5;
-/// Cells and tiles are indexed in arrays of this size (a power of two, so
-/// masking replaces bounds checks).
-const CELLS: usize = 32;
-/// A cell past the board: no tile stands on it, so it reads as the
-/// blank, 0, which crosses nothing.
-const NO_CELL: u8 = CELLS as u8 - 1;
-const NO_TABLE: u8 = u8::MAX;
-const CROSSED: usize = MAX_SIDE - 1;
-
-/// One table's entries and how its index is made.
-struct Table<'a> {
-    entries: &'a [u8],
-    /// Zero-aware by region (index scheme 3): the numbering; else a plain
-    /// placement table.
-    regions: Option<&'a Regions>,
-    ranker: &'a Ranker,
-    /// The tiles in rank order, and for the mirror's view the tile whose
-    /// mirror image each one is.
-    sources: [Vec<u8>; 2],
-    tiles: Vec<u8>,
-}
-
-type Crossing = geometry::Crossing<CROSSED>;
+use view::{prepared_row, Crossing, SetRanks, Table, View, CELLS, CROSSED, MAX_SIDE};
 
 /// What search keeps per node of one table in one view: the index key (a
 /// plain table's rank, a zero-aware table's cell mask), a zero-aware

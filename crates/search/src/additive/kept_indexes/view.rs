@@ -1,7 +1,38 @@
 //! Where a table's index is made from, per view: the tiles' tables and
 //! digits, and the cell sets' ranks shared by every zero-aware table.
 
-use super::*;
+use npuzzle_pdb::regions::Regions;
+use npuzzle_pdb::Ranker;
+
+use crate::additive::geometry::{self, cross_change, crossings, digit_weight};
+use crate::grid::Grid;
+
+/// The largest side taken: a vertical move crosses `MAX_SIDE - 1` cells,
+/// and a cell set fits a `u32` mask.
+pub(super) const MAX_SIDE: usize = 5;
+/// Cells and tiles are indexed in arrays of this size (a power of two, so
+/// masking replaces bounds checks).
+pub(super) const CELLS: usize = 32;
+/// A cell past the board: no tile stands on it, so it reads as the
+/// blank, 0, which crosses nothing.
+pub(super) const NO_CELL: u8 = CELLS as u8 - 1;
+pub(super) const NO_TABLE: u8 = u8::MAX;
+pub(super) const CROSSED: usize = MAX_SIDE - 1;
+
+/// One table's entries and how its index is made.
+pub(super) struct Table<'a> {
+    pub(super) entries: &'a [u8],
+    /// Zero-aware by region (index scheme 3): the numbering; else a plain
+    /// placement table.
+    pub(super) regions: Option<&'a Regions>,
+    pub(super) ranker: &'a Ranker,
+    /// The tiles in rank order, and for the mirror's view the tile whose
+    /// mirror image each one is.
+    pub(super) sources: [Vec<u8>; 2],
+    pub(super) tiles: Vec<u8>,
+}
+
+pub(super) type Crossing = geometry::Crossing<CROSSED>;
 
 /// The board's view (0) or the mirror's (1) of the tables.
 pub(super) struct View<const G: usize> {
