@@ -814,7 +814,7 @@ fn a_bare_board_suggests_solve_and_check_reads_files() {
 fn a_bad_or_unused_partition_is_refused() {
     const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
     const SMALL: &str = "8 1 3 4 0 2 7 6 5";
-    let garbage = "--partition garbage: not a partition of any board side (no partition \
+    let garbage = "partition garbage: not a partition of any board side (no partition \
                    named 'garbage' for 4x4";
     let cases: [(&[&str], &str); 6] = [
         (&["--partition", "garbage", HARD], garbage),
@@ -825,15 +825,15 @@ fn a_bad_or_unused_partition_is_refused() {
         ),
         (
             &["--partition", "6-6-3", "--fast", HARD],
-            "--partition 6-6-3 names tables, but --fast searches without them",
+            "partition 6-6-3 names tables, but fast searches without them",
         ),
         (
             &["--partition", "6-6-3", "--heuristic", "manhattan", HARD],
-            "--partition 6-6-3 names tables, but --heuristic manhattan searches without them",
+            "partition 6-6-3 names tables, but heuristic manhattan searches without them",
         ),
         (
             &["--partition", "8", "--algorithm", "bfs", SMALL],
-            "--partition 8 names tables, but --algorithm bfs searches without them",
+            "partition 8 names tables, but algorithm bfs searches without them",
         ),
     ];
     for (args, message) in cases {

@@ -809,6 +809,41 @@ mod tests {
         }
     }
 
+    /// Each field of `npuzzle_info` is a key of the command line's solution
+    /// record (docs/solve-output.schema.json), so that one name means one
+    /// thing in every door.
+    #[test]
+    fn info_fields_are_the_records_keys() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let schema = std::fs::read_to_string(root.join("../../docs/solve-output.schema.json"));
+        let schema: serde_json::Value = serde_json::from_str(&schema.unwrap()).unwrap();
+        let keys = schema["$defs"]["solution"]["properties"]
+            .as_object()
+            .unwrap();
+        let header = std::fs::read_to_string(root.join("include/npuzzle.h")).unwrap();
+        let end = header
+            .find("} npuzzle_info;")
+            .expect("the header defines npuzzle_info");
+        let start = header[..end].rfind("typedef struct {").unwrap();
+        let fields: Vec<&str> = header[start..end]
+            .lines()
+            .skip(1)
+            .map(str::trim)
+            .filter(|line| !line.starts_with("//") && line.ends_with(';'))
+            .map(|line| {
+                let name = line.trim_end_matches(';').rsplit([' ', '*']).next();
+                name.unwrap()
+            })
+            .collect();
+        assert!(fields.len() >= 9, "{fields:?}");
+        for field in fields {
+            assert!(
+                keys.contains_key(field),
+                "npuzzle_info.{field} is not a record key"
+            );
+        }
+    }
+
     /// The checked-in header is what cbindgen makes of this file now.
     /// `NPUZZLE_BLESS=1 cargo test -p npuzzle-capi` rewrites it.
     #[test]

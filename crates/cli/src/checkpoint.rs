@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use npuzzle::{Progress, Searched};
 use serde::{Deserialize, Serialize};
 
-use crate::output::Resumed;
+use npuzzle::records::Resumed;
 
 const FORMAT: &str = "npuzzle-checkpoint";
 /// 2: a keyed code in place of version 1's CRC.

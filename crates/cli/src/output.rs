@@ -4,7 +4,10 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use npuzzle::{Algorithm, Board, Error, Move, Notation, Solution};
+use npuzzle::records::{
+    ErrorRecord, Origin, RefusedRecord, Resumed, SolutionRecord, UnsolvableRecord,
+};
+use npuzzle::{Algorithm, Board, Error, Goal, Move, Notation, Solution};
 use npuzzle_board::Known;
 use serde::Serialize;
 
@@ -129,130 +132,6 @@ fn agrees(answer: &Answer, known: &Known) -> Option<bool> {
     }
 }
 
-/// Seconds to the microsecond, so JSON shows 0.001753, not float noise.
-fn micros<S: serde::Serializer>(seconds: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64((seconds * 1e6).round() / 1e6)
-}
-
-fn micros_opt<S: serde::Serializer>(seconds: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match seconds {
-        Some(v) => micros(v, s),
-        None => s.serialize_none(),
-    }
-}
-
-/// Where a record's board came from.
-#[derive(Serialize, Default)]
-struct Origin<'a> {
-    /// The file (null: the command line).
-    file: Option<&'a str>,
-    /// The line the board starts on (null: the command line).
-    line: Option<usize>,
-    /// The instance set's id (null: not read with --set).
-    id: Option<&'a str>,
-    /// The instance set's known optimal length (null: none known, or unsolvable).
-    expected: Option<u32>,
-}
-
-/// The board a record is about.
-#[derive(Serialize)]
-struct Subject<'a> {
-    board: &'a [u16],
-    size: usize,
-    goal: &'static str,
-}
-
-#[derive(Serialize)]
-struct SolutionRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    origin: Origin<'a>,
-    #[serde(flatten)]
-    subject: Subject<'a>,
-    solvable: bool,
-    optimal: bool,
-    length: usize,
-    moves: Option<String>,
-    notation: &'static str,
-    algorithm: &'static str,
-    heuristic: Option<&'static str>,
-    partition: Option<&'a str>,
-    reflection: Option<bool>,
-    /// The heuristic implementation that ran (null: no search ran).
-    strategy: Option<&'static str>,
-    expanded: Option<u64>,
-    /// Of `expanded`, the nodes A*+IDA*'s best-first phase expanded.
-    best_first_expanded: Option<u64>,
-    generated: Option<u64>,
-    initial_estimate: Option<u32>,
-    /// The old name of `expanded`: deprecated, emitted until the next release.
-    nodes: Option<u64>,
-    /// The old name of `initial_estimate`: deprecated, emitted until the next release.
-    h0: Option<u32>,
-    lower_bound: Option<u64>,
-    /// For answers that are not optimal: at most this many percent over
-    /// optimal (null: no guarantee, or optimal).
-    within: Option<u32>,
-    note: Option<&'a str>,
-    /// With --set: whether the length equals the known one.
-    agrees: Option<bool>,
-    #[serde(serialize_with = "micros")]
-    seconds: f64,
-    /// With --checkpoint, when earlier runs took part.
-    resumed: Option<Resumed>,
-}
-
-/// What the earlier runs of a search resumed from a checkpoint did.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Resumed {
-    /// Runs the search took, this one included.
-    pub runs: u32,
-    /// Seconds the earlier runs searched.
-    pub earlier_seconds: f64,
-    /// Of `expanded`, nodes expanded again because a run ended in the
-    /// middle of a subtree (and each resumed run's frontier).
-    pub lost: u64,
-}
-
-#[derive(Serialize)]
-struct UnsolvableRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    origin: Origin<'a>,
-    #[serde(flatten)]
-    subject: Subject<'a>,
-    solvable: bool,
-    agrees: Option<bool>,
-}
-
-#[derive(Serialize)]
-struct RefusedRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    origin: Origin<'a>,
-    #[serde(flatten)]
-    subject: Subject<'a>,
-    reason: &'a str,
-    /// Nodes expanded before the node limit stopped the search.
-    expanded: Option<u64>,
-    /// The old name of `expanded`: deprecated, emitted until the next release.
-    nodes: Option<u64>,
-    #[serde(serialize_with = "micros_opt")]
-    seconds: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct ErrorRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    origin: Origin<'a>,
-    error: &'a str,
-}
-
 #[derive(Serialize)]
 struct SummaryRecord {
     #[serde(rename = "type")]
@@ -268,9 +147,9 @@ struct SummaryRecord {
     expanded: u64,
     /// The old name of `expanded`: deprecated, emitted until the next release.
     nodes: u64,
-    #[serde(serialize_with = "micros")]
+    #[serde(serialize_with = "npuzzle::records::micros")]
     seconds: f64,
-    #[serde(serialize_with = "micros")]
+    #[serde(serialize_with = "npuzzle::records::micros")]
     wall_seconds: f64,
     peak_rss_mb: Option<f64>,
 }
@@ -530,7 +409,7 @@ impl<'a> Printer<'a> {
         let line = json_record(
             input,
             answer,
-            self.args.search.goal.goal().name(),
+            self.args.search.goal.goal(),
             self.notation(),
             !self.args.no_moves,
             self.resumed,
@@ -636,7 +515,7 @@ pub fn peak_rss_megabytes() -> Option<f64> {
 pub fn json_record(
     input: &Input,
     answer: &Answer,
-    goal: &'static str,
+    goal: Goal,
     notation: Notation,
     with_moves: bool,
     resumed: Option<Resumed>,
@@ -650,11 +529,7 @@ pub fn json_record(
     };
     let agrees = known.and_then(|k| agrees(answer, k));
     match (&input.item.board, answer) {
-        (_, Answer::BadInput(message)) => serde_json::to_string(&ErrorRecord {
-            kind: "error",
-            origin,
-            error: message,
-        }),
+        (_, Answer::BadInput(message)) => serde_json::to_string(&ErrorRecord::new(origin, message)),
         (Ok(board), _) => record(
             origin, agrees, board, answer, goal, notation, with_moves, resumed,
         ),
@@ -667,7 +542,7 @@ pub fn json_record(
 pub fn board_record(
     board: &Board,
     answer: &Answer,
-    goal: &'static str,
+    goal: Goal,
     notation: Notation,
     with_moves: bool,
 ) -> serde_json::Result<String> {
@@ -691,76 +566,30 @@ fn record(
     agrees: Option<bool>,
     board: &Board,
     answer: &Answer,
-    goal: &'static str,
+    goal: Goal,
     notation: Notation,
     with_moves: bool,
     resumed: Option<Resumed>,
 ) -> serde_json::Result<String> {
     match answer {
-        Answer::BadInput(message) => serde_json::to_string(&ErrorRecord {
-            kind: "error",
-            origin,
-            error: message,
-        }),
-        Answer::Solved(s) => serde_json::to_string(&SolutionRecord {
-            kind: "solution",
-            origin,
-            subject: Subject {
-                board: board.tiles(),
-                size: board.size(),
-                goal,
-            },
-            solvable: true,
-            optimal: s.optimal,
-            length: s.moves.len(),
-            moves: with_moves.then(|| Move::format_sequence(&s.moves, notation)),
-            notation: notation.name(),
-            algorithm: s.algorithm,
-            heuristic: s.heuristic,
-            partition: s.partition.as_deref(),
-            reflection: s.reflection,
-            strategy: s.strategy(),
-            expanded: s.stats.map(|s| s.expanded),
-            best_first_expanded: s.stats.map(|s| s.best_first),
-            generated: s.stats.map(|s| s.generated),
-            initial_estimate: s.initial_estimate,
-            nodes: s.stats.map(|s| s.expanded),
-            h0: s.initial_estimate,
-            lower_bound: s.lower_bound,
-            within: s.within,
-            note: s.note.as_deref(),
-            agrees,
-            seconds: s.elapsed.as_secs_f64(),
-            resumed,
-        }),
-        Answer::Unsolvable => serde_json::to_string(&UnsolvableRecord {
-            kind: "unsolvable",
-            origin,
-            subject: Subject {
-                board: board.tiles(),
-                size: board.size(),
-                goal,
-            },
-            solvable: false,
-            agrees,
-        }),
+        Answer::BadInput(message) => serde_json::to_string(&ErrorRecord::new(origin, message)),
+        Answer::Solved(solution) => {
+            let mut record = SolutionRecord::new(board, goal, notation, solution, with_moves);
+            record.origin = origin;
+            record.agrees = agrees;
+            record.resumed = resumed;
+            serde_json::to_string(&record)
+        }
+        Answer::Unsolvable => {
+            serde_json::to_string(&UnsolvableRecord::new(origin, board, goal, agrees))
+        }
         Answer::Refused {
             reason,
             nodes,
             seconds,
-        } => serde_json::to_string(&RefusedRecord {
-            kind: "refused",
-            origin,
-            subject: Subject {
-                board: board.tiles(),
-                size: board.size(),
-                goal,
-            },
-            reason,
-            expanded: *nodes,
-            nodes: *nodes,
-            seconds: Some(*seconds),
-        }),
+        } => serde_json::to_string(&RefusedRecord::new(
+            origin, board, goal, reason, *nodes, *seconds,
+        )),
     }
 }
 

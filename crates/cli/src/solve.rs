@@ -12,51 +12,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::{HeuristicKind, Partition, Solver};
 use npuzzle_board::echo;
 
-use crate::args::{AlgorithmArg, HeuristicArg, PlayArgs, SearchArgs, SolveArgs};
+use crate::args::{PlayArgs, SearchArgs, SolveArgs};
 use crate::checkpoint::Checkpoint;
 use crate::input::{self, Input, Inputs};
 use crate::output::{Answer, Printer, Summary};
 use crate::status::{EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK};
 use crate::{remedy, show};
-
-/// Checks that `--partition` names tables of some board side and goes with
-/// the other options: it asks for a search over tables, so options that
-/// search without them refuse it.
-fn check_partition(name: &str, args: &SearchArgs) -> Result<(), String> {
-    let without_tables = if args.fast {
-        Some("--fast".to_string())
-    } else if args.algorithm == Some(AlgorithmArg::Bfs) {
-        Some("--algorithm bfs".to_string())
-    } else {
-        match args.heuristic {
-            Some(h) if h != HeuristicArg::Pdb => {
-                Some(format!("--heuristic {}", HeuristicKind::from(h).name()))
-            }
-            _ => None,
-        }
-    };
-    if let Some(option) = without_tables {
-        return Err(format!(
-            "--partition {} names tables, but {option} searches without them: give one or \
-             the other",
-            echo(name)
-        ));
-    }
-    let goal = args.goal.goal();
-    if !(npuzzle::MIN_SIZE..=npuzzle::MAX_SIZE)
-        .any(|size| Partition::parse(name, size, goal).is_ok())
-    {
-        let why = Partition::parse(name, 4, goal)
-            .err()
-            .map_or(String::new(), |e| e.to_string());
-        return Err(format!(
-            "--partition {}: not a partition of any board side ({why}; `npuzzle help solve` \
-             names the other sides' partitions)",
-            echo(name)
-        ));
-    }
-    Ok(())
-}
 
 /// Why `--partition` cannot serve a board of side `size` (it names no
 /// tables of that side), if it cannot.
@@ -103,8 +64,8 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         builder = builder.memory(bytes);
     }
     if let Some(name) = &args.partition {
-        check_partition(name, args)?;
-        // Boards of every side the partition fits are searched over its
+        // The engine refuses a name that fits no side, and options that
+        // search without tables. Boards of every side the partition fits are searched over its
         // tables, 3x3 ones too (by default they search without tables).
         builder = builder
             .partition(name.as_str())
@@ -183,7 +144,7 @@ fn answer_input(solver: &Solver, input: &Input, args: &SearchArgs) -> Answer {
 struct KeptAnswer {
     answer: Answer,
     /// What earlier runs did, when this run went on from them.
-    resumed: Option<crate::output::Resumed>,
+    resumed: Option<npuzzle::records::Resumed>,
     /// Ctrl-C stopped the search.
     interrupted: bool,
 }

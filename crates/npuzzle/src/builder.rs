@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use npuzzle_board::Goal;
+use npuzzle_board::{echo, Goal, MAX_SIZE, MIN_SIZE};
+use npuzzle_pdb::Partition;
 use npuzzle_search::{Algorithm, Effort, HeuristicKind, Strategy};
 
 use crate::note::{Note, NoteSink};
@@ -95,6 +96,44 @@ pub(crate) struct Config {
 }
 
 impl Config {
+    /// Refuses a partition that names no tables of any side (of the side
+    /// it is for, when given), or with options that search without tables.
+    pub(crate) fn partition_applies(&self) -> Result<(), crate::Error> {
+        let Some(name) = &self.partition else {
+            return Ok(());
+        };
+        let without_tables = if self.fast {
+            Some("fast".to_string())
+        } else if self.algorithm == Some(Algorithm::Bfs) {
+            Some("algorithm bfs".to_string())
+        } else {
+            match self.heuristic {
+                Some(h) if h != HeuristicKind::Pdb => Some(format!("heuristic {}", h.name())),
+                _ => None,
+            }
+        };
+        if let Some(option) = without_tables {
+            return Err(crate::Error::InvalidArgument(format!(
+                "partition {} names tables, but {option} searches without them: give one or \
+                 the other",
+                echo(name)
+            )));
+        }
+        if let Some(size) = self.partition_size {
+            Partition::parse(name, size, self.goal)?;
+        } else if (MIN_SIZE..=MAX_SIZE).all(|size| Partition::parse(name, size, self.goal).is_err())
+        {
+            let why = Partition::parse(name, 4, self.goal)
+                .err()
+                .map_or(String::new(), |e| e.to_string());
+            return Err(crate::Error::InvalidArgument(format!(
+                "partition {}: not a partition of any board side ({why})",
+                echo(name)
+            )));
+        }
+        Ok(())
+    }
+
     /// Refuses time for a shorter answer where no beam runs.
     pub(crate) fn anytime_applies(&self) -> Result<(), crate::Error> {
         let other = if self.fast {
@@ -333,5 +372,39 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// A partition names tables: every door's solver refuses it with an
+    /// option that searches without them, or when it fits no side, before
+    /// any board is read.
+    #[test]
+    fn a_partition_with_a_search_without_tables_is_refused() {
+        use npuzzle_search::{Algorithm, HeuristicKind};
+
+        use crate::{ErrorKind, Solver};
+        let base = || Solver::builder().partition("6-6-3");
+        let cases = [
+            (base().fast(true), "but fast searches"),
+            (
+                base().algorithm(Algorithm::Bfs),
+                "but algorithm bfs searches",
+            ),
+            (
+                base().heuristic(HeuristicKind::LinearConflict),
+                "but heuristic linear-conflict searches",
+            ),
+            (
+                Solver::builder().partition("garbage"),
+                "partition garbage: not a partition of any board side",
+            ),
+            (Solver::builder().partition_for(3, "6-6-3"), "6-6-3"),
+        ];
+        for (builder, message) in cases {
+            let e = builder.build().err().expect("refused");
+            assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+            assert!(e.to_string().contains(message), "{e}");
+        }
+        assert!(base().heuristic(HeuristicKind::Pdb).build().is_ok());
+        assert!(base().algorithm(Algorithm::AStar).build().is_ok());
     }
 }

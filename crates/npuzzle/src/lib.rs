@@ -46,6 +46,8 @@ mod plan;
 mod policy;
 #[cfg(feature = "native")]
 mod pool;
+#[cfg(feature = "serde")]
+pub mod records;
 mod sides;
 mod solution;
 mod solver;

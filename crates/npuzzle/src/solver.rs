@@ -149,9 +149,7 @@ impl SolverBuilder {
         if config.anytime.is_some() {
             config.anytime_applies()?;
         }
-        if let (Some(name), Some(size)) = (&config.partition, config.partition_size) {
-            Partition::parse(name, size, config.goal)?;
-        }
+        config.partition_applies()?;
         if let Some(bytes) = config.memory {
             check_memory_budget(bytes)?;
         }

@@ -825,7 +825,6 @@ impl Solver {
         // needs them (a side without them is solved another way, with a
         // warning).
         if let Some(name) = partition {
-            Partition::parse(name, size, goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
             builder = builder.partition_for(size, name).open_tables_now(size);
         }
         if let Some(dir) = pdb_dir {

@@ -186,6 +186,11 @@ def test_bad_input_is_refused_with_a_clear_message(pdb_dir, solver):
             npuzzle.Solver(pdb_dir, partition="5-5-5", max_nodes=5, algorithm=algorithm).solve(
                 [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1])
         assert "--" not in str(raised.value)
+    # Tables named for a search that runs without them: the engine's rule,
+    # the same as the command line's.
+    for options in ({"fast": True}, {"algorithm": "bfs"}, {"heuristic": "manhattan"}):
+        with pytest.raises(ValueError, match="partition 5-5-5 names tables, but"):
+            npuzzle.Solver(pdb_dir, partition="5-5-5", **options)
     # A wall-clock budget: an optimal search out of time says so; a value
     # that is not seconds is refused by type or range.
     with pytest.raises(npuzzle.TimeLimitError, match="max_seconds keyword"):
@@ -297,6 +302,24 @@ def test_the_same_answers_and_nodes_as_the_command_line(pdb_dir, monkeypatch):
         assert (record["length"], record["expanded"], record["optimal"], record["strategy"]) == (
             solution.length, solution.expanded, solution.optimal, solution.strategy)
         assert replay(board, solution.moves) == goal(int(len(board) ** 0.5))
+
+
+def test_solution_fields_are_the_records_keys_with_its_values(pdb_dir):
+    """Each field of a Solution is a key of the command line's solution
+    record (docs/solve-output.schema.json), with the same value for the
+    same search; the other keys are the command line's own."""
+    import json
+    schema = json.loads((REPO / "docs" / "solve-output.schema.json").read_text())
+    keys = set(schema["$defs"]["solution"]["properties"])
+    fields = {name for name in dir(npuzzle.Solution) if not name.startswith("_")}
+    assert fields <= keys, f"fields the record lacks: {sorted(fields - keys)}"
+    rng = random.Random(11)
+    boards = [random_walk(4, 60, rng), random_walk(6, 40, rng)]
+    for board in boards:
+        record = cli_records(["--pdb-dir", str(pdb_dir)], " ".join(map(str, board)))[0]
+        solution = npuzzle.Solver(pdb_dir, jobs=1).solve(board)
+        for field in sorted(fields - {"seconds"}):
+            assert getattr(solution, field) == record[field], (field, board)
 
 
 def test_a_directory_alone_solves_what_the_command_line_solves(tmp_path):

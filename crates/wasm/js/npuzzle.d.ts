@@ -93,8 +93,13 @@ export interface Solution {
   reflection: boolean | null;
   strategy: string | null;
   expanded: number | null;
+  /** Of `expanded`, the nodes A*+IDA*'s best-first phase expanded. */
+  bestFirstExpanded: number | null;
   generated: number | null;
   initialEstimate: number | null;
+  /** Deprecated names of `expanded` and `initialEstimate`. */
+  nodes: number | null;
+  h0: number | null;
   /** For answers that are not optimal: a lower bound on the optimal length. */
   lowerBound: number | null;
   within: number | null;
@@ -103,6 +108,13 @@ export interface Solution {
   seconds: number;
   /** What the engine told on the way (tables missing for the side...). */
   notes: string[];
+  /** The command line's keys for boards read from files and sets: null here. */
+  file: null;
+  line: null;
+  id: null;
+  expected: null;
+  agrees: null;
+  resumed: null;
 }
 
 export interface Hint extends Solution {

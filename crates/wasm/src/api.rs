@@ -24,10 +24,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use npuzzle::records::{BoardField, RandomRecord, SolutionRecord};
 use npuzzle::{
-    parse_board, random_board, BeamEnding, BeamOutcome, Board, Check, Error, ErrorKind, Goal, Move,
-    Notation, Note, Partition, Run, Solution, Solver, SplitMix64, Tables, TablesError,
-    TablesProblem, CHECK_NODES, MAX_SIZE, MIN_SIZE,
+    random_board, BeamEnding, BeamOutcome, Board, Check, Error, ErrorKind, Goal, Move, Notation,
+    Note, Partition, Run, Solution, Solver, SplitMix64, Tables, TablesError, TablesProblem,
+    CHECK_NODES, MAX_SIZE, MIN_SIZE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -265,52 +266,16 @@ struct TablesRequest {
     goal: Option<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum BoardField {
-    Text(String),
-    Tiles(Vec<serde_json::Number>),
-}
-
+/// The solution record, and what only the page asks for.
 #[derive(Serialize)]
-struct SolutionRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    board: &'a [u16],
-    size: usize,
-    goal: &'static str,
-    solvable: bool,
-    optimal: bool,
-    length: usize,
-    moves: String,
-    notation: &'static str,
+struct PageSolution<'a> {
+    #[serde(flatten)]
+    record: SolutionRecord<'a>,
     /// For hints: the first move (None on a solved board).
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     first_move: Option<Option<String>>,
-    algorithm: &'static str,
-    heuristic: Option<&'static str>,
-    partition: Option<&'a str>,
-    reflection: Option<bool>,
-    strategy: Option<&'static str>,
-    expanded: Option<u64>,
-    generated: Option<u64>,
-    initial_estimate: Option<u32>,
-    lower_bound: Option<u64>,
-    within: Option<u32>,
-    note: Option<&'a str>,
-    seconds: f64,
     /// What the engine told on the way (tables missing for the side...).
     notes: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct RandomRecord {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    board: Vec<u16>,
-    size: usize,
-    goal: &'static str,
-    seed: u64,
 }
 
 #[derive(Serialize)]
@@ -322,6 +287,22 @@ struct TablesRecord {
     goal: &'static str,
     /// The file name of each distinct table, in build order.
     files: Vec<String>,
+}
+
+impl TablesRecord {
+    fn new(kind: &'static str, partition: &Partition, size: usize, goal: Goal) -> TablesRecord {
+        TablesRecord {
+            kind,
+            partition: partition.name().to_string(),
+            size,
+            goal: goal.name(),
+            files: partition
+                .distinct_patterns()
+                .into_iter()
+                .map(npuzzle_pdb::file_name)
+                .collect(),
+        }
+    }
 }
 
 impl Engine {
@@ -413,27 +394,16 @@ impl Engine {
                         ))
                     })?;
                 let board = random_board(size, goal, &mut SplitMix64::new(seed));
-                json(&RandomRecord {
-                    kind: "random",
-                    board: board.tiles().to_vec(),
-                    size,
-                    goal: goal.name(),
-                    seed,
-                })
+                json(&RandomRecord::new(&board, goal, Some(seed)))
             }
             Request::TableFiles(request) => {
                 let (partition, goal) = partition_of(&request)?;
-                json(&TablesRecord {
-                    kind: "table_files",
-                    partition: partition.name().to_string(),
-                    size: request.size,
-                    goal: goal.name(),
-                    files: partition
-                        .distinct_patterns()
-                        .into_iter()
-                        .map(npuzzle_pdb::file_name)
-                        .collect(),
-                })
+                json(&TablesRecord::new(
+                    "table_files",
+                    &partition,
+                    request.size,
+                    goal,
+                ))
             }
             Request::BuildTable {
                 partition,
@@ -465,17 +435,7 @@ impl Engine {
                 self.tables
                     .retain(|t| (t.size(), t.goal()) != (tables.size(), tables.goal()));
                 self.tables.push(Arc::new(tables));
-                json(&TablesRecord {
-                    kind: "tables",
-                    partition: partition.name().to_string(),
-                    size: request.size,
-                    goal: goal.name(),
-                    files: partition
-                        .distinct_patterns()
-                        .into_iter()
-                        .map(npuzzle_pdb::file_name)
-                        .collect(),
-                })
+                json(&TablesRecord::new("tables", &partition, request.size, goal))
             }
         }
     }
@@ -587,61 +547,21 @@ fn solution_record(
     hint: bool,
     notes: Vec<String>,
 ) -> String {
-    let stats = solution.stats;
-    let record = SolutionRecord {
-        kind: "solution",
-        board: board.tiles(),
-        size: board.size(),
-        goal: goal.name(),
-        solvable: true,
-        optimal: solution.optimal,
-        length: solution.length(),
-        moves: npuzzle::Move::format_sequence(&solution.moves, notation),
-        notation: notation.name(),
+    let record = PageSolution {
+        record: SolutionRecord::new(board, goal, notation, solution, true),
         first_move: hint.then(|| {
             solution
                 .moves
                 .first()
-                .map(|&m| npuzzle::Move::format_sequence(&[m], notation))
+                .map(|&m| Move::format_sequence(&[m], notation))
         }),
-        algorithm: solution.algorithm,
-        heuristic: solution.heuristic,
-        partition: solution.partition.as_deref(),
-        reflection: solution.reflection,
-        strategy: solution.strategy(),
-        expanded: stats.map(|s| s.expanded),
-        generated: stats.map(|s| s.generated),
-        initial_estimate: solution.initial_estimate,
-        lower_bound: solution.lower_bound,
-        within: solution.within,
-        note: solution.note.as_deref(),
-        seconds: solution.elapsed.as_secs_f64(),
         notes,
     };
     serde_json::to_string(&record).expect("records serialize")
 }
 
 fn board_of(field: BoardField) -> Result<Board, Failure> {
-    let text = match field {
-        BoardField::Text(text) => text,
-        BoardField::Tiles(tiles) => {
-            let mut text = Vec::with_capacity(tiles.len());
-            for (place, tile) in tiles.iter().enumerate() {
-                match tile.as_u64() {
-                    Some(tile) => text.push(tile.to_string()),
-                    None => {
-                        return Err(invalid(format!(
-                            "tile number {} of the list ({tile}) is not a whole number from 0 \
-                             up (such as 0, 7, 15)",
-                            place + 1
-                        )))
-                    }
-                }
-            }
-            text.join(" ")
-        }
-    };
-    parse_board(&text).map_err(|e| Failure::from(Error::from(e)))
+    field.board().map_err(invalid)
 }
 
 fn goal_of(goal: Option<String>) -> Result<Goal, Failure> {

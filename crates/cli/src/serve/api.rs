@@ -14,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use http_body_util::BodyExt;
+use npuzzle::records::{BoardField, RandomRecord};
 use npuzzle::{random_board, Board, Goal, Notation, SplitMix64};
 use serde::{Deserialize, Serialize};
 
@@ -175,13 +176,6 @@ struct BoardRequest {
     anytime: Option<f64>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum BoardField {
-    Text(String),
-    Tiles(Vec<serde_json::Number>),
-}
-
 /// A request, checked: what a search needs.
 struct Task {
     board: Board,
@@ -211,28 +205,10 @@ impl Server {
                  {{\"board\": \"8 1 3 4 0 2 7 6 5\"}}"
             ))
         })?;
-        let text = match request.board {
-            BoardField::Text(text) => text,
-            BoardField::Tiles(tiles) => {
-                // A number JSON stores as a float (-0, 1e0, past 2^64) is
-                // named by its place: its own text is gone by now.
-                let mut text = Vec::with_capacity(tiles.len());
-                for (place, tile) in tiles.iter().enumerate() {
-                    match tile.as_u64() {
-                        Some(tile) => text.push(tile.to_string()),
-                        None => {
-                            return Err(bad(format!(
-                                "board: tile number {} of the list is not a whole number from \
-                                 0 up written as digits (such as 0, 7, 15)",
-                                place + 1
-                            )))
-                        }
-                    }
-                }
-                text.join(" ")
-            }
-        };
-        let board = npuzzle_board::parse_board(&text).map_err(|e| bad(format!("board: {e}")))?;
+        let board = request
+            .board
+            .board()
+            .map_err(|e| bad(format!("board: {e}")))?;
         if !SIDES.contains(&board.size()) {
             let n = board.size();
             return Err(bad(format!(
@@ -266,7 +242,7 @@ impl Server {
 
 /// The `--json` record for an answer about a board sent to the API.
 fn record(task: &Task, answer: &Answer) -> Reply {
-    match board_record(&task.board, answer, task.goal.name(), task.notation, true) {
+    match board_record(&task.board, answer, task.goal, task.notation, true) {
         Ok(body) => ok_reply(body),
         Err(e) => error_reply(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
@@ -349,15 +325,6 @@ struct RandomQuery {
     goal: Option<String>,
 }
 
-#[derive(Serialize)]
-struct RandomRecord {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    board: Vec<u16>,
-    size: usize,
-    goal: &'static str,
-}
-
 /// A uniformly random solvable board.
 async fn random(
     State(server): State<Arc<Server>>,
@@ -398,13 +365,7 @@ async fn random(
         let mut rng = server.seed.lock().unwrap_or_else(|e| e.into_inner());
         random_board(size, goal, &mut rng)
     };
-    let record = RandomRecord {
-        kind: "random",
-        board: board.tiles().to_vec(),
-        size,
-        goal: goal.name(),
-    };
-    ok_reply(serde_json::to_string(&record).unwrap_or_default())
+    ok_reply(serde_json::to_string(&RandomRecord::new(&board, goal, None)).unwrap_or_default())
 }
 
 fn asset(content_type: &'static str, body: impl IntoResponse) -> Response {

@@ -1,4 +1,5 @@
 use super::*;
+use npuzzle::parse_board;
 
 /// An engine that finds no tables on disk. Built for the host with the
 /// workspace, the engine has the native features and would look in
@@ -407,6 +408,37 @@ fn every_error_kind_has_its_javascript_kind() {
         assert!(
             door.contains(&format!("\"{name}\"")),
             "npuzzle.js knows {name}"
+        );
+    }
+}
+
+/// The page's solution records are the command line's and the server's
+/// (docs/solve-output.schema.json), `move` and `notes` added.
+#[test]
+fn solution_records_are_the_documented_schemas() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/solve-output.schema.json"
+    );
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let mut engine = engine();
+    for request in [
+        r#"{"op":"solve","board":"8 1 3 4 0 2 7 6 5"}"#,
+        r#"{"op":"hint","board":"8 1 3 4 0 2 7 6 5","notation":"blank"}"#,
+        r#"{"op":"hint","board":"1 2 3 4 5 6 7 8 0"}"#,
+        r#"{"op":"solve","board":"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"}"#,
+    ] {
+        let record = solve(&mut engine, request);
+        let errors: Vec<String> = validator
+            .iter_errors(&record)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{request}: {errors:?} in {record}");
+        assert_eq!(
+            record["move"].is_null(),
+            !request.contains("hint") || record["length"] == 0
         );
     }
 }
