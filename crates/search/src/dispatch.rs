@@ -202,3 +202,6 @@ pub(crate) fn search<H: Heuristic>(
         elapsed: started.elapsed(),
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -396,3 +396,6 @@ impl Heuristic for LinearConflict {
         next
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -50,4 +50,4 @@ pub use types::{
 };
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod testing;

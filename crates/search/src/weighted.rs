@@ -84,3 +84,6 @@ impl<H: Heuristic> Heuristic for Weighted<'_, H> {
         self.scale(h)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -36,3 +36,6 @@ pub use limits::{
 };
 pub use strategy::{Capacity, Strategy};
 pub(crate) use table_set::{TableSet, WithHeuristic};
+
+#[cfg(test)]
+mod tests;

@@ -381,7 +381,7 @@ mod tests {
 
     use super::*;
     use crate::additive::Pair;
-    use crate::tests::assert_follows_move_by_move;
+    use crate::testing::assert_follows_move_by_move;
 
     fn tables(name: &str, size: usize, goal: Goal) -> Vec<Pdb<TestBytes>> {
         Partition::parse(name, size, goal)

@@ -571,7 +571,7 @@ mod tests {
 
     use super::*;
     use crate::additive::{Additive, LARGE_GROUPS, LARGE_PATTERNS};
-    use crate::tests::{assert_follows_move_by_move, catalogue};
+    use crate::testing::{assert_follows_move_by_move, catalogue};
 
     /// Plain and zero-aware tables, alone and mixed, one or two to a
     /// partition, with tiles in no table, in one to four partitions, on each

@@ -512,7 +512,7 @@ mod tests {
     use crate::additive::{Pair, TableSet};
     use crate::heuristic::Manhattan;
     use crate::ida::split_ida_star;
-    use crate::tests::{all_distances, catalogue};
+    use crate::testing::{all_distances, catalogue};
 
     /// Budgets from almost nothing (the root and its children) to more
     /// than the 8-puzzle's 181,440 positions (A* alone answers).

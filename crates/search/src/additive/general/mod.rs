@@ -253,7 +253,7 @@ mod tests {
     use npuzzle_pdb::testing::TestBytes;
     use npuzzle_pdb::Partition;
 
-    use crate::tests::random_slide;
+    use crate::testing::random_slide;
 
     /// Move by move, the incremental state equals a fresh evaluation.
     #[test]
@@ -370,7 +370,7 @@ mod tests {
     #[test]
     fn shared_tables_in_a_large_catalogue_keep_every_partition_sum() {
         let goal = Goal::BlankLast;
-        let parts = crate::tests::SHARING_CATALOGUE;
+        let parts = crate::testing::SHARING_CATALOGUE;
         let catalogue = Partition::parse(&parts.join("+"), 3, goal).unwrap();
         let pdbs: Vec<Pdb<TestBytes>> = catalogue
             .patterns()

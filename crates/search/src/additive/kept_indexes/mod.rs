@@ -476,7 +476,7 @@ mod tests {
     use crate::additive::{
         Additive, COMPACT_PATTERNS, HUGE_GROUPS, HUGE_PATTERNS, LARGE_GROUPS, LARGE_PATTERNS,
     };
-    use crate::tests::{assert_follows_move_by_move, catalogue};
+    use crate::testing::{assert_follows_move_by_move, catalogue};
 
     /// Plain and zero-aware tables, alone and mixed, in one partition and
     /// in catalogues sharing tables, with tiles in no table, on each board
@@ -500,7 +500,7 @@ mod tests {
         ),
     ];
 
-    const HUGE_SETS: [(usize, &str); 1] = [(3, crate::tests::HUGE_CATALOGUE)];
+    const HUGE_SETS: [(usize, &str); 1] = [(3, crate::testing::HUGE_CATALOGUE)];
 
     /// One partition of up to four tables, as 6z-6z-6z-6z is searched: one
     /// sum per view.

@@ -2,7 +2,7 @@ use npuzzle_board::{random_board, Goal, SplitMix64};
 
 use super::*;
 use crate::reduction::solve_by_reduction;
-use crate::tests::catalogue;
+use crate::testing::catalogue;
 use crate::types::Incomplete;
 
 /// On 6x6 to 8x8 a wide beam is frame-weighted, at two widths, and the
