@@ -277,3 +277,7 @@ pub fn build_tables_with(
     report.elapsed = started.elapsed();
     Ok(report)
 }
+
+// Over table files: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
+mod tests;

@@ -113,7 +113,7 @@ pub mod table_file {
 
 // Over table files: the `native` feature's.
 #[cfg(all(test, feature = "native"))]
-mod tests;
+pub(crate) mod testing;
 
 /// The README's Rust snippet, compiled as a doctest so it stays true.
 #[doc = include_str!("../../../README.md")]

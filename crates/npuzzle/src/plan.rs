@@ -891,31 +891,4 @@ fn weighted_ladder(
 
 // Over a table directory: the `native` feature's.
 #[cfg(all(test, feature = "native"))]
-mod tests {
-    use npuzzle_board::{random_board, Goal, SplitMix64};
-
-    use super::*;
-
-    /// `serve` sizes its first search by [`Solver::near_optimal_side`]:
-    /// it must say what the plan does with a random board of each side.
-    #[test]
-    fn near_optimal_sides_are_the_ones_the_plan_beams_or_reduces() {
-        let empty = tempfile::tempdir().unwrap();
-        let solver = Solver::builder().pdb_dir(empty.path()).build().unwrap();
-        let mut rng = SplitMix64::new(74);
-        for size in 2..=12 {
-            let board = random_board(size, Goal::BlankLast, &mut rng);
-            if size >= 5 {
-                assert!(
-                    solver.lower_bound(&board) > OPTIMAL_ATTEMPT_MAX_BOUND,
-                    "{board}"
-                );
-            }
-            let beamed_or_reduced = matches!(
-                solver.plan(&board, None),
-                Plan::Beam { .. } | Plan::Reduce { .. }
-            );
-            assert_eq!(solver.near_optimal_side(size), beamed_or_reduced, "{size}");
-        }
-    }
-}
+mod tests;

@@ -157,3 +157,7 @@ fn open_side(config: &Config, size: usize, _tell: &dyn Fn(Note)) -> Side {
         });
     Side { tables, asked_for }
 }
+
+// Over table files: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
+mod tests;

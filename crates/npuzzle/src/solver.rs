@@ -395,3 +395,7 @@ pub(crate) fn guard(body: impl FnOnce() -> Result<Solution, Error>) -> Result<So
         Err(Error::Internal(what))
     })
 }
+
+// Over table files: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
+mod tests;

@@ -186,3 +186,7 @@ impl<T> Drop for Answers<T> {
         self.stop.store(true, Ordering::Relaxed);
     }
 }
+
+// Over table files: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
+mod tests;

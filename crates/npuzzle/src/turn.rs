@@ -104,3 +104,7 @@ impl Solver {
         board.converted_goal()
     }
 }
+
+// Over table files: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
+mod tests;

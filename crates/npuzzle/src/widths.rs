@@ -247,3 +247,7 @@ pub(crate) fn improving(
     improvement.searched = started.elapsed();
     (Ok(best), best_width, Some(improvement))
 }
+
+// Over table files: the `native` feature's.
+#[cfg(all(test, feature = "native"))]
+mod tests;
