@@ -425,6 +425,16 @@ fn time_for_a_shorter_answer_is_spent_on_wider_beams() {
         assert_eq!(run.status, 2, "{other:?}: {}", run.stderr);
         assert!(run.stderr.contains("--anytime"), "{}", run.stderr);
     }
+    // A board past the beam's sides is reduced, and its note says the time
+    // went unused.
+    let big = npuzzle(&["random", "--size", "12", "--seed", "3"]).stdout;
+    let run = npuzzle(&["solve", "--json", "--anytime", "3", big.trim()]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let r = &run.json_records()[0];
+    assert_record_replays(r, Goal::BlankLast);
+    assert_eq!(r["algorithm"], "reduction");
+    let note = r["note"].as_str().unwrap();
+    assert!(note.contains("shorter answer went unused"), "{note}");
     let run = npuzzle(&["solve", "--anytime=soon", board.trim()]);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(

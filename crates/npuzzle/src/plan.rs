@@ -287,7 +287,14 @@ impl Solver {
         }
         let (algorithm, heuristic, fallback_after) = match plan {
             Plan::Reduce { why } => {
-                return self.reduce(board, why, started, stop.as_ref(), Finish::By(deadline))
+                let why = match self.anytime(run) {
+                    Some(_) => format!(
+                        "{why}; the time given for a shorter answer went unused: it is for \
+                         boards the beam answers, up to {BEAM_MAX_SIZE}x{BEAM_MAX_SIZE}"
+                    ),
+                    None => why,
+                };
+                return self.reduce(board, why, started, stop.as_ref(), Finish::By(deadline));
             }
             Plan::Beam { tables } => {
                 return self.beam(board, tables, max_nodes, run, deadline, started)
