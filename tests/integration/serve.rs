@@ -385,8 +385,16 @@ fn the_page_is_served_with_the_server_as_its_engine() {
 #[test]
 fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     let mut server = Server::start(&[]);
-    let cases: [(&str, &str, &str, u16, &str); 14] = [
+    let cases: [(&str, &str, &str, u16, &str); 15] = [
         ("POST", "/api/solve", "{\"board\":", 400, "not the JSON"),
+        // A field of the wrong type is named.
+        (
+            "POST",
+            "/api/solve",
+            r#"{"board": "1 2 3 0", "anytime": "soon"}"#,
+            400,
+            "(anytime: invalid type: string",
+        ),
         ("POST", "/api/solve", "[1, 2]", 400, "not the JSON"),
         (
             "POST",

@@ -339,6 +339,23 @@ impl BoardField {
     }
 }
 
+/// A request read from JSON, or what is wrong with it: serde's words,
+/// after the field they are about (`anytime: invalid type: string
+/// "soon", expected f64 at line 1 column 40`).
+pub fn read_request<T: serde::de::DeserializeOwned>(json: &[u8]) -> Result<T, String> {
+    let mut reader = serde_json::Deserializer::from_slice(json);
+    let named = |e: serde_path_to_error::Error<serde_json::Error>| {
+        let path = e.path().to_string();
+        match path.as_str() {
+            "." => e.into_inner().to_string(),
+            _ => format!("{path}: {}", e.into_inner()),
+        }
+    };
+    let request = serde_path_to_error::deserialize(&mut reader).map_err(named)?;
+    reader.end().map_err(|e| e.to_string())?;
+    Ok(request)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +385,25 @@ mod tests {
         }
         assert!(board("[1, 2, 3]").unwrap_err().contains('3'));
         assert!(board(r#"["1", 2]"#).is_err());
+    }
+
+    #[test]
+    fn a_bad_field_is_named() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Request {
+            board: BoardField,
+            #[serde(default)]
+            anytime: Option<f64>,
+        }
+        let e = read_request::<Request>(br#"{"board": "1 2 3 0", "anytime": "soon"}"#);
+        assert!(e.unwrap_err().starts_with("anytime: invalid type: string"));
+        let e = read_request::<Request>(br#"{"board": "1 2 3 0"} x"#).unwrap_err();
+        assert!(e.contains("trailing characters"), "{e}");
+        let e = read_request::<Request>(br#"{"bord": "1 2 3 0"}"#).unwrap_err();
+        assert!(e.contains("unknown field `bord`"), "{e}");
+        assert!(read_request::<Request>(br#"{"board": [1, 2, 3, 0]}"#).is_ok());
     }
 
     #[test]

@@ -372,7 +372,7 @@ impl Engine {
         // Staged images are for this request alone: whatever it is, and
         // whether it succeeds or not, none are kept for the next.
         let staged = std::mem::take(&mut self.staged);
-        let request: Request = serde_json::from_slice(request).map_err(|e| {
+        let request: Request = npuzzle::records::read_request(request).map_err(|e| {
             invalid(format!(
                 "the request is not one the engine takes ({e}); send \
                  {{\"op\": \"solve\", \"board\": \"8 1 3 4 0 2 7 6 5\"}}"

@@ -199,7 +199,7 @@ impl Server {
     /// Reads a request body, or says what is wrong with it.
     fn task(&self, body: &[u8]) -> Result<Task, Reply> {
         let bad = |message: String| error_reply(StatusCode::BAD_REQUEST, message);
-        let request: BoardRequest = serde_json::from_slice(body).map_err(|e| {
+        let request: BoardRequest = npuzzle::records::read_request(body).map_err(|e| {
             bad(format!(
                 "the request body is not the JSON this endpoint takes ({e}); send \
                  {{\"board\": \"8 1 3 4 0 2 7 6 5\"}}"
