@@ -250,6 +250,18 @@ int main(int argc, char **argv) {
     options.memory = UINT64_MAX;
     check(npuzzle_open_with(&options, &kept) == NPUZZLE_INVALID_ARGUMENT,
           "memory 2^64 - 1 refused");
+    /* A partition names tables: with fast answers, which use none, it is
+       refused, as on the command line. */
+    npuzzle_options_init(&options);
+    options.pdb_dir = argv[1];
+    options.partition = "5-5-5";
+    options.partition_size = 4;
+    options.fast = 1;
+    npuzzle_solver *fast = NULL;
+    check(npuzzle_open_with(&options, &fast) == NPUZZLE_INVALID_ARGUMENT,
+          "partition with fast refused");
+    check(strstr(npuzzle_last_error(), "names tables") != NULL, "partition with fast: why");
+    check(fast == NULL, "partition with fast: no handle");
     npuzzle_close(engine);
 
     /* Missing tables: a status and a message naming the file. */
