@@ -54,6 +54,10 @@ pub trait Heuristic: Sync {
     /// restoring the tiles for the children it cuts off.
     const UPDATE_READS_POSITION: bool = true;
 
+    /// Units of `value` per move: more than one for a guide that sums or
+    /// weights estimates, so that weights added on top keep their share.
+    const UNITS_PER_MOVE: u32 = 1;
+
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
 
@@ -62,6 +66,14 @@ pub trait Heuristic: Sync {
 
     /// The estimate in `state`.
     fn value(&self, state: &Self::State) -> u32;
+
+    /// A lower bound on the moves left, in moves: `value` for an
+    /// admissible heuristic; a guide that is not one (the beam's) keeps
+    /// the bound of what it is built on.
+    #[inline(always)]
+    fn bound(&self, state: &Self::State) -> u32 {
+        self.value(state)
+    }
 
     /// The state after `tile` slid from `from` to `to`; `position` already
     /// shows the move.
@@ -114,6 +126,8 @@ impl<H: Heuristic> Heuristic for &H {
 
     const UPDATE_READS_POSITION: bool = H::UPDATE_READS_POSITION;
 
+    const UNITS_PER_MOVE: u32 = H::UNITS_PER_MOVE;
+
     fn name(&self) -> &'static str {
         (**self).name()
     }
@@ -126,6 +140,11 @@ impl<H: Heuristic> Heuristic for &H {
     #[inline(always)]
     fn value(&self, state: &Self::State) -> u32 {
         (**self).value(state)
+    }
+
+    #[inline(always)]
+    fn bound(&self, state: &Self::State) -> u32 {
+        (**self).bound(state)
     }
 
     #[inline(always)]

@@ -36,10 +36,11 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
         type Output = Result<Solution, SearchError>;
         fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> Self::Output {
             let Run(board, request, width) = self;
+            let guide = beam::WithConflicts::new(grid, heuristic);
             if FRAME_OVER_TABLES_SIDES.contains(&grid.n) && width >= FRAME_FIRST_MIN_WIDTH {
-                frame_first_beams(grid, heuristic, board, request, width, STALL_LEVELS, &[])
+                frame_first_beams(grid, &guide, board, request, width, STALL_LEVELS, &[])
             } else {
-                beam_with(grid, heuristic, board, request, width)
+                beam_with(grid, &guide, board, request, width)
             }
         }
     }
@@ -142,7 +143,7 @@ fn frame_first_beams<H: Heuristic>(
 ) -> Result<Solution, SearchError> {
     let started = Instant::now();
     let n = board.size();
-    let bound = estimate.value(&estimate.init(&Position::new(board)));
+    let bound = estimate.bound(&estimate.init(&Position::new(board)));
     let widths: &[usize] = if n <= WIDTHS_MAX_SIDE {
         &WIDTHS_PERCENT
     } else {
@@ -645,7 +646,7 @@ fn beam_with<H: Heuristic>(
 ) -> Result<Solution, SearchError> {
     let started = Instant::now();
     let position = Position::new(board);
-    let initial_estimate = heuristic.value(&heuristic.init(&position));
+    let initial_estimate = heuristic.bound(&heuristic.init(&position));
     let limit = request.max_nodes.unwrap_or(u64::MAX);
     let halt = Halt::of(request);
     // The nearest board is tracked, never taken to be stuck: a beam cut

@@ -270,6 +270,20 @@ fn tables_guide_the_frame_first_beams_on_7x7_alone_elsewhere() {
             assert!(found.moves.len() as u32 >= found.initial_estimate);
         }
         assert_eq!(wide.initial_estimate, narrow.initial_estimate);
+        // The guide adds linear conflict to the tables; the bound stated
+        // is the larger of the two, each admissible.
+        struct Bound<'a>(&'a Board);
+        impl WithHeuristic for Bound<'_> {
+            type Output = u32;
+            fn run<H: Heuristic>(self, grid: &Grid, heuristic: &H) -> u32 {
+                let position = Position::new(self.0);
+                let conflicts = LinearConflict::new(grid);
+                let tables = heuristic.value(&heuristic.init(&position));
+                tables.max(conflicts.value(&conflicts.init(&position)))
+            }
+        }
+        let bound = with_catalogue(&board, goal, &tables, true, Bound(&board)).unwrap();
+        assert_eq!(wide.initial_estimate, bound, "{board}");
         assert!(
             !narrow.stats.strategy.starts_with("frame"),
             "{}",
