@@ -385,8 +385,23 @@ fn the_page_is_served_with_the_server_as_its_engine() {
 #[test]
 fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     let mut server = Server::start(&[]);
-    let cases: [(&str, &str, &str, u16, &str); 15] = [
+    let cases: [(&str, &str, &str, u16, &str); 17] = [
         ("POST", "/api/solve", "{\"board\":", 400, "not the JSON"),
+        // The browser engine's own fields are named and refused.
+        (
+            "POST",
+            "/api/solve",
+            r#"{"board": "1 2 3 0", "within": 10}"#,
+            400,
+            "within: not taken here",
+        ),
+        (
+            "POST",
+            "/api/check",
+            r#"{"board": "1 2 3 0", "fast": true}"#,
+            400,
+            "fast: not taken here",
+        ),
         // A field of the wrong type is named.
         (
             "POST",

@@ -315,9 +315,9 @@ impl<'de> Deserialize<'de> for TileNumber {
 impl BoardField {
     /// The board, or what is wrong with it (without the field's name,
     /// which each door adds in its own way).
-    pub fn board(self) -> Result<Board, String> {
+    pub fn board(&self) -> Result<Board, String> {
         let text = match self {
-            BoardField::Text(text) => text,
+            BoardField::Text(text) => text.clone(),
             BoardField::Tiles(tiles) => {
                 let mut text = Vec::with_capacity(tiles.len());
                 for (place, tile) in tiles.iter().enumerate() {
@@ -336,6 +336,138 @@ impl BoardField {
             }
         };
         parse_board(&text).map_err(|e| e.to_string())
+    }
+}
+
+/// A request about one board, as `serve` and the browser engine take it:
+/// the options of `npuzzle solve` they offer, under the same names. The
+/// last four are the browser engine's; `serve` refuses them
+/// ([`BoardRequest::refuse_engine_fields`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardRequest {
+    /// The command line's formats as text, or the tiles as numbers.
+    pub board: BoardField,
+    /// A goal's name (blank-last by default).
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// A notation's name for the moves (blank's letters by default).
+    #[serde(default)]
+    pub notation: Option<String>,
+    /// The most nodes to expand.
+    #[serde(default)]
+    pub max_nodes: Option<u64>,
+    /// A wall-clock budget, as `npuzzle solve --max-seconds`.
+    #[serde(default)]
+    pub max_seconds: Option<f64>,
+    /// Seconds for a shorter near-optimal answer, as `npuzzle solve
+    /// --anytime`.
+    #[serde(default)]
+    pub anytime: Option<f64>,
+    /// As `npuzzle solve --within`.
+    #[serde(default)]
+    pub within: Option<u32>,
+    /// As `npuzzle solve --fast`.
+    #[serde(default)]
+    pub fast: bool,
+    /// Of `max_seconds`, the time other workers already spent on the board.
+    #[serde(default)]
+    pub spent_seconds: Option<f64>,
+    /// Beams other workers ran for this board.
+    #[serde(default)]
+    pub beams: Vec<BeamRecord>,
+}
+
+impl BoardRequest {
+    /// The goal named, the field named in the error.
+    pub fn goal(&self) -> Result<Goal, String> {
+        npuzzle_board::named_field(self.goal.as_deref(), "goal")
+    }
+
+    /// The notation named, the field named in the error.
+    pub fn notation(&self) -> Result<Notation, String> {
+        npuzzle_board::named_field(self.notation.as_deref(), "notation")
+    }
+
+    /// `max_seconds` as a budget, when given.
+    pub fn max_time(&self) -> Result<Option<std::time::Duration>, String> {
+        crate::seconds_field(self.max_seconds, "max_seconds")
+    }
+
+    /// `anytime` as a budget, when given.
+    pub fn anytime(&self) -> Result<Option<std::time::Duration>, String> {
+        crate::seconds_field(self.anytime, "anytime")
+    }
+
+    /// Refuses the browser engine's own fields, for a door that answers
+    /// by the default policy within its own budgets.
+    pub fn refuse_engine_fields(&self) -> Result<(), String> {
+        let given = [
+            ("within", self.within.is_some()),
+            ("fast", self.fast),
+            ("spent_seconds", self.spent_seconds.is_some()),
+            ("beams", !self.beams.is_empty()),
+        ];
+        match given.iter().find(|(_, given)| *given) {
+            Some((field, _)) => Err(format!(
+                "{field}: not taken here: this server answers as `npuzzle solve` does by \
+                 default, within its own budgets"
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A beam's outcome between workers ([`crate::BeamOutcome`]), moves in the
+/// blank's letters.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BeamRecord {
+    attempt: usize,
+    ending: String,
+    moves: String,
+    expanded: u64,
+    generated: u64,
+}
+
+impl BeamRecord {
+    /// The record of `outcome`.
+    pub fn new(outcome: &crate::BeamOutcome) -> BeamRecord {
+        BeamRecord {
+            attempt: outcome.attempt,
+            ending: match outcome.ending {
+                crate::BeamEnding::Solved => "solved",
+                crate::BeamEnding::Stalled => "stalled",
+                crate::BeamEnding::Ended => "ended",
+            }
+            .to_string(),
+            moves: Move::format_sequence(&outcome.moves, Notation::Blank),
+            expanded: outcome.expanded,
+            generated: outcome.generated,
+        }
+    }
+
+    /// The outcome, or what is wrong with the record.
+    pub fn outcome(&self) -> Result<crate::BeamOutcome, String> {
+        let ending = match self.ending.as_str() {
+            "solved" => crate::BeamEnding::Solved,
+            "stalled" => crate::BeamEnding::Stalled,
+            "ended" => crate::BeamEnding::Ended,
+            other => {
+                return Err(format!(
+                    "beams: ending \"{other}\" is not one; use what the engine's `beam` gave"
+                ))
+            }
+        };
+        let moves = Move::parse_sequence(&self.moves, Notation::Blank)
+            .map_err(|e| format!("beams: moves: {e}"))?;
+        Ok(crate::BeamOutcome {
+            attempt: self.attempt,
+            ending,
+            moves,
+            expanded: self.expanded,
+            generated: self.generated,
+        })
     }
 }
 
@@ -404,6 +536,55 @@ mod tests {
         let e = read_request::<Request>(br#"{"bord": "1 2 3 0"}"#).unwrap_err();
         assert!(e.contains("unknown field `bord`"), "{e}");
         assert!(read_request::<Request>(br#"{"board": [1, 2, 3, 0]}"#).is_ok());
+    }
+
+    #[test]
+    fn a_board_request_names_its_bad_fields_and_the_engines_own() {
+        let read = |json: &str| read_request::<BoardRequest>(json.as_bytes());
+        let plain = read(r#"{"board": "1 2 3 0", "goal": "blank-first", "anytime": 2}"#).unwrap();
+        assert_eq!(plain.goal(), Ok(Goal::BlankFirst));
+        assert_eq!(plain.notation(), Ok(Notation::default()));
+        assert_eq!(plain.anytime(), Ok(Some(std::time::Duration::from_secs(2))));
+        assert_eq!(plain.refuse_engine_fields(), Ok(()));
+        let bad = read(r#"{"board": "1 2 3 0", "goal": "up", "notation": "x", "max_seconds": 0}"#)
+            .unwrap();
+        assert!(bad.goal().unwrap_err().starts_with("goal: "));
+        assert!(bad.notation().unwrap_err().starts_with("notation: "));
+        assert!(bad.max_time().unwrap_err().starts_with("max_seconds: "));
+        for (field, json) in [
+            ("within", r#""within": 5"#),
+            ("fast", r#""fast": true"#),
+            ("spent_seconds", r#""spent_seconds": 1"#),
+        ] {
+            let request = read(&format!(r#"{{"board": "1 2 3 0", {json}}}"#)).unwrap();
+            let message = request.refuse_engine_fields().unwrap_err();
+            assert!(
+                message.starts_with(&format!("{field}: not taken")),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_beam_record_gives_back_its_outcome() {
+        let outcome = crate::BeamOutcome {
+            attempt: 1,
+            ending: crate::BeamEnding::Stalled,
+            moves: vec![Move::Left, Move::Up],
+            expanded: 10,
+            generated: 25,
+        };
+        let json = serde_json::to_string(&BeamRecord::new(&outcome)).unwrap();
+        let back: BeamRecord = serde_json::from_str(&json).unwrap();
+        let again = back.outcome().unwrap();
+        assert_eq!(
+            (again.attempt, again.moves, again.expanded),
+            (1, outcome.moves, 10)
+        );
+        assert!(matches!(again.ending, crate::BeamEnding::Stalled));
+        let forged = json.replace("stalled", "won");
+        let forged: BeamRecord = serde_json::from_str(&forged).unwrap();
+        assert!(forged.outcome().unwrap_err().contains("\"won\" is not one"));
     }
 
     #[test]

@@ -24,11 +24,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use npuzzle::records::{BoardField, RandomRecord, SolutionRecord};
+use npuzzle::records::{BeamRecord, BoardField, BoardRequest, RandomRecord, SolutionRecord};
 use npuzzle::{
-    random_board, BeamEnding, BeamOutcome, Board, Check, Error, ErrorKind, Goal, Move, Notation,
-    Note, Partition, Run, Solution, Solver, SplitMix64, Tables, TablesError, TablesProblem,
-    CHECK_NODES, MAX_SIZE, MIN_SIZE,
+    random_board, Board, Check, Error, ErrorKind, Goal, Move, Notation, Note, Partition, Run,
+    Solution, Solver, SplitMix64, Tables, TablesError, TablesProblem, CHECK_NODES, MAX_SIZE,
+    MIN_SIZE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -143,11 +143,11 @@ pub(crate) fn kind_name(kind: ErrorKind) -> &'static str {
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 enum Request {
-    Solve(SolveRequest),
-    Hint(SolveRequest),
+    Solve(BoardRequest),
+    Hint(BoardRequest),
     Beam {
         #[serde(flatten)]
-        solve: SolveRequest,
+        solve: BoardRequest,
         attempt: usize,
     },
     Check {
@@ -171,83 +171,6 @@ enum Request {
         index: usize,
     },
     UseTables(TablesRequest),
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SolveRequest {
-    board: BoardField,
-    #[serde(default)]
-    goal: Option<String>,
-    #[serde(default)]
-    notation: Option<String>,
-    #[serde(default)]
-    max_nodes: Option<u64>,
-    #[serde(default)]
-    max_seconds: Option<f64>,
-    #[serde(default)]
-    spent_seconds: Option<f64>,
-    /// Seconds for a shorter near-optimal answer (`npuzzle solve
-    /// --anytime`), on this thread.
-    #[serde(default)]
-    anytime: Option<f64>,
-    #[serde(default)]
-    within: Option<u32>,
-    #[serde(default)]
-    fast: bool,
-    #[serde(default)]
-    beams: Vec<BeamRecord>,
-}
-
-/// A beam's outcome between workers (`npuzzle::BeamOutcome`); moves in
-/// the blank's letters.
-#[derive(Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct BeamRecord {
-    attempt: usize,
-    ending: String,
-    moves: String,
-    expanded: u64,
-    generated: u64,
-}
-
-impl BeamRecord {
-    fn of(outcome: &BeamOutcome) -> BeamRecord {
-        BeamRecord {
-            attempt: outcome.attempt,
-            ending: match outcome.ending {
-                BeamEnding::Solved => "solved",
-                BeamEnding::Stalled => "stalled",
-                BeamEnding::Ended => "ended",
-            }
-            .to_string(),
-            moves: Move::format_sequence(&outcome.moves, Notation::Blank),
-            expanded: outcome.expanded,
-            generated: outcome.generated,
-        }
-    }
-
-    fn outcome(&self) -> Result<BeamOutcome, Failure> {
-        let ending = match self.ending.as_str() {
-            "solved" => BeamEnding::Solved,
-            "stalled" => BeamEnding::Stalled,
-            "ended" => BeamEnding::Ended,
-            other => {
-                return Err(invalid(format!(
-                    "beams: ending \"{other}\" is not one; use what the engine's `beam` gave"
-                )))
-            }
-        };
-        let moves = Move::parse_sequence(&self.moves, Notation::Blank)
-            .map_err(|e| invalid(format!("beams: moves: {e}")))?;
-        Ok(BeamOutcome {
-            attempt: self.attempt,
-            ending,
-            moves,
-            expanded: self.expanded,
-            generated: self.generated,
-        })
-    }
 }
 
 #[derive(Serialize)]
@@ -454,17 +377,17 @@ impl Engine {
         builder.build()
     }
 
-    fn solve(&self, request: SolveRequest, hint: bool) -> Result<String, Failure> {
+    fn solve(&self, request: BoardRequest, hint: bool) -> Result<String, Failure> {
         let budgets = on_this_thread(&request)?;
-        let board = board_of(request.board)?;
-        let goal = goal_of(request.goal)?;
-        let notation: Notation = named(request.notation.as_deref(), "notation")?;
+        let board = board_of(&request.board)?;
+        let goal = request.goal().map_err(invalid)?;
+        let notation = request.notation().map_err(invalid)?;
         let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
         let run = Run {
             beams: request
                 .beams
                 .iter()
-                .map(BeamRecord::outcome)
+                .map(|beam| beam.outcome().map_err(invalid))
                 .collect::<Result<_, _>>()?,
             ..budgets
         };
@@ -475,20 +398,20 @@ impl Engine {
         ))
     }
 
-    fn beam(&self, request: SolveRequest, attempt: usize) -> Result<BeamAnswer, Failure> {
+    fn beam(&self, request: BoardRequest, attempt: usize) -> Result<BeamAnswer, Failure> {
         let run = on_this_thread(&request)?;
-        let board = board_of(request.board)?;
-        let goal = goal_of(request.goal)?;
+        let board = board_of(&request.board)?;
+        let goal = request.goal().map_err(invalid)?;
         let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
         let outcome = solver.beam_attempt(&board, attempt, &run)?;
         Ok(BeamAnswer {
             kind: "beam",
-            outcome: outcome.as_ref().map(BeamRecord::of),
+            outcome: outcome.as_ref().map(BeamRecord::new),
         })
     }
 
     fn check(&self, board: BoardField, goal: Option<String>) -> Result<Check, Failure> {
-        let board = board_of(board)?;
+        let board = board_of(&board)?;
         let goal = goal_of(goal)?;
         let solver = self.solver(goal, 0, false)?;
         let mut record = Check::start(&solver, &board, goal);
@@ -508,8 +431,8 @@ impl Engine {
 
 /// A search on the calling thread (the browser's one) within the
 /// request's node and time budgets.
-fn on_this_thread(request: &SolveRequest) -> Result<Run, Failure> {
-    let max_time = npuzzle::seconds_field(request.max_seconds, "max_seconds").map_err(invalid)?;
+fn on_this_thread(request: &BoardRequest) -> Result<Run, Failure> {
+    let max_time = request.max_time().map_err(invalid)?;
     let time_spent = match (request.spent_seconds, max_time) {
         (None, _) => Duration::ZERO,
         (Some(_), None) => return Err(invalid("spent_seconds: give max_seconds too".into())),
@@ -522,7 +445,7 @@ fn on_this_thread(request: &SolveRequest) -> Result<Run, Failure> {
             )))
         }
     };
-    let anytime = npuzzle::seconds_field(request.anytime, "anytime").map_err(invalid)?;
+    let anytime = request.anytime().map_err(invalid)?;
     Ok(Run {
         max_nodes: request.max_nodes,
         max_time,
@@ -560,7 +483,7 @@ fn solution_record(
     serde_json::to_string(&record).expect("records serialize")
 }
 
-fn board_of(field: BoardField) -> Result<Board, Failure> {
+fn board_of(field: &BoardField) -> Result<Board, Failure> {
     field.board().map_err(invalid)
 }
 

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use http_body_util::BodyExt;
-use npuzzle::records::{BoardField, RandomRecord};
+use npuzzle::records::{BoardRequest, RandomRecord};
 use npuzzle::{random_board, Board, Goal, Notation, SplitMix64};
 use serde::{Deserialize, Serialize};
 
@@ -154,28 +154,6 @@ impl From<Refusal> for Reply {
     }
 }
 
-/// The body of `/api/solve`, `/api/hint` and `/api/check`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BoardRequest {
-    /// The CLI's formats as text, or the tiles as numbers.
-    board: BoardField,
-    #[serde(default)]
-    goal: Option<String>,
-    #[serde(default)]
-    notation: Option<String>,
-    /// At most the server's own budget.
-    #[serde(default)]
-    max_nodes: Option<u64>,
-    /// A wall-clock budget, as `npuzzle solve --max-seconds`.
-    #[serde(default)]
-    max_seconds: Option<f64>,
-    /// Seconds for a shorter near-optimal answer, as `npuzzle solve
-    /// --anytime`: at most the server's `--max-anytime`.
-    #[serde(default)]
-    anytime: Option<f64>,
-}
-
 /// A request, checked: what a search needs.
 struct Task {
     board: Board,
@@ -199,6 +177,7 @@ impl Server {
     /// Reads a request body, or says what is wrong with it.
     fn task(&self, body: &[u8]) -> Result<Task, Reply> {
         let bad = |message: String| error_reply(StatusCode::BAD_REQUEST, message);
+        // The body of `/api/solve`, `/api/hint` and `/api/check`.
         let request: BoardRequest = npuzzle::records::read_request(body).map_err(|e| {
             bad(format!(
                 "the request body is not the JSON this endpoint takes ({e}); send \
@@ -220,14 +199,15 @@ impl Server {
                 SIDES.end()
             )));
         }
-        let goal = npuzzle::named_field(request.goal.as_deref(), "goal").map_err(bad)?;
-        let notation =
-            npuzzle::named_field(request.notation.as_deref(), "notation").map_err(bad)?;
+        request.refuse_engine_fields().map_err(bad)?;
+        let goal = request.goal().map_err(bad)?;
+        let notation = request.notation().map_err(bad)?;
         let max_nodes = request
             .max_nodes
             .map_or(self.pools.max_nodes(), |n| n.min(self.pools.max_nodes()));
-        let max_time = npuzzle::seconds_field(request.max_seconds, "max_seconds").map_err(bad)?;
-        let anytime = npuzzle::seconds_field(request.anytime, "anytime")
+        let max_time = request.max_time().map_err(bad)?;
+        let anytime = request
+            .anytime()
             .map_err(bad)?
             .map(|asked| asked.min(self.pools.max_anytime()));
         Ok(Task {
