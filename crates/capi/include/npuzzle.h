@@ -94,7 +94,8 @@ typedef struct {
   // Seconds each board the beam answers (5x5 without tables to 10x10)
   // may spend on wider beams for a shorter answer (0.001 to 1e6), as
   // `npuzzle solve --anytime`; the info's note says how long it
-  // searched and what that gained. 0 (default): the default beam.
+  // searched and what that gained. 0 (default): the default beam. A
+  // value out of range is refused, the message naming it `anytime`.
   double anytime_seconds;
 } npuzzle_options;
 

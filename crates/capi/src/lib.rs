@@ -17,9 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Arc, Mutex, Once};
 
-use npuzzle::{
-    Algorithm, Board, Error, ErrorKind, Goal, HeuristicKind, Partition, Run, Solution, Solver,
-};
+use npuzzle::{Board, Error, ErrorKind, Goal, Partition, Run, Solution, Solver};
 
 /// What a call did.
 #[repr(C)]
@@ -103,7 +101,8 @@ pub struct npuzzle_options {
     /// Seconds each board the beam answers (5x5 without tables to 10x10)
     /// may spend on wider beams for a shorter answer (0.001 to 1e6), as
     /// `npuzzle solve --anytime`; the info's note says how long it
-    /// searched and what that gained. 0 (default): the default beam.
+    /// searched and what that gained. 0 (default): the default beam. A
+    /// value out of range is refused, the message naming it `anytime`.
     pub anytime_seconds: f64,
 }
 
@@ -471,69 +470,35 @@ pub unsafe extern "C" fn npuzzle_open_with(
                 return Err(invalid("options is a null pointer".to_string()));
             }
             let o = &*options;
-            let goal = match optional_text(o.goal, "goal")? {
-                None => Goal::BlankLast,
-                Some(name) => name.parse().map_err(|e| invalid(format!("goal: {e}")))?,
-            };
-            let max_time = if o.max_seconds == 0.0 {
-                None
-            } else {
-                let budget = npuzzle::time_budget(o.max_seconds)
-                    .map_err(|e| invalid(format!("max_seconds {e}, or 0 for no limit")))?;
-                Some(budget)
-            };
-            let anytime = if o.anytime_seconds == 0.0 {
-                None
-            } else {
-                let budget = npuzzle::time_budget(o.anytime_seconds)
-                    .map_err(|e| invalid(format!("anytime_seconds {e}, or 0 for none")))?;
-                Some(budget)
-            };
-            let mut builder = Solver::builder()
-                .goal(goal)
-                .max_time(max_time)
-                .anytime(anytime)
-                .reflection(o.reflection != 0)
-                .fast(o.fast != 0)
-                .within(o.within)
-                .max_nodes((o.max_nodes != NPUZZLE_NO_LIMIT).then_some(o.max_nodes));
-            if o.threads > 0 {
-                builder = builder.threads(o.threads as usize);
-            }
-            if o.memory > 0 {
-                builder = builder.memory(o.memory);
-            }
-            if let Some(dir) = optional_text(o.pdb_dir, "pdb_dir")? {
-                builder = builder.pdb_dir(dir);
-            }
             let size = (o.partition_size > 0).then_some(o.partition_size as usize);
-            if let Some(name) = optional_text(o.partition, "partition")? {
-                builder = match size {
-                    Some(size) => builder.partition_for(size, name),
-                    None => builder.partition(name),
-                };
+            if o.require_tables != 0 && size.is_none() {
+                return Err(invalid(
+                    "require_tables needs partition_size: the side whose tables to open"
+                        .to_string(),
+                ));
             }
-            if o.require_tables != 0 {
-                let Some(size) = size else {
-                    return Err(invalid(
-                        "require_tables needs partition_size: the side whose tables to open"
-                            .to_string(),
-                    ));
-                };
-                builder = builder.open_tables_now(size);
-            }
-            if let Some(name) = optional_text(o.algorithm, "algorithm")? {
-                let algorithm: Algorithm = name
-                    .parse()
-                    .map_err(|e| invalid(format!("algorithm: {e}")))?;
-                builder = builder.algorithm(algorithm);
-            }
-            if let Some(name) = optional_text(o.heuristic, "heuristic")? {
-                let heuristic: HeuristicKind = name
-                    .parse()
-                    .map_err(|e| invalid(format!("heuristic: {e}")))?;
-                builder = builder.heuristic(heuristic);
-            }
+            // 0 is "none" for every number here.
+            let seconds = |value: f64| (value != 0.0).then_some(value);
+            let text = |value, field| optional_text(value, field).map(|t| t.map(str::to_string));
+            let options = npuzzle::Options {
+                pdb_dir: optional_text(o.pdb_dir, "pdb_dir")?.map(Into::into),
+                goal: text(o.goal, "goal")?,
+                partition: text(o.partition, "partition")?,
+                partition_size: size,
+                open_tables: size.filter(|_| o.require_tables != 0),
+                algorithm: text(o.algorithm, "algorithm")?,
+                heuristic: text(o.heuristic, "heuristic")?,
+                fast: o.fast != 0,
+                within: Some(o.within),
+                reflection: Some(o.reflection != 0),
+                max_nodes: (o.max_nodes != NPUZZLE_NO_LIMIT).then_some(o.max_nodes),
+                max_seconds: seconds(o.max_seconds),
+                anytime: seconds(o.anytime_seconds),
+                memory: (o.memory > 0).then_some(o.memory),
+                threads: (o.threads > 0).then_some(o.threads as usize),
+                ..npuzzle::Options::default()
+            };
+            let builder = options.builder().map_err(from_error)?;
             let solver = builder.build().map_err(from_error)?;
             Ok(Handle { solver, size: None })
         })

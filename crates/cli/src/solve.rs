@@ -47,36 +47,34 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         args.jobs.unwrap_or(cores.min(npuzzle::MAX_THREADS)),
     )
     .map_err(|e| e.to_string())?;
-    let mut builder = Solver::builder()
-        .goal(args.goal.goal())
-        .fast(args.fast)
-        .within(args.within.unwrap_or(0))
-        .reflection(!args.no_reflection)
-        .max_nodes(args.max_nodes)
-        .max_time(args.max_seconds)
-        .anytime(args.anytime)
-        .threads(jobs)
+    // A partition searches over its tables, on every side it fits (3x3
+    // boards too, which by default search without them); the engine
+    // refuses a name that fits no side, and options that search without
+    // tables.
+    let heuristic = args.heuristic.map(HeuristicKind::from);
+    let heuristic = heuristic.or(args.partition.as_ref().map(|_| HeuristicKind::Pdb));
+    let options = npuzzle::Options {
+        pdb_dir: args.pdb_dir.clone(),
+        goal: Some(args.goal.goal().name().to_string()),
+        partition: args.partition.clone(),
+        algorithm: args
+            .algorithm
+            .map(|a| npuzzle::Algorithm::from(a).name().to_string()),
+        heuristic: heuristic.map(|h| h.name().to_string()),
+        fast: args.fast,
+        within: args.within,
+        reflection: Some(!args.no_reflection),
+        max_nodes: args.max_nodes,
+        max_seconds: args.max_seconds.map(|d| d.as_secs_f64()),
+        anytime: args.anytime.map(|d| d.as_secs_f64()),
+        memory: args.memory,
+        threads: Some(jobs),
+        ..npuzzle::Options::default()
+    };
+    let builder = options
+        .builder()
+        .map_err(|e| e.to_string())?
         .on_note(|note| eprintln!("npuzzle: {}", remedy::note_message(note)));
-    if let Some(dir) = &args.pdb_dir {
-        builder = builder.pdb_dir(dir);
-    }
-    if let Some(bytes) = args.memory {
-        builder = builder.memory(bytes);
-    }
-    if let Some(name) = &args.partition {
-        // The engine refuses a name that fits no side, and options that
-        // search without tables. Boards of every side the partition fits are searched over its
-        // tables, 3x3 ones too (by default they search without tables).
-        builder = builder
-            .partition(name.as_str())
-            .heuristic(HeuristicKind::Pdb);
-    }
-    if let Some(algorithm) = args.algorithm {
-        builder = builder.algorithm(algorithm.into());
-    }
-    if let Some(heuristic) = args.heuristic {
-        builder = builder.heuristic(heuristic.into());
-    }
     builder.build().map_err(|e| e.to_string())
 }
 

@@ -154,6 +154,106 @@ impl Config {
     }
 }
 
+/// Every option a door offers, as the doors share them: names as text
+/// (goal, algorithm, heuristic, strategy, partition), budgets as numbers,
+/// `None` for the command line's default. [`Options::builder`] reads them
+/// once, each message naming its field, and [`SolverBuilder::build`]
+/// checks every rule between them; a door maps its own syntax onto these
+/// fields and nothing more.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// See [`SolverBuilder::pdb_dir`].
+    pub pdb_dir: Option<PathBuf>,
+    /// `blank-last` or `blank-first`.
+    pub goal: Option<String>,
+    /// See [`SolverBuilder::partition`].
+    pub partition: Option<String>,
+    /// The side `partition` is for ([`SolverBuilder::partition_for`]).
+    pub partition_size: Option<usize>,
+    /// The side whose tables [`SolverBuilder::build`] opens
+    /// ([`SolverBuilder::open_tables_now`]).
+    pub open_tables: Option<usize>,
+    /// `ida*`, `a*` or `bfs` ([`SolverBuilder::algorithm`]).
+    pub algorithm: Option<String>,
+    /// `pdb`, `linear-conflict`, `manhattan`... ([`SolverBuilder::heuristic`]).
+    pub heuristic: Option<String>,
+    /// See [`SolverBuilder::strategy`].
+    pub strategy: Option<String>,
+    /// See [`SolverBuilder::fast`].
+    pub fast: bool,
+    /// Percent over optimal ([`SolverBuilder::within`]).
+    pub within: Option<u32>,
+    /// See [`SolverBuilder::reflection`] (default: yes).
+    pub reflection: Option<bool>,
+    /// See [`SolverBuilder::max_nodes`].
+    pub max_nodes: Option<u64>,
+    /// Seconds, 0.001 to [`MAX_SECONDS`] ([`SolverBuilder::max_time`]).
+    pub max_seconds: Option<f64>,
+    /// Seconds, 0.001 to [`MAX_SECONDS`] ([`SolverBuilder::anytime`]).
+    pub anytime: Option<f64>,
+    /// Bytes, [`MIN_MEMORY`] to [`MAX_MEMORY`] ([`SolverBuilder::memory`];
+    /// [`memory_size`] reads `2G`).
+    pub memory: Option<u64>,
+    /// See [`SolverBuilder::threads`].
+    pub threads: Option<usize>,
+}
+
+impl Options {
+    /// A builder set up with these options, or the first one that is
+    /// wrong, named (`goal: "up" is not a goal: ...`).
+    pub fn builder(&self) -> Result<SolverBuilder, crate::Error> {
+        let invalid = crate::Error::InvalidArgument;
+        let mut builder = SolverBuilder::new()
+            .goal(npuzzle_board::named_field(self.goal.as_deref(), "goal").map_err(invalid)?)
+            .fast(self.fast)
+            .within(self.within.unwrap_or(0))
+            .reflection(self.reflection.unwrap_or(true))
+            .max_nodes(self.max_nodes)
+            .max_time(seconds_field(self.max_seconds, "max_seconds").map_err(invalid)?)
+            .anytime(seconds_field(self.anytime, "anytime").map_err(invalid)?);
+        if let Some(dir) = &self.pdb_dir {
+            builder = builder.pdb_dir(dir);
+        }
+        if let Some(name) = &self.partition {
+            builder = match self.partition_size {
+                Some(size) => builder.partition_for(size, name),
+                None => builder.partition(name),
+            };
+        }
+        if let Some(size) = self.open_tables {
+            builder = builder.open_tables_now(size);
+        }
+        if let Some(algorithm) = named(self.algorithm.as_deref(), "algorithm")? {
+            builder = builder.algorithm(algorithm);
+        }
+        if let Some(heuristic) = named(self.heuristic.as_deref(), "heuristic")? {
+            builder = builder.heuristic(heuristic);
+        }
+        if let Some(strategy) = named(self.strategy.as_deref(), "strategy")? {
+            builder = builder.strategy(strategy);
+        }
+        if let Some(bytes) = self.memory {
+            builder = builder.memory(bytes);
+        }
+        if let Some(threads) = self.threads {
+            builder = builder.threads(threads);
+        }
+        Ok(builder)
+    }
+}
+
+/// The value of a name given in `field`, the field named in the error.
+fn named<T: std::str::FromStr<Err = npuzzle_board::UnknownName>>(
+    name: Option<&str>,
+    field: &str,
+) -> Result<Option<T>, crate::Error> {
+    name.map(|name| {
+        name.parse()
+            .map_err(|e| crate::Error::InvalidArgument(format!("{field}: {e}")))
+    })
+    .transpose()
+}
+
 /// Sets a [`Solver`](crate::Solver) up; every option has the command line's default.
 #[must_use]
 pub struct SolverBuilder {
@@ -372,6 +472,117 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// Every door's options: a wrong one is named, with the engine's
+    /// message, and the rest reach the solver.
+    #[test]
+    fn options_name_the_one_that_is_wrong() {
+        use crate::{ErrorKind, Options};
+        let refused = |options: Options| {
+            let e = options
+                .builder()
+                .and_then(|b| b.build())
+                .err()
+                .expect("refused");
+            assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+            e.to_string()
+        };
+        let text = |t: &str| Some(t.to_string());
+        for (options, said) in [
+            (
+                Options {
+                    goal: text("up"),
+                    ..Options::default()
+                },
+                "goal: ",
+            ),
+            (
+                Options {
+                    algorithm: text("dfs"),
+                    ..Options::default()
+                },
+                "algorithm: ",
+            ),
+            (
+                Options {
+                    heuristic: text("x"),
+                    ..Options::default()
+                },
+                "heuristic: ",
+            ),
+            (
+                Options {
+                    strategy: text("x"),
+                    ..Options::default()
+                },
+                "strategy: ",
+            ),
+            (
+                Options {
+                    max_seconds: Some(0.0),
+                    ..Options::default()
+                },
+                "max_seconds: ",
+            ),
+            (
+                Options {
+                    anytime: Some(-1.0),
+                    ..Options::default()
+                },
+                "anytime: ",
+            ),
+            (
+                Options {
+                    within: Some(5000),
+                    ..Options::default()
+                },
+                "within 5000",
+            ),
+            (
+                Options {
+                    memory: Some(1),
+                    ..Options::default()
+                },
+                "memory",
+            ),
+            (
+                Options {
+                    threads: Some(0),
+                    ..Options::default()
+                },
+                "threads 0",
+            ),
+            (
+                Options {
+                    partition: text("garbage"),
+                    ..Options::default()
+                },
+                "partition garbage",
+            ),
+            (
+                Options {
+                    partition: text("7-8"),
+                    fast: true,
+                    ..Options::default()
+                },
+                "partition 7-8 names tables, but fast searches",
+            ),
+        ] {
+            let message = refused(options);
+            assert!(message.starts_with(said), "{said}: {message}");
+        }
+        let solver = Options {
+            goal: text("blank-first"),
+            max_nodes: Some(1000),
+            threads: Some(1),
+            ..Options::default()
+        }
+        .builder()
+        .and_then(|b| b.build())
+        .unwrap();
+        assert_eq!(solver.goal(), npuzzle_board::Goal::BlankFirst);
+        assert_eq!((solver.max_nodes(), solver.threads()), (Some(1000), 1));
     }
 
     /// A partition names tables: every door's solver refuses it with an

@@ -65,8 +65,8 @@ pub use build::{
     build_tables, build_tables_with, preflight, BuildEvent, BuildOptions, BuildReport,
 };
 pub use builder::{
-    memory_size, seconds_field, time_budget, SolverBuilder, MAX_MEMORY, MAX_SECONDS, MAX_WITHIN,
-    MIN_MEMORY,
+    memory_size, seconds_field, time_budget, Options, SolverBuilder, MAX_MEMORY, MAX_SECONDS,
+    MAX_WITHIN, MIN_MEMORY,
 };
 pub use check::Check;
 pub use error::{build_command, Error, ErrorKind, TablesError, TablesProblem};

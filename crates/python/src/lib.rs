@@ -8,7 +8,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
 
-use npuzzle::{Algorithm, Board, Error, ErrorKind, Goal, HeuristicKind, Partition, Waited};
+use npuzzle::{Board, Error, ErrorKind, Goal, Partition, Waited};
 use pyo3::create_exception;
 use pyo3::exceptions::{
     PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyTypeError, PyUserWarning,
@@ -101,14 +101,6 @@ fn named<T: std::str::FromStr<Err = npuzzle::UnknownName>>(name: &str) -> PyResu
 
 fn goal_arg(goal: &str) -> PyResult<Goal> {
     named(goal)
-}
-
-fn algorithm_arg(name: &str) -> PyResult<Algorithm> {
-    named(name)
-}
-
-fn heuristic_arg(name: &str) -> PyResult<HeuristicKind> {
-    named(name)
 }
 
 /// A board from a string in any form `npuzzle solve` reads, or from a
@@ -257,12 +249,9 @@ fn jobs_arg(jobs: Int) -> PyResult<usize> {
 
 /// A board side checked against what the engine takes (taken as i128 so
 /// that a negative or huge side gets this message too).
-/// A wall-clock budget in seconds: a real number from 0.001 to 10^6
-/// (booleans refused, as for sizes).
-fn seconds_arg(
-    name: &str,
-    value: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Option<std::time::Duration>> {
+/// Seconds of a wall-clock budget: a real number (booleans refused, as
+/// for sizes); the range is the engine's.
+fn seconds_arg(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
@@ -280,9 +269,7 @@ fn seconds_arg(
                 .map_or_else(|_| "that".to_string(), |n| n.to_string())
         ))
     })?;
-    npuzzle::time_budget(seconds)
-        .map(Some)
-        .map_err(|e| PyValueError::new_err(format!("{name} {e}")))
+    Ok(Some(seconds))
 }
 
 /// A memory budget for A*+IDA*: bytes as a whole number, or text as
@@ -790,46 +777,31 @@ impl Solver {
         memory: Option<&Bound<'_, PyAny>>,
         anytime: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solver> {
-        let max_nodes = max_nodes.map(|n| count("max_nodes", n)).transpose()?;
-        let max_time = seconds_arg("max_seconds", max_seconds)?;
-        let anytime = seconds_arg("anytime", anytime)?;
-        let memory = memory_arg(memory)?;
-        let jobs = jobs_arg(jobs)?;
-        let within = u32::try_from(count("within", within)?).unwrap_or(u32::MAX);
-        let pdb_dir = pdb_dir.map(|dir| dir_arg(py, "pdb_dir", dir)).transpose()?;
         let size = size_arg(size)?;
-        let goal = goal_arg(goal)?;
-        let mut builder = npuzzle::Solver::builder()
-            .goal(goal)
-            .max_nodes(max_nodes)
-            .max_time(max_time)
-            .anytime(anytime)
-            .reflection(reflection)
-            .fast(fast)
-            .within(within);
-        if jobs > 0 {
-            builder = builder.threads(jobs);
-        }
-        if let Some(bytes) = memory {
-            builder = builder.memory(bytes);
-        }
-        if let Some(name) = algorithm {
-            builder = builder.algorithm(algorithm_arg(name)?);
-        }
-        if let Some(name) = heuristic {
-            builder = builder.heuristic(heuristic_arg(name)?);
-        }
         // A partition named is required for boards of side `size`, and
         // opened now. A directory alone is where `npuzzle solve --pdb-dir`
         // looks: its policy applies, and tables are opened when a board
         // needs them (a side without them is solved another way, with a
         // warning).
-        if let Some(name) = partition {
-            builder = builder.partition_for(size, name).open_tables_now(size);
-        }
-        if let Some(dir) = pdb_dir {
-            builder = builder.pdb_dir(dir);
-        }
+        let options = npuzzle::Options {
+            pdb_dir: pdb_dir.map(|dir| dir_arg(py, "pdb_dir", dir)).transpose()?,
+            goal: Some(goal.to_string()),
+            partition: partition.map(str::to_string),
+            partition_size: partition.map(|_| size),
+            open_tables: partition.map(|_| size),
+            algorithm: algorithm.map(str::to_string),
+            heuristic: heuristic.map(str::to_string),
+            fast,
+            within: Some(u32::try_from(count("within", within)?).unwrap_or(u32::MAX)),
+            reflection: Some(reflection),
+            max_nodes: max_nodes.map(|n| count("max_nodes", n)).transpose()?,
+            max_seconds: seconds_arg("max_seconds", max_seconds)?,
+            anytime: seconds_arg("anytime", anytime)?,
+            memory: memory_arg(memory)?,
+            threads: Some(jobs_arg(jobs)?).filter(|&jobs| jobs > 0),
+            ..npuzzle::Options::default()
+        };
+        let builder = options.builder().map_err(to_py)?;
         let inner = builder.build().map_err(to_py)?;
         Ok(Solver { inner, size })
     }
