@@ -4,7 +4,7 @@
 use npuzzle_board::{random_walk, Board, Goal, Notation, SplitMix64};
 use npuzzle_pdb::file;
 use npuzzle_pdb::Partition;
-use npuzzle_search::{Algorithm, Catalogue, HeuristicKind, Request};
+use npuzzle_search::{Algorithm, HeuristicKind, Request, Tables};
 
 use crate::harness::*;
 use crate::tables::*;
@@ -101,11 +101,11 @@ fn zero_aware_tables_and_catalogues_give_the_known_optimal_lengths() {
         within: 0,
         ..Request::default()
     };
-    let common = Catalogue::new(&pdbs[..6], &[3, 3], None).unwrap();
-    let large = Catalogue::new(&pdbs, &[3; 5], None).unwrap();
+    let common = Tables::new(&pdbs[..6], &[3, 3], None).unwrap();
+    let large = Tables::new(&pdbs, &[3; 5], None).unwrap();
     for (length, board) in &boards {
-        let common = npuzzle_search::solve_catalogue(board, &request, &common).unwrap();
-        let large = npuzzle_search::solve_catalogue(board, &request, &large).unwrap();
+        let common = npuzzle_search::solve_over(board, &request, &common).unwrap();
+        let large = npuzzle_search::solve_over(board, &request, &large).unwrap();
         assert_eq!(large.moves.len() as u32, *length, "{board}");
         assert!(board.solves(&large.moves, Goal::BlankLast), "{board}");
         assert_eq!(large.stats.expanded, common.stats.expanded, "{board}");

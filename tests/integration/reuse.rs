@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use npuzzle_board::{random_board, random_walk, Board, Goal, Notation, SplitMix64};
-use npuzzle_pdb::{Partition, TableSet};
+use npuzzle_pdb::{Partition, Tables};
 
 use crate::harness::*;
 use crate::tables::tables;
@@ -82,7 +82,7 @@ fn rust_library_lookups_equal_the_cli() {
     let partition = Partition::parse("6-6-3", 4, Goal::BlankLast).unwrap();
     let one_call = npuzzle::Tables::open_partition(tables(), &partition).unwrap();
     // The light reader maps the copies the CLI unpacked into cache/.
-    let light = TableSet::open_unpacked(tables(), &partition).unwrap();
+    let light = Tables::open_unpacked(tables(), &partition).unwrap();
     let mut rng = SplitMix64::new(11);
     let mut boards: Vec<Board> = (0..25)
         .map(|_| random_board(4, Goal::BlankLast, &mut rng))

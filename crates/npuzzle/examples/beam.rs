@@ -54,9 +54,7 @@ fn run() -> Result<(), String> {
             };
             let started = Instant::now();
             let found = match &tables {
-                Some(t) => {
-                    npuzzle_search::beam_catalogue(board, &request, &t.catalogue(None), width)
-                }
+                Some(t) => npuzzle_search::beam_over(board, &request, &t.for_search(None), width),
                 None => npuzzle_search::beam(board, &request, width),
             }
             .map_err(|e| format!("{board}: {e}"))?;

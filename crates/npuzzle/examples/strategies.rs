@@ -71,12 +71,12 @@ fn run() -> Result<(), String> {
                 heuristic: npuzzle_search::HeuristicKind::Pdb,
                 ..Request::default()
             };
-            let catalogue = tables.catalogue(Some(strategies[s]));
+            let catalogue = tables.for_search(Some(strategies[s]));
             let mut expanded = 0;
             let mut spent = Duration::ZERO;
             for (length, board) in &set {
                 let started = Instant::now();
-                let solution = npuzzle_search::solve_catalogue(board, &request, &catalogue)
+                let solution = npuzzle_search::solve_over(board, &request, &catalogue)
                     .map_err(|e| format!("{}: {e}", strategies[s]))?;
                 spent += started.elapsed();
                 if solution.moves.len() != *length {

@@ -45,8 +45,8 @@ impl Solver {
             reflect: self.config.reflection,
             ..Request::default()
         };
-        let catalogue = tables.catalogue(self.config.strategy);
-        npuzzle_search::frontier_catalogue(board, &request, &catalogue, depth, bound)
+        let searched = tables.for_search(self.config.strategy);
+        npuzzle_search::frontier_over(board, &request, &searched, depth, bound)
             .map_err(|e| Error::from_search(e, goal))
     }
 
@@ -73,8 +73,8 @@ impl Solver {
             stop,
             ..Request::default()
         };
-        let catalogue = tables.catalogue(self.config.strategy);
-        let frontier = npuzzle_search::open_frontier_catalogue(board, &request, &catalogue, memory)
+        let searched = tables.for_search(self.config.strategy);
+        let frontier = npuzzle_search::open_frontier_over(board, &request, &searched, memory)
             .map_err(|e| Error::from_search(e, goal))?;
         if let Some(moves) = &frontier.goal {
             tables.certify(board, moves)?;
@@ -140,11 +140,10 @@ impl Solver {
             reflect: self.config.reflection,
             ..Request::default()
         };
-        let catalogue = tables.catalogue(self.config.strategy);
-        let outcomes = npuzzle_search::passes_catalogue(
-            board, &request, &catalogue, prefixes, from_node, bound,
-        )
-        .map_err(|e| Error::from_search(e, goal))?;
+        let searched = tables.for_search(self.config.strategy);
+        let outcomes =
+            npuzzle_search::passes_over(board, &request, &searched, prefixes, from_node, bound)
+                .map_err(|e| Error::from_search(e, goal))?;
         if let Some((prefix, moves)) = prefixes
             .iter()
             .zip(&outcomes)

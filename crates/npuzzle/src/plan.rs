@@ -322,11 +322,9 @@ impl Solver {
         };
         let (tables, solution) = self.search_tables(board, algorithm, heuristic)?;
         let search = |request: &Request| match &tables {
-            Some(tables) => npuzzle_search::solve_catalogue(
-                board,
-                request,
-                &tables.catalogue(self.config.strategy),
-            ),
+            Some(tables) => {
+                npuzzle_search::solve_over(board, request, &tables.for_search(self.config.strategy))
+            }
             None => npuzzle_search::solve(board, request),
         };
         let result =
@@ -688,10 +686,10 @@ impl Solver {
                 ..request.clone()
             };
             match &opened {
-                Some(tables) => npuzzle_search::beam_catalogue(
+                Some(tables) => npuzzle_search::beam_over(
                     board,
                     &request,
-                    &tables.catalogue(self.config.strategy),
+                    &tables.for_search(self.config.strategy),
                     beam_width,
                 ),
                 None => npuzzle_search::beam(board, &request, beam_width),

@@ -6,16 +6,17 @@ use std::sync::Arc;
 
 use npuzzle_board::{Board, Goal, Move};
 use npuzzle_pdb::{
-    file_name, Lookup, OpenError, Partition, Pattern, Pdb, PdbError, Problem, TableBytes, TableSet,
+    file_name, Lookup, OpenError, Partition, Pattern, Pdb, PdbError, Problem, TableBytes,
+    Tables as Lookups,
 };
-use npuzzle_search::{Catalogue, Strategy};
+use npuzzle_search::{Strategy, Tables as SearchTables};
 
 use crate::error::{Error, TablesError, TablesProblem};
 
 /// The tables of one partition (or catalogue), opened from a directory or
 /// taken from memory ([`Tables::from_images`]).
 pub struct Tables {
-    pub(crate) set: TableSet<TableBytes>,
+    pub(crate) set: Lookups<TableBytes>,
     pub(crate) partition: Partition,
     pub(crate) dir: PathBuf,
     pub(crate) notes: Vec<String>,
@@ -118,7 +119,7 @@ impl Tables {
         partition: &Partition,
         dir: &Path,
     ) -> Result<Tables, Error> {
-        let set = TableSet::with_groups(tables, partition.groups()).map_err(|e| {
+        let set = Lookups::with_groups(tables, partition.groups()).map_err(|e| {
             let first = dir.join(file_name(&partition.patterns()[0]));
             tables_error(
                 partition,
@@ -127,7 +128,7 @@ impl Tables {
             )
         })?;
         // Refused now rather than at the first board.
-        let strategy = Catalogue::new(set.tables(), set.groups(), None)
+        let strategy = SearchTables::new(set.tables(), set.groups(), None)
             .map_err(|e| tables_error(partition, dir, TablesProblem::Unusable(e.to_string())))?
             .strategy();
         Ok(Tables {
@@ -198,9 +199,9 @@ impl Tables {
 
     /// The set as the searches take it, with its strategy, or `forced`
     /// (which the search refuses if it does not take the set).
-    pub fn catalogue(&self, forced: Option<Strategy>) -> Catalogue<'_, TableBytes> {
+    pub fn for_search(&self, forced: Option<Strategy>) -> SearchTables<'_, TableBytes> {
         let strategy = forced.unwrap_or(self.strategy);
-        Catalogue::chosen(self.set.tables(), self.set.groups(), strategy)
+        SearchTables::chosen(self.set.tables(), self.set.groups(), strategy)
             .expect("an opened set holds tables")
     }
 
@@ -314,7 +315,7 @@ mod tests {
                 Pdb::from_bytes(TableBytes::Owned(Arc::new(image))).unwrap()
             })
             .collect();
-        let set = TableSet::with_groups(tables, partition.groups()).unwrap();
+        let set = Lookups::with_groups(tables, partition.groups()).unwrap();
         let strategy = npuzzle_search::choose(set.tables(), set.groups()).unwrap();
         Tables {
             set,

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use npuzzle_board::{parse_board, Goal};
-use npuzzle_pdb::{Partition, TableSet};
+use npuzzle_pdb::{Partition, Tables};
 
 fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let [dir, partition, board @ ..] = args else {
@@ -14,7 +14,7 @@ fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     };
     let board = parse_board(&board.join(" "))?;
     let partition = Partition::parse(partition, board.size(), Goal::BlankLast)?;
-    let tables = TableSet::open_unpacked(dir.as_ref(), &partition)?;
+    let tables = Tables::open_unpacked(dir.as_ref(), &partition)?;
     let lookup = tables.lookup(&board)?;
     for (pdb, value) in tables.tables().iter().zip(&lookup.values) {
         println!("{}: {value}", pdb.pattern());

@@ -8,7 +8,7 @@
 //!
 //! | feature | adds | pulls in |
 //! | --- | --- | --- |
-//! | `mmap` | [`open_unpacked`] and [`TableSet::open_unpacked`]: map `*.pdb` files | memmap2 |
+//! | `mmap` | [`open_unpacked`] and [`Tables::open_unpacked`]: map `*.pdb` files | memmap2 |
 //! | `parallel` | the CRC and histogram on all cores | rayon |
 //! | `generate` | [`build_file`]: the parallel generator | rayon |
 //! | `store` | `file`: packed `*.pdb.zst` files, the unpack cache, atomic writes, BLAKE3 digests | zstd (C), blake3, tempfile, directories, rustix |
@@ -19,10 +19,10 @@
 //! ```no_run
 //! # #[cfg(feature = "mmap")] {
 //! use npuzzle_board::{parse_board, Goal};
-//! use npuzzle_pdb::{Partition, TableSet};
+//! use npuzzle_pdb::{Partition, Tables};
 //!
 //! let partition = Partition::parse("7-8", 4, Goal::BlankLast)?;
-//! let tables = TableSet::open_unpacked("data".as_ref(), &partition)?;
+//! let tables = Tables::open_unpacked("data".as_ref(), &partition)?;
 //! let board = parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")?;
 //! // The number `npuzzle pdb lookup` prints last: 68 for this board.
 //! println!("{}", tables.value(&board)?);
@@ -78,5 +78,5 @@ pub use pattern::{
     MAX_PDB_SIZE, MAX_PLACEMENTS,
 };
 pub use plausible::{OPEN_SAMPLES, VERIFY_SAMPLES};
-pub use set::{Lookup, TableSet};
+pub use set::{Lookup, Tables};
 pub use table::Pdb;

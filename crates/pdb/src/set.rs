@@ -14,7 +14,7 @@ use crate::table::Pdb;
 ///
 /// A catalogue is several such partitions in a row; its value is the
 /// largest of their values.
-pub struct TableSet<D> {
+pub struct Tables<D> {
     tables: Vec<Pdb<D>>,
     /// The number of tables of each partition.
     groups: Vec<usize>,
@@ -38,16 +38,16 @@ pub struct Lookup {
     pub partition_sums: Vec<(u32, u32)>,
 }
 
-impl<D: AsRef<[u8]> + Sync> TableSet<D> {
+impl<D: AsRef<[u8]> + Sync> Tables<D> {
     /// Takes tables of one size and goal whose patterns share no tile.
-    pub fn new(tables: Vec<Pdb<D>>) -> Result<TableSet<D>, PdbError> {
+    pub fn new(tables: Vec<Pdb<D>>) -> Result<Tables<D>, PdbError> {
         let groups = vec![tables.len()];
-        TableSet::with_groups(tables, &groups)
+        Tables::with_groups(tables, &groups)
     }
 
     /// Takes a catalogue: `groups[i]` tables of partition i, in a row, of
     /// one size and goal; within a partition no two patterns share a tile.
-    pub fn with_groups(tables: Vec<Pdb<D>>, groups: &[usize]) -> Result<TableSet<D>, PdbError> {
+    pub fn with_groups(tables: Vec<Pdb<D>>, groups: &[usize]) -> Result<Tables<D>, PdbError> {
         let mismatch = |what: String| PdbError::Mismatch { what };
         let Some(first) = tables.first() else {
             return Err(mismatch("no tables given".to_string()));
@@ -82,7 +82,7 @@ impl<D: AsRef<[u8]> + Sync> TableSet<D> {
             }
             first += n;
         }
-        Ok(TableSet {
+        Ok(Tables {
             tables,
             groups: groups.to_vec(),
         })
@@ -168,14 +168,14 @@ impl<D: AsRef<[u8]> + Sync> TableSet<D> {
 }
 
 #[cfg(feature = "mmap")]
-impl TableSet<memmap2::Mmap> {
+impl Tables<memmap2::Mmap> {
     /// Maps the unpacked tables (`*.pdb`) of `partition` from `dir`, or from
     /// `dir/cache/` where `npuzzle` unpacks the `*.pdb.zst` files it is given,
     /// and checks each completely (its CRC: some 30 ms per 100 MB).
     pub fn open_unpacked(
         dir: &std::path::Path,
         partition: &Partition,
-    ) -> Result<TableSet<memmap2::Mmap>, crate::OpenError> {
+    ) -> Result<Tables<memmap2::Mmap>, crate::OpenError> {
         use crate::error::{fail, Problem};
         let tables = partition
             .patterns()
@@ -195,7 +195,7 @@ impl TableSet<memmap2::Mmap> {
                 Ok(pdb)
             })
             .collect::<Result<Vec<_>, crate::OpenError>>()?;
-        TableSet::with_groups(tables, partition.groups()).map_err(|e| fail(dir, Problem::Pdb(e)))
+        Tables::with_groups(tables, partition.groups()).map_err(|e| fail(dir, Problem::Pdb(e)))
     }
 }
 
@@ -235,7 +235,7 @@ mod tests {
             let pdb = Pdb::from_bytes(tile_one_table(goal)).unwrap();
             pdb.verify().unwrap();
             assert_eq!(pdb.histogram()[..3], [1, 2, 1]);
-            let set = TableSet::new(vec![pdb]).unwrap();
+            let set = Tables::new(vec![pdb]).unwrap();
             assert_eq!((set.size(), set.goal()), (2, goal));
             for tiles in [[0u16, 1, 2, 3], [3, 2, 1, 0], [1, 2, 3, 0], [2, 0, 3, 1]] {
                 let board = Board::new(2, tiles.to_vec()).unwrap();
@@ -255,15 +255,15 @@ mod tests {
     #[test]
     fn sets_refuse_overlapping_or_mixed_tables() {
         let table = || Pdb::from_bytes(tile_one_table(Goal::BlankLast)).unwrap();
-        let overlap = TableSet::new(vec![table(), table()]).err().unwrap();
+        let overlap = Tables::new(vec![table(), table()]).err().unwrap();
         assert!(
             overlap.to_string().contains("tile 1 is in two tables"),
             "{overlap}"
         );
         let other = Pdb::from_bytes(tile_one_table(Goal::BlankFirst)).unwrap();
-        assert!(TableSet::new(vec![table(), other]).is_err());
-        assert!(TableSet::<Vec<u8>>::new(vec![]).is_err());
-        let set = TableSet::new(vec![table()]).unwrap();
+        assert!(Tables::new(vec![table(), other]).is_err());
+        assert!(Tables::<Vec<u8>>::new(vec![]).is_err());
+        let set = Tables::new(vec![table()]).unwrap();
         let big = Board::new(3, (0..9).collect()).unwrap();
         assert!(set.lookup(&big).is_err());
     }

@@ -4,7 +4,7 @@
 use npuzzle_board::clock::Instant;
 use npuzzle_board::{Board, Goal};
 
-use crate::additive::{AdditiveError, Catalogue, WithHeuristic};
+use crate::additive::{AdditiveError, Tables, WithHeuristic};
 use crate::grid::{Grid, Position, MAX_SEARCH_SIZE};
 use crate::halt::Halt;
 use crate::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
@@ -54,41 +54,41 @@ pub fn solve_additive<D: AsRef<[u8]> + Sync>(
     tables: &[npuzzle_pdb::Pdb<D>],
 ) -> Result<Solution, SearchError> {
     let groups = [tables.len()];
-    let catalogue = Catalogue::new(tables, &groups, None)
+    let catalogue = Tables::new(tables, &groups, None)
         .map_err(|e| SearchError::Input(InputError::Tables(e)))?;
-    solve_catalogue(board, request, &catalogue)
+    solve_over(board, request, &catalogue)
 }
 
-/// Runs `job` on a solvable `board` for `goal` with the catalogue's
+/// Runs `job` on a solvable `board` for `goal` with the tables'
 /// heuristic, maxed with the reflected lookup when `reflect`.
-pub(crate) fn with_catalogue<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
+pub(crate) fn with_tables<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
     board: &Board,
     goal: Goal,
-    catalogue: &Catalogue<'_, D>,
+    tables: &Tables<'_, D>,
     reflect: bool,
     job: W,
 ) -> Result<W::Output, SearchError> {
     if !board.is_solvable(goal) {
         return Err(SearchError::Input(InputError::Unsolvable));
     }
-    let tables = |e| SearchError::Input(InputError::Tables(e));
-    let (size, tables_goal) = catalogue.puzzle();
+    let refused = |e| SearchError::Input(InputError::Tables(e));
+    let (size, tables_goal) = tables.puzzle();
     if (size, tables_goal) != (board.size(), goal) {
-        return Err(tables(AdditiveError::WrongPuzzle {
+        return Err(refused(AdditiveError::WrongPuzzle {
             table: (size, tables_goal),
             board: (board.size(), goal),
         }));
     }
-    catalogue.run(reflect, job).map_err(tables)
+    tables.run(reflect, job).map_err(refused)
 }
 
-/// Solves `board` optimally over a catalogue: `groups[i]` tables of
+/// Solves `board` optimally over tables: `groups[i]` tables of
 /// partition i in a row, the heuristic the largest partition sum, of the
 /// [`Capacity`](crate::additive::Capacity) the counts call for.
-pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
+pub fn solve_over<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    catalogue: &Catalogue<'_, D>,
+    tables: &Tables<'_, D>,
 ) -> Result<Solution, SearchError> {
     struct Solve<'a>(&'a Board, &'a Request);
     impl WithHeuristic for Solve<'_> {
@@ -98,7 +98,7 @@ pub fn solve_catalogue<D: AsRef<[u8]> + Sync>(
         }
     }
     let job = Solve(board, request);
-    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
+    with_tables(board, request.goal, tables, request.reflect, job)?
 }
 
 /// Solves a solvable `board` of `grid`'s size with any heuristic, weighted

@@ -3,8 +3,8 @@
 
 use npuzzle_board::{Board, Move};
 
-use crate::additive::{Catalogue, WithHeuristic};
-use crate::dispatch::with_catalogue;
+use crate::additive::{Tables, WithHeuristic};
+use crate::dispatch::with_tables;
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
@@ -12,7 +12,7 @@ use crate::ida;
 use crate::types::{Algorithm, Incomplete, PassFrom, Request, SearchError};
 
 /// The subtrees one IDA* iteration splits into, for a search spread over
-/// machines ([`frontier_catalogue`]).
+/// machines ([`frontier_over`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frontier {
     /// Each node's moves from the root and its estimate, lowest estimate
@@ -31,7 +31,7 @@ pub struct Frontier {
     pub expanded: u64,
 }
 
-/// What one pass below a frontier node found ([`passes_catalogue`]).
+/// What one pass below a frontier node found ([`passes_over`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassOutcome {
     /// The moves from the node to the goal, if a solution is within the bound.
@@ -50,12 +50,12 @@ pub struct PassOutcome {
 }
 
 /// The frontier at `depth` below `board` for `bound` (None: the root's
-/// estimate), over a catalogue as [`solve_catalogue`](crate::solve_catalogue); of `request`, only
+/// estimate), over tables as [`solve_over`](crate::solve_over); of `request`, only
 /// the goal and `reflect` count.
-pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
+pub fn frontier_over<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    catalogue: &Catalogue<'_, D>,
+    tables: &Tables<'_, D>,
     depth: u32,
     bound: Option<u32>,
 ) -> Result<Frontier, SearchError> {
@@ -78,21 +78,21 @@ pub fn frontier_catalogue<D: AsRef<[u8]> + Sync>(
         }
     }
     let job = Run(board, depth, bound);
-    with_catalogue(board, request.goal, catalogue, request.reflect, job)
+    with_tables(board, request.goal, tables, request.reflect, job)
 }
 
 /// The open nodes of A*+IDA*'s best-first phase below `board` within
-/// `memory` bytes, over a catalogue: the units of an A*+IDA* search spread
-/// over machines, each searched by [`passes_catalogue`] with
+/// `memory` bytes, over tables: the units of an A*+IDA* search spread
+/// over machines, each searched by [`passes_over`] with
 /// [`PassFrom::Open`]. `nodes` holds every open node by f (the moves'
 /// count plus the estimate), then estimate, whatever the bound; `goal`
 /// the answer if the phase reached it; `least_cut` is `u32::MAX`.
 /// Of `request`, the goal, `reflect`, `max_nodes` and `stop` count.
 #[cfg(feature = "hybrid")]
-pub fn open_frontier_catalogue<D: AsRef<[u8]> + Sync>(
+pub fn open_frontier_over<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    catalogue: &Catalogue<'_, D>,
+    tables: &Tables<'_, D>,
     memory: u64,
 ) -> Result<Frontier, SearchError> {
     use crate::types::InputError;
@@ -132,21 +132,21 @@ pub fn open_frontier_catalogue<D: AsRef<[u8]> + Sync>(
         }
     }
     let job = Run(board, request, memory);
-    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
+    with_tables(board, request.goal, tables, request.reflect, job)?
 }
 
 /// IDA* passes bounded by `bound` below the nodes `prefixes` lead to from
-/// `board` (nodes of the frontier `from_node` names), in order, over a
-/// catalogue, until one finds a solution or is stopped (the later ones
+/// `board` (nodes of the frontier `from_node` names), in order, over
+/// tables, until one finds a solution or is stopped (the later ones
 /// are not searched): an outcome per pass made. The heuristic is set up
 /// once for all of them, so a run of thousands of small passes (the open
 /// nodes of A*+IDA*) costs their searches, not thousands of set-ups.
 /// `request.max_nodes` bounds their nodes together and `request.stop`
 /// ends them (the error says which ended them).
-pub fn passes_catalogue<D: AsRef<[u8]> + Sync>(
+pub fn passes_over<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    catalogue: &Catalogue<'_, D>,
+    tables: &Tables<'_, D>,
     prefixes: &[Vec<Move>],
     from_node: PassFrom,
     bound: u32,
@@ -196,5 +196,5 @@ pub fn passes_catalogue<D: AsRef<[u8]> + Sync>(
         }
     }
     let job = Run(board, request, prefixes, from_node, bound);
-    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
+    with_tables(board, request.goal, tables, request.reflect, job)?
 }

@@ -4,11 +4,11 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | `dispatch` | the one entry: [`solve`], [`solve_with`], [`solve_catalogue`] |
+//! | `dispatch` | the one entry: [`solve`], [`solve_with`], [`solve_over`] |
 //! | `ida`, `classic`, `weighted` | IDA* (split across threads), BFS and A*, weighted search |
 //! | `beam` | beam search and the frame-first policy ([`beam`], [`beam_attempt`]) |
 //! | `reduction` | row-and-column reduction for any size |
-//! | `frontier` | what distributed runs take ([`frontier_catalogue`], [`passes_catalogue`]) |
+//! | `frontier` | what distributed runs take ([`frontier_over`], [`passes_over`]) |
 //! | `progress` | where an unfinished search stands, to go on from ([`Progress`]) |
 //! | [`additive`], [`heuristic`] | the heuristics |
 
@@ -31,12 +31,12 @@ mod smooth;
 mod types;
 mod weighted;
 
-pub use additive::{choose, Capacity, Catalogue, Strategy};
-pub use beam::{beam, beam_attempt, beam_catalogue};
-pub use dispatch::{solve, solve_additive, solve_catalogue, solve_with};
+pub use additive::{choose, Capacity, Strategy, Tables};
+pub use beam::{beam, beam_attempt, beam_over};
+pub use dispatch::{solve, solve_additive, solve_over, solve_with};
 #[cfg(feature = "hybrid")]
-pub use frontier::open_frontier_catalogue;
-pub use frontier::{frontier_catalogue, passes_catalogue, Frontier, PassOutcome};
+pub use frontier::open_frontier_over;
+pub use frontier::{frontier_over, passes_over, Frontier, PassOutcome};
 pub use grid::{Grid, Position, MAX_SEARCH_SIZE};
 pub use ida::split_depth;
 pub use progress::{Progress, ProgressMismatch, Searched};

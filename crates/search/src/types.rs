@@ -458,11 +458,11 @@ impl std::error::Error for Incomplete {}
 /// What node a pass's prefix leads to, which decides the pruning below it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PassFrom {
-    /// A node of [`frontier_catalogue`](crate::frontier_catalogue): the prefix is a move sequence the
+    /// A node of [`frontier_over`](crate::frontier_over): the prefix is a move sequence the
     /// search makes, and the pruning automaton goes on from its state at
     /// the node.
     Frontier,
-    /// An open node of `open_frontier_catalogue` (A*+IDA*): the prefix is
+    /// An open node of `open_frontier_over` (A*+IDA*): the prefix is
     /// the best path the best-first phase kept, and the automaton starts
     /// afresh at the node, as in the local A*+IDA*.
     Open,

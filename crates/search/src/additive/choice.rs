@@ -11,17 +11,17 @@ use super::{COMPACT_GROUPS, COMPACT_PATTERNS, HUGE_GROUPS, HUGE_PATTERNS};
 use super::{LARGE_GROUPS, LARGE_PATTERNS, MAX_GROUPS, MAX_PATTERNS, PAIR_PATTERNS};
 use crate::additive::kept_indexes::KeptIndexes;
 use crate::additive::prepared_ranks::PreparedRanks;
-use crate::additive::table_set::{TableSet, WithHeuristic};
+use crate::additive::tables_view::{TablesView, WithHeuristic};
 use crate::additive::unrolled_partitions::UnrolledPartitions;
 
 /// Runs `job` with `forced`'s heuristic, or else with the first strategy
 /// that takes the set; returns the strategy that ran with the output.
 pub(crate) fn run_chosen<D: AsRef<[u8]> + Sync, W: WithHeuristic>(
-    set: &TableSet<'_, D>,
+    set: &TablesView<'_, D>,
     forced: Option<Strategy>,
     job: W,
 ) -> Result<(Strategy, W::Output), AdditiveError> {
-    let TableSet {
+    let TablesView {
         grid,
         tables,
         groups,

@@ -13,9 +13,8 @@
 //! unrolled strategies (`kept_indexes`, `prepared_ranks`,
 //! `unrolled_partitions`) compute the same values faster for the usual
 //! sets, and `choice` picks one per table set (`strategy` names them), once, when a
-//! [`Catalogue`] is made.
+//! [`Tables`] is made.
 
-mod catalogue;
 mod choice;
 mod error;
 mod general;
@@ -24,10 +23,10 @@ pub(crate) mod kept_indexes;
 mod limits;
 pub(crate) mod prepared_ranks;
 mod strategy;
-mod table_set;
+mod tables;
+mod tables_view;
 pub(crate) mod unrolled_partitions;
 
-pub use catalogue::{choose, Catalogue};
 pub use error::AdditiveError;
 pub use general::{Additive, AdditiveState, Compact, Huge, Large, Pair};
 pub use limits::{
@@ -35,7 +34,8 @@ pub use limits::{
     MAX_GROUPS, MAX_PATTERNS, MAX_PATTERN_TILES, PAIR_PATTERNS,
 };
 pub use strategy::{Capacity, Strategy};
-pub(crate) use table_set::{TableSet, WithHeuristic};
+pub use tables::{choose, Tables};
+pub(crate) use tables_view::{TablesView, WithHeuristic};
 
 #[cfg(test)]
 mod tests;

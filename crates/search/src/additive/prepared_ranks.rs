@@ -16,7 +16,7 @@
 use crate::additive::geometry::{
     cross_change, crossings, each_move_among, nibble_tables, placement, CheckedSet, Reflection,
 };
-use crate::additive::TableSet;
+use crate::additive::TablesView;
 use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
@@ -118,7 +118,7 @@ impl<'a> PreparedRanks<'a> {
     /// with nibble entries, for `grid`'s board of side at most 4, with no
     /// tile in both (the general heuristic takes every other case, and
     /// reports what is wrong with tables it cannot use).
-    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TableSet<'a, D>) -> Option<Self> {
+    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TablesView<'a, D>) -> Option<Self> {
         let (grid, pdbs, groups, reflect) = set.parts();
         let n = grid.n;
         if groups != [2] || n > MAX_SIDE || !nibble_tables(pdbs, MAX_PATTERN_TILES, 0) {
@@ -414,7 +414,7 @@ mod tests {
                 let grid = Grid::new(size, goal);
                 for reflect in [false, true] {
                     let two =
-                        PreparedRanks::new(&TableSet::new(&grid, &pdbs, &[2], reflect)).unwrap();
+                        PreparedRanks::new(&TablesView::new(&grid, &pdbs, &[2], reflect)).unwrap();
                     let general = Pair::with_capacity(&grid, &pdbs, &[2], reflect).unwrap();
                     let seed = size as u64 * 31 + reflect as u64;
                     assert_follows_move_by_move(&grid, (&two, &general), seed, name, |a, b| {
@@ -447,21 +447,24 @@ mod tests {
         let goal = Goal::BlankLast;
         let grid = Grid::new(3, goal);
         assert!(
-            PreparedRanks::new(&TableSet::new(&grid, &tables("4-4", 3, goal), &[2], true))
+            PreparedRanks::new(&TablesView::new(&grid, &tables("4-4", 3, goal), &[2], true))
                 .is_some()
         );
-        assert!(
-            PreparedRanks::new(&TableSet::new(&grid, &tables("4z-4", 3, goal), &[2], true))
-                .is_none()
-        );
-        assert!(PreparedRanks::new(&TableSet::new(
+        assert!(PreparedRanks::new(&TablesView::new(
+            &grid,
+            &tables("4z-4", 3, goal),
+            &[2],
+            true
+        ))
+        .is_none());
+        assert!(PreparedRanks::new(&TablesView::new(
             &grid,
             &tables("1,2,3;4,5,6;7,8", 3, goal),
             &[2],
             true
         ))
         .is_none());
-        assert!(PreparedRanks::new(&TableSet::new(
+        assert!(PreparedRanks::new(&TablesView::new(
             &grid,
             &tables("1,2,3,4", 3, goal),
             &[2],
@@ -469,6 +472,6 @@ mod tests {
         ))
         .is_none());
         let other_goal = tables("4-4", 3, Goal::BlankFirst);
-        assert!(PreparedRanks::new(&TableSet::new(&grid, &other_goal, &[2], true)).is_none());
+        assert!(PreparedRanks::new(&TablesView::new(&grid, &other_goal, &[2], true)).is_none());
     }
 }

@@ -29,7 +29,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Every strategy, in the order [`choose`](crate::additive::catalogue::choose) tries them.
+    /// Every strategy, in the order [`choose`](crate::additive::tables::choose) tries them.
     pub const ALL: [Strategy; 4] = [
         Strategy::PreparedRanks,
         Strategy::UnrolledPartitions,

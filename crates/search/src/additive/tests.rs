@@ -82,8 +82,8 @@ fn large_catalogues_are_optimal_on_3x3_boards() {
         let request = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
         for (tiles, &d) in distances.iter().step_by(60) {
             let board = Board::from_tiles(tiles.clone()).unwrap();
-            let tables = Catalogue::new(&tables, catalogue.groups(), None).unwrap();
-            let s = solve_catalogue(&board, &request, &tables).unwrap();
+            let tables = Tables::new(&tables, catalogue.groups(), None).unwrap();
+            let s = solve_over(&board, &request, &tables).unwrap();
             assert_eq!(s.moves.len() as u32, d, "{board}");
             assert!(board.solves(&s.moves, goal));
         }
@@ -101,7 +101,7 @@ fn every_heuristic_capacity_searches_the_same_nodes() {
     let tables = built_tables("4-4", 3, goal);
     let request = request(Algorithm::IdaStar, HeuristicKind::Pdb, goal);
     let pair = Pair::with_capacity(&grid, &tables, &[2], true).unwrap();
-    let pair_catalogue = Catalogue::new(&tables, &[2], None).unwrap();
+    let pair_catalogue = Tables::new(&tables, &[2], None).unwrap();
     let compact = Compact::with_capacity(&grid, &tables, &[2], true).unwrap();
     let common = Additive::new(&grid, &tables, true).unwrap();
     let large = Large::with_capacity(&grid, &tables, &[2], true).unwrap();
@@ -113,7 +113,7 @@ fn every_heuristic_capacity_searches_the_same_nodes() {
             solve_with(&grid, &compact, &board, &request),
             solve_with(&grid, &common, &board, &request),
             solve_with(&grid, &large, &board, &request),
-            solve_catalogue(&board, &request, &pair_catalogue),
+            solve_over(&board, &request, &pair_catalogue),
         ]
         .map(|s| {
             let s = s.unwrap();
@@ -331,7 +331,7 @@ const AGREEMENT_SETS: [(usize, &str); 20] = [
     (5, "z1,2,3;z4,5,6;z7,8,9;z10,11,12"),
 ];
 
-/// Every strategy that takes a set, forced through [`Catalogue::new`],
+/// Every strategy that takes a set, forced through [`Tables::new`],
 /// expands and generates the same nodes as the general one and finds the
 /// same moves, which solve the board, for both goals, with and without the
 /// reflected lookup; one that does not take a set says so by name. Each
@@ -362,10 +362,10 @@ fn every_strategy_that_takes_a_set_searches_the_general_nodes() {
                             reflect,
                             ..Request::default()
                         };
-                        let forced = Catalogue::new(&pdbs, &groups, Some(strategy))
+                        let forced = Tables::new(&pdbs, &groups, Some(strategy))
                             .map_err(|e| SearchError::Input(InputError::Tables(e)))?;
                         assert_eq!(forced.strategy(), strategy);
-                        solve_catalogue(board, &request, &forced)
+                        solve_over(board, &request, &forced)
                     };
                     let general = run(Strategy::General).unwrap();
                     assert!(board.solves(&general.moves, goal));
@@ -412,7 +412,7 @@ fn choose_names_the_strategy_for_each_usual_set() {
     ] {
         let (pdbs, groups) = catalogue(name, size, Goal::BlankLast);
         assert_eq!(choose(&pdbs, &groups), Ok(expected), "{name}");
-        let catalogue = Catalogue::new(&pdbs, &groups, None).unwrap();
+        let catalogue = Tables::new(&pdbs, &groups, None).unwrap();
         assert_eq!(catalogue.strategy(), expected, "{name}");
     }
 }

@@ -25,7 +25,7 @@ use crate::additive::geometry::{
     CheckedSet, Reflection,
 };
 use crate::additive::prepared_ranks::direction;
-use crate::additive::TableSet;
+use crate::additive::TablesView;
 use crate::additive::MAX_PATTERN_TILES;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
@@ -244,7 +244,7 @@ impl<'a, const G: usize> UnrolledPartitions<'a, G> {
     /// nibble entries for `grid`'s board of side at most 4, each partition
     /// one or two disjoint tables (the other fast paths and the general
     /// heuristic take every other case).
-    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TableSet<'a, D>) -> Option<Self> {
+    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TablesView<'a, D>) -> Option<Self> {
         let (grid, pdbs, groups, reflect) = set.parts();
         let n = grid.n;
         if n > MAX_SIDE
@@ -603,9 +603,9 @@ mod tests {
             let (pdbs, groups) = catalogue(name, size, goal);
             let grid = Grid::new(size, goal);
             match groups.len() {
-                1 => UnrolledPartitions::<1>::new(&TableSet::new(&grid, &pdbs, &groups, true))
+                1 => UnrolledPartitions::<1>::new(&TablesView::new(&grid, &pdbs, &groups, true))
                     .map(|t| t.mirror_repeats.to_vec()),
-                _ => UnrolledPartitions::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true))
+                _ => UnrolledPartitions::<2>::new(&TablesView::new(&grid, &pdbs, &groups, true))
                     .map(|t| t.mirror_repeats.to_vec()),
             }
             .unwrap()
@@ -633,10 +633,10 @@ mod tests {
         ] {
             let grid = Grid::new(3, goal);
             let (pdbs, groups) = catalogue(name, 3, goal);
-            let fast =
-                UnrolledPartitions::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+            let fast = UnrolledPartitions::<2>::new(&TablesView::new(&grid, &pdbs, &groups, true))
+                .unwrap();
             let set =
-                npuzzle_pdb::TableSet::with_groups(catalogue(name, 3, goal).0, &groups).unwrap();
+                npuzzle_pdb::Tables::with_groups(catalogue(name, 3, goal).0, &groups).unwrap();
             let boards: Vec<_> = (0..300).map(|_| random_board(3, goal, &mut rng)).collect();
             let sums: Vec<_> = boards
                 .iter()
@@ -667,7 +667,7 @@ mod tests {
         ) {
             for reflect in [false, true] {
                 let fast =
-                    UnrolledPartitions::<G>::new(&TableSet::new(grid, pdbs, groups, reflect))
+                    UnrolledPartitions::<G>::new(&TablesView::new(grid, pdbs, groups, reflect))
                         .unwrap_or_else(|| panic!("{name} is taken"));
                 let general = Additive::<_, LARGE_PATTERNS, LARGE_GROUPS>::with_capacity(
                     grid, pdbs, groups, reflect,
@@ -703,7 +703,7 @@ mod tests {
         let grid = Grid::new(3, goal);
         let taken = |name: &str| {
             let (pdbs, groups) = catalogue(name, 3, goal);
-            UnrolledPartitions::<2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
+            UnrolledPartitions::<2>::new(&TablesView::new(&grid, &pdbs, &groups, true)).is_some()
         };
         assert!(taken("4z-4+4-4"));
         assert!(taken("z1,2,3,4+5,6,7,8"));
@@ -711,20 +711,23 @@ mod tests {
         assert!(!taken("1,2,3;4,5,6;7,8+4-4"));
         let (other_goal, groups) = catalogue("4z-4+4-4", 3, Goal::BlankFirst);
         assert!(
-            UnrolledPartitions::<2>::new(&TableSet::new(&grid, &other_goal, &groups, true))
+            UnrolledPartitions::<2>::new(&TablesView::new(&grid, &other_goal, &groups, true))
                 .is_none()
         );
         // Two tables holding tile 4, given as one partition.
         let (overlapping, _) = catalogue("1,2,3,4+4,5,6", 3, goal);
         assert!(
-            UnrolledPartitions::<1>::new(&TableSet::new(&grid, &overlapping, &[2], true)).is_none()
+            UnrolledPartitions::<1>::new(&TablesView::new(&grid, &overlapping, &[2], true))
+                .is_none()
         );
         assert!(
-            UnrolledPartitions::<2>::new(&TableSet::new(&grid, &overlapping, &[1, 1], true))
+            UnrolledPartitions::<2>::new(&TablesView::new(&grid, &overlapping, &[1, 1], true))
                 .is_some()
         );
         let big = Grid::new(5, goal);
         let (five, groups) = catalogue("z1,2;3,4", 5, goal);
-        assert!(UnrolledPartitions::<1>::new(&TableSet::new(&big, &five, &groups, true)).is_none());
+        assert!(
+            UnrolledPartitions::<1>::new(&TablesView::new(&big, &five, &groups, true)).is_none()
+        );
     }
 }

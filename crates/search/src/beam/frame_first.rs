@@ -7,8 +7,8 @@ use npuzzle_board::clock::Instant;
 use npuzzle_board::{Board, Goal, Move};
 
 use super::search::{self as beam};
-use crate::additive::{Catalogue, WithHeuristic};
-use crate::dispatch::{ended_early, search_grid, with_catalogue};
+use crate::additive::{Tables, WithHeuristic};
+use crate::dispatch::{ended_early, search_grid, with_tables};
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::{Heuristic, LinearConflict};
@@ -21,14 +21,14 @@ use crate::types::{
 };
 
 /// A solution of `board` by beam search of `width` (not optimal; see
-/// `beam.rs`) over a catalogue as [`solve_catalogue`](crate::solve_catalogue); `request.max_nodes`
+/// `beam.rs`) over tables as [`solve_over`](crate::solve_over); `request.max_nodes`
 /// and `request.stop` bound it. On 7x7 (`FRAME_OVER_TABLES_SIDES`) a
 /// wide beam weights the frame over the tables, with the widths and
 /// repairs of [`beam`].
-pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
+pub fn beam_over<D: AsRef<[u8]> + Sync>(
     board: &Board,
     request: &Request,
-    catalogue: &Catalogue<'_, D>,
+    tables: &Tables<'_, D>,
     width: usize,
 ) -> Result<Solution, SearchError> {
     struct Run<'a>(&'a Board, &'a Request, usize);
@@ -45,7 +45,7 @@ pub fn beam_catalogue<D: AsRef<[u8]> + Sync>(
         }
     }
     let job = Run(board, request, width);
-    with_catalogue(board, request.goal, catalogue, request.reflect, job)?
+    with_tables(board, request.goal, tables, request.reflect, job)?
 }
 
 /// Sides on which a beam guided by linear conflict first tries the

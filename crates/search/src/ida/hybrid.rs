@@ -509,7 +509,7 @@ mod tests {
 
     use super::*;
     use crate::additive::kept_indexes::KeptIndexes;
-    use crate::additive::{Pair, TableSet};
+    use crate::additive::{Pair, TablesView};
     use crate::heuristic::Manhattan;
     use crate::ida::split_ida_star;
     use crate::testing::{all_distances, catalogue};
@@ -609,7 +609,7 @@ mod tests {
         let groups = Partition::parse(name, 4, goal).unwrap().groups().to_vec();
         let pdbs = npuzzle_pdb::testing::tables(name, 4, goal);
         let heuristic =
-            KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+            KeptIndexes::<8, 4>::new(&TablesView::new(&grid, &pdbs, &groups, true)).unwrap();
         let mut rng = SplitMix64::new(75);
         for _ in 0..6 {
             let board = random_walk(4, goal, 60, &mut rng);

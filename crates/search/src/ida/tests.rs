@@ -8,7 +8,7 @@ use npuzzle_pdb::Partition;
 use super::pass::*;
 use super::split::*;
 use crate::additive::kept_indexes::KeptIndexes;
-use crate::additive::TableSet;
+use crate::additive::TablesView;
 use crate::grid::{Grid, Position};
 use crate::halt::Halt;
 use crate::heuristic::Heuristic;
@@ -47,7 +47,8 @@ fn alone<H: Heuristic>(grid: &Grid, heuristic: &H, position: &Position) -> (Vec<
 fn the_frontier_and_the_solution_do_not_depend_on_the_threads() {
     let (grid, pdbs, groups) = small_catalogue();
     let goal = grid.goal;
-    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let heuristic =
+        KeptIndexes::<8, 4>::new(&TablesView::new(&grid, &pdbs, &groups, true)).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -179,7 +180,8 @@ fn the_frontier_stops_at_the_shallowest_goal() {
 fn the_split_search_takes_the_subtrees_that_came_nearest_first() {
     let (grid, pdbs, groups) = small_catalogue();
     let goal = grid.goal;
-    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let heuristic =
+        KeptIndexes::<8, 4>::new(&TablesView::new(&grid, &pdbs, &groups, true)).unwrap();
     let mut rng = SplitMix64::new(9);
     let mut reordered = 0;
     for _ in 0..3 {
@@ -245,7 +247,8 @@ fn a_search_cut_short_goes_on_from_its_progress_to_the_same_answer() {
 
     let (grid, pdbs, groups) = small_catalogue();
     let goal = grid.goal;
-    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let heuristic =
+        KeptIndexes::<8, 4>::new(&TablesView::new(&grid, &pdbs, &groups, true)).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -314,7 +317,8 @@ fn progress_of_another_search_is_refused() {
     use crate::progress::{Progress, Searched};
 
     let (grid, pdbs, groups) = small_catalogue();
-    let heuristic = KeptIndexes::<8, 4>::new(&TableSet::new(&grid, &pdbs, &groups, true)).unwrap();
+    let heuristic =
+        KeptIndexes::<8, 4>::new(&TablesView::new(&grid, &pdbs, &groups, true)).unwrap();
     let mut rng = SplitMix64::new(3);
     let board = random_walk(4, grid.goal, 200, &mut rng);
     let position = Position::new(&board);

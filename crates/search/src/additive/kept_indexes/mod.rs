@@ -24,7 +24,7 @@ mod view;
 use npuzzle_pdb::regions::Regions;
 
 use crate::additive::geometry::{nibble_tables, placement, CheckedSet, Reflection};
-use crate::additive::TableSet;
+use crate::additive::TablesView;
 use crate::grid::{Grid, Position};
 use crate::heuristic::{update_by_within, Heuristic, MoveSet};
 use crate::prefetch::{prefetch, prefetch_byte, PREFETCH_MIN_BYTES};
@@ -93,7 +93,7 @@ impl<'a, const P: usize, const G: usize> KeptIndexes<'a, P, G> {
     /// of a partition disjoint, and the counts within `P` and `G` (the
     /// general heuristic takes every other case, and reports what is
     /// wrong with tables it cannot use).
-    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TableSet<'a, D>) -> Option<Self> {
+    pub(crate) fn new<D: AsRef<[u8]> + Sync>(set: &TablesView<'a, D>) -> Option<Self> {
         let (grid, pdbs, groups, reflect) = set.parts();
         // Per-tile rows are indexed `[tile][k]` under masks (other
         // counts would read wrong rows), and table numbers reduced `% P`, a
@@ -529,7 +529,7 @@ mod tests {
                 let grid = Grid::new(size, goal);
                 for reflect in [false, true] {
                     let fast =
-                        KeptIndexes::<P, G>::new(&TableSet::new(&grid, &pdbs, &groups, reflect))
+                        KeptIndexes::<P, G>::new(&TablesView::new(&grid, &pdbs, &groups, reflect))
                             .unwrap_or_else(|| panic!("{name} is taken"));
                     let general =
                         Additive::<_, P, G>::with_capacity(&grid, &pdbs, &groups, reflect).unwrap();
@@ -567,18 +567,19 @@ mod tests {
         let grid = Grid::new(3, goal);
         let taken = |name: &str| {
             let (pdbs, groups) = catalogue(name, 3, goal);
-            KeptIndexes::<16, 8>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_some()
+            KeptIndexes::<16, 8>::new(&TablesView::new(&grid, &pdbs, &groups, true)).is_some()
         };
         assert!(taken("4z-4"));
         assert!(taken("1,2,3;4,5,6;7,8"));
         let (other_goal, groups) = catalogue("4-4", 3, Goal::BlankFirst);
         assert!(
-            KeptIndexes::<16, 8>::new(&TableSet::new(&grid, &other_goal, &groups, true)).is_none()
+            KeptIndexes::<16, 8>::new(&TablesView::new(&grid, &other_goal, &groups, true))
+                .is_none()
         );
         let (pdbs, groups) = catalogue("1,2;3,4;5,6;7,8+1,3;2,4;5,7;6,8", 3, goal);
-        assert!(KeptIndexes::<4, 2>::new(&TableSet::new(&grid, &pdbs, &groups, true)).is_none());
+        assert!(KeptIndexes::<4, 2>::new(&TablesView::new(&grid, &pdbs, &groups, true)).is_none());
         let big = Grid::new(6, goal);
         let (six, groups) = catalogue("1,2", 6, goal);
-        assert!(KeptIndexes::<16, 8>::new(&TableSet::new(&big, &six, &groups, true)).is_none());
+        assert!(KeptIndexes::<16, 8>::new(&TablesView::new(&big, &six, &groups, true)).is_none());
     }
 }

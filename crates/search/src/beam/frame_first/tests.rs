@@ -257,14 +257,14 @@ fn tables_guide_the_frame_first_beams_on_7x7_alone_elsewhere() {
             })
             .collect();
         let (tables, groups) = catalogue(&triples.join(";"), size, goal);
-        let tables = Catalogue::new(&tables, &groups, None).unwrap();
+        let tables = Tables::new(&tables, &groups, None).unwrap();
         let request = Request {
             goal,
             max_nodes: Some(5_000_000),
             ..Request::default()
         };
-        let wide = beam_catalogue(&board, &request, &tables, FRAME_FIRST_MIN_WIDTH).unwrap();
-        let narrow = beam_catalogue(&board, &request, &tables, FRAME_FIRST_MIN_WIDTH - 1).unwrap();
+        let wide = beam_over(&board, &request, &tables, FRAME_FIRST_MIN_WIDTH).unwrap();
+        let narrow = beam_over(&board, &request, &tables, FRAME_FIRST_MIN_WIDTH - 1).unwrap();
         for found in [&wide, &narrow] {
             assert!(board.solves(&found.moves, goal), "{board}");
             assert!(found.moves.len() as u32 >= found.initial_estimate);
@@ -282,7 +282,7 @@ fn tables_guide_the_frame_first_beams_on_7x7_alone_elsewhere() {
                 tables.max(conflicts.value(&conflicts.init(&position)))
             }
         }
-        let bound = with_catalogue(&board, goal, &tables, true, Bound(&board)).unwrap();
+        let bound = with_tables(&board, goal, &tables, true, Bound(&board)).unwrap();
         assert_eq!(wide.initial_estimate, bound, "{board}");
         assert!(
             !narrow.stats.strategy.starts_with("frame"),

@@ -15,22 +15,22 @@ pub(crate) trait WithHeuristic {
 
 /// The tables as a strategy sees them: `groups[i]` tables of partition i
 /// in a row, maxed with the reflected lookup when `reflect`.
-pub(crate) struct TableSet<'a, D> {
+pub(crate) struct TablesView<'a, D> {
     pub grid: &'a Grid,
     pub tables: &'a [Pdb<D>],
     pub groups: &'a [usize],
     pub reflect: bool,
 }
 
-impl<D> Clone for TableSet<'_, D> {
+impl<D> Clone for TablesView<'_, D> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<D> Copy for TableSet<'_, D> {}
+impl<D> Copy for TablesView<'_, D> {}
 
-impl<'a, D> TableSet<'a, D> {
+impl<'a, D> TablesView<'a, D> {
     /// The board, the tables, their partitions and whether to reflect.
     pub fn parts(&self) -> (&'a Grid, &'a [Pdb<D>], &'a [usize], bool) {
         (self.grid, self.tables, self.groups, self.reflect)
@@ -41,8 +41,8 @@ impl<'a, D> TableSet<'a, D> {
         tables: &'a [Pdb<D>],
         groups: &'a [usize],
         reflect: bool,
-    ) -> TableSet<'a, D> {
-        TableSet {
+    ) -> TablesView<'a, D> {
+        TablesView {
             grid,
             tables,
             groups,

@@ -5,21 +5,21 @@ use npuzzle_board::Goal;
 use npuzzle_pdb::Pdb;
 
 use super::choice::run_chosen;
-use super::{AdditiveError, Strategy, TableSet, WithHeuristic};
+use super::{AdditiveError, Strategy, TablesView, WithHeuristic};
 use crate::grid::Grid;
 
 /// Additive pattern databases for one board size and goal: `groups[i]`
 /// tables of partition i in a row, the heuristic the largest partition
-/// sum. The strategy is chosen when the catalogue is made, so each search
+/// sum. The strategy is chosen when they are made, so each search
 /// over it builds only that strategy's heuristic.
-pub struct Catalogue<'a, D> {
+pub struct Tables<'a, D> {
     tables: &'a [Pdb<D>],
     groups: &'a [usize],
     grid: Grid,
     strategy: Strategy,
 }
 
-impl<'a, D: AsRef<[u8]> + Sync> Catalogue<'a, D> {
+impl<'a, D: AsRef<[u8]> + Sync> Tables<'a, D> {
     /// Checks the set (one size and goal, disjoint patterns within each
     /// partition, counts the search state holds) and chooses its strategy:
     /// `forced`, or else the fastest that takes the set.
@@ -34,9 +34,12 @@ impl<'a, D: AsRef<[u8]> + Sync> Catalogue<'a, D> {
             fn run<H: crate::heuristic::Heuristic>(self, _: &Grid, _: &H) {}
         }
         let grid = grid_of(tables)?;
-        let (strategy, ()) =
-            run_chosen(&TableSet::new(&grid, tables, groups, true), forced, Nothing)?;
-        Ok(Catalogue {
+        let (strategy, ()) = run_chosen(
+            &TablesView::new(&grid, tables, groups, true),
+            forced,
+            Nothing,
+        )?;
+        Ok(Tables {
             tables,
             groups,
             grid,
@@ -44,7 +47,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Catalogue<'a, D> {
         })
     }
 
-    /// A catalogue whose `strategy` was chosen before, by [`Catalogue::new`]
+    /// Tables whose `strategy` was chosen before, by [`Tables::new`]
     /// over the same tables: nothing is checked until a search runs, which
     /// refuses the set then if `strategy` does not take it.
     pub fn chosen(
@@ -52,7 +55,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Catalogue<'a, D> {
         groups: &'a [usize],
         strategy: Strategy,
     ) -> Result<Self, AdditiveError> {
-        Ok(Catalogue {
+        Ok(Tables {
             tables,
             groups,
             grid: grid_of(tables)?,
@@ -60,7 +63,7 @@ impl<'a, D: AsRef<[u8]> + Sync> Catalogue<'a, D> {
         })
     }
 
-    /// The strategy every search over the catalogue runs.
+    /// The strategy every search over the tables runs.
     pub fn strategy(&self) -> Strategy {
         self.strategy
     }
@@ -80,26 +83,26 @@ impl<'a, D: AsRef<[u8]> + Sync> Catalogue<'a, D> {
         self.groups
     }
 
-    /// Runs `job` with the catalogue's heuristic, maxed with the reflected
+    /// Runs `job` with the tables' heuristic, maxed with the reflected
     /// lookup when `reflect`.
     pub(crate) fn run<W: WithHeuristic>(
         &self,
         reflect: bool,
         job: W,
     ) -> Result<W::Output, AdditiveError> {
-        let set = TableSet::new(&self.grid, self.tables, self.groups, reflect);
+        let set = TablesView::new(&self.grid, self.tables, self.groups, reflect);
         run_chosen(&set, Some(self.strategy), job).map(|(_, output)| output)
     }
 }
 
 /// The strategy that runs for `tables` grouped by `groups`: the first of
-/// [`Strategy::ALL`] that takes them. [`Catalogue::new`](Catalogue::new)
+/// [`Strategy::ALL`] that takes them. [`Tables::new`](Tables::new)
 /// chooses the same.
 pub fn choose<D: AsRef<[u8]> + Sync>(
     tables: &[Pdb<D>],
     groups: &[usize],
 ) -> Result<Strategy, AdditiveError> {
-    Catalogue::new(tables, groups, None).map(|catalogue| catalogue.strategy())
+    Tables::new(tables, groups, None).map(|catalogue| catalogue.strategy())
 }
 
 /// The geometry of the first table's puzzle.
