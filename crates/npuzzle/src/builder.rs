@@ -20,12 +20,17 @@ pub const MAX_SECONDS: f64 = 1e6;
 /// with its own name for the option.
 pub fn time_budget(seconds: f64) -> Result<std::time::Duration, String> {
     if (0.001..=MAX_SECONDS).contains(&seconds) {
-        Ok(std::time::Duration::from_secs_f64(seconds))
-    } else {
-        Err(format!(
-            "{seconds} is out of range: give seconds from 0.001 to 1000000, such as 10 or 0.5"
-        ))
+        return Ok(std::time::Duration::from_secs_f64(seconds));
     }
+    // A tiny or huge number as written, not as hundreds of digits.
+    let shown = if seconds != 0.0 && !(1e-3..1e7).contains(&seconds.abs()) {
+        format!("{seconds:e}")
+    } else {
+        seconds.to_string()
+    };
+    Err(format!(
+        "{shown} is out of range: give seconds from 0.001 to 1000000, such as 10 or 0.5"
+    ))
 }
 
 /// A wall-clock budget in a request's `field`, when given, as
@@ -132,6 +137,26 @@ impl Config {
             )));
         }
         Ok(())
+    }
+
+    /// Refuses fast answers with an option that asks for another search
+    /// (which fast answers would silently skip).
+    pub(crate) fn fast_applies(&self) -> Result<(), crate::Error> {
+        if !self.fast {
+            return Ok(());
+        }
+        let other = if self.within > 0 {
+            format!("within {} asks for weighted IDA*", self.within)
+        } else if let Some(algorithm) = self.algorithm {
+            format!("algorithm {} runs as asked", algorithm.name())
+        } else if let Some(heuristic) = self.heuristic {
+            format!("heuristic {} runs as asked", heuristic.name())
+        } else {
+            return Ok(());
+        };
+        Err(crate::Error::InvalidArgument(format!(
+            "fast answers by the reduction, but {other}: give one or the other"
+        )))
     }
 
     /// Refuses time for a shorter answer where no beam runs.
@@ -465,13 +490,19 @@ mod tests {
             super::seconds_field(Some(0.5), "anytime"),
             Ok(Some(Duration::from_millis(500)))
         );
-        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e7] {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e7, 1e-300, -1e300] {
             let e = super::seconds_field(Some(bad), "max_seconds").unwrap_err();
             assert!(
                 e.starts_with("max_seconds: ") && e.contains("from 0.001 to 1000000"),
                 "{e}"
             );
+            assert!(e.len() < 120, "{e}");
         }
+        let e = super::time_budget(1e-300).unwrap_err();
+        assert!(e.starts_with("1e-300 is out of range"), "{e}");
+        assert!(super::time_budget(-1.0)
+            .unwrap_err()
+            .starts_with("-1 is out"));
     }
 
     /// Every door's options: a wrong one is named, with the engine's
@@ -559,6 +590,30 @@ mod tests {
                     ..Options::default()
                 },
                 "partition garbage",
+            ),
+            (
+                Options {
+                    fast: true,
+                    within: Some(5),
+                    ..Options::default()
+                },
+                "fast answers by the reduction, but within 5",
+            ),
+            (
+                Options {
+                    fast: true,
+                    algorithm: text("astar"),
+                    ..Options::default()
+                },
+                "fast answers by the reduction, but algorithm astar",
+            ),
+            (
+                Options {
+                    fast: true,
+                    heuristic: text("manhattan"),
+                    ..Options::default()
+                },
+                "fast answers by the reduction, but heuristic manhattan",
             ),
             (
                 Options {

@@ -150,6 +150,7 @@ impl SolverBuilder {
             config.anytime_applies()?;
         }
         config.partition_applies()?;
+        config.fast_applies()?;
         if let Some(bytes) = config.memory {
             check_memory_budget(bytes)?;
         }
