@@ -906,21 +906,22 @@ mod tests {
             for guide in [guide, keeping, steering] {
                 let mut position = Position::new(&random_board(size, goal, &mut rng));
                 let mut state = guide.init(&position);
-                for _ in 0..500 {
-                    let blank = position.blank();
-                    let choices = grid.neighbors(blank);
-                    let (from, _) = choices[rng.below(choices.len() as u64) as usize];
-                    let tile = position.slide(from);
-                    state = guide.update(&state, &position, tile, from, blank);
-                    let fresh = guide.init(&position);
-                    assert_eq!(guide.value(&state), guide.value(&fresh));
-                    assert_eq!(
+                random_moves(
+                    &grid,
+                    &mut position,
+                    &mut rng,
+                    |position, tile, from, to| {
+                        state = guide.update(&state, position, tile, from, to);
+                        let fresh = guide.init(position);
+                        assert_eq!(guide.value(&state), guide.value(&fresh));
+                        assert_eq!(
                         state.weighted_home(),
                         (1..grid.cells())
                             .all(|t| guide.weights[t] == 0 || position.cells[t] == grid.home[t])
                     );
-                    assert!(guide.value(&state) >= 2 * guide.unweighted(&fresh));
-                }
+                        assert!(guide.value(&state) >= 2 * guide.unweighted(&fresh));
+                    },
+                );
             }
         }
     }
@@ -943,23 +944,41 @@ mod tests {
         let mut position = Position::new(&random_board(6, Goal::BlankLast, &mut rng));
         let mut state = guide.init(&position);
         let mut framed_state = framed.init(&position);
+        random_moves(
+            &grid,
+            &mut position,
+            &mut rng,
+            |position, tile, from, to| {
+                state = guide.update(&state, position, tile, from, to);
+                framed_state = framed.update(&framed_state, position, tile, from, to);
+                let md = manhattan.value(&manhattan.init(position));
+                let lc = conflicts.value(&conflicts.init(position));
+                assert_eq!(guide.value(&state), md + lc);
+                assert_eq!(guide.bound(&state), md.max(lc));
+                assert_eq!(framed.bound(&framed_state), md.max(lc));
+                let frame: u32 = (1..grid.cells())
+                    .filter(|&t| framed.weights[t] == 1)
+                    .map(|t| grid.distance(t as u8, position.cells[t]))
+                    .sum();
+                assert_eq!(framed.value(&framed_state), 2 * (md + lc) + 2 * frame);
+            },
+        );
+    }
+
+    /// Slides 500 random tiles on `position`, calling `each` after each
+    /// move with the position, the tile, and the cells it left and entered.
+    fn random_moves(
+        grid: &Grid,
+        position: &mut Position,
+        rng: &mut SplitMix64,
+        mut each: impl FnMut(&Position, u8, u8, u8),
+    ) {
         for _ in 0..500 {
             let blank = position.blank();
             let choices = grid.neighbors(blank);
             let (from, _) = choices[rng.below(choices.len() as u64) as usize];
             let tile = position.slide(from);
-            state = guide.update(&state, &position, tile, from, blank);
-            framed_state = framed.update(&framed_state, &position, tile, from, blank);
-            let md = manhattan.value(&manhattan.init(&position));
-            let lc = conflicts.value(&conflicts.init(&position));
-            assert_eq!(guide.value(&state), md + lc);
-            assert_eq!(guide.bound(&state), md.max(lc));
-            assert_eq!(framed.bound(&framed_state), md.max(lc));
-            let frame: u32 = (1..grid.cells())
-                .filter(|&t| framed.weights[t] == 1)
-                .map(|t| grid.distance(t as u8, position.cells[t]))
-                .sum();
-            assert_eq!(framed.value(&framed_state), 2 * (md + lc) + 2 * frame);
+            each(position, tile, from, blank);
         }
     }
 
