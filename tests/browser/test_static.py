@@ -12,13 +12,14 @@ import os
 import pathlib
 import re
 import struct
+import subprocess
 import time
 
 import axe_playwright_python
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, REPO, refused_links_keep_the_board
+from conftest import CHROMIUM, CHROMIUM_ARGS, NPUZZLE, REPO, refused_links_keep_the_board
 
 SHOTS = pathlib.Path(os.environ.get("SCREENSHOT_DIR", REPO / "target" / "browser-screenshots"))
 GOAL_3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
@@ -822,6 +823,29 @@ def test_big_boards_are_answered_within_the_workers_budget(session, static_site)
             after = neighbour(after, letter)
             assert after is not None, record["moves"]
         assert after == tuple(range(1, 64)) + (0,)
+
+
+def test_beams_split_between_two_workers_give_the_command_lines_answer(session, static_site,
+                                                                     tmp_path):
+    """The worker runs the beams the engine's schedule lists half in its
+    helper (two cores here): the answer is the one `npuzzle solve` gives
+    running them all on two threads, for a 6x6 and an 8x8 board."""
+    page = session.page
+    page.goto(static_site.url)
+    assert page.evaluate("navigator.hardwareConcurrency") >= 2
+    for size in (6, 8):
+        answers = page.evaluate(ASK_WORKER, [[
+            {"op": "random", "size": size, "goal": "blank-last"},
+            {"op": "solve", "board": "previous", "goal": "blank-last", "maxSeconds": 600},
+        ]])
+        assert all(a["ok"] for a in answers), answers
+        board = answers[0]["record"]["board"]
+        record = answers[1]["record"]
+        expected = json.loads(subprocess.run(
+            [NPUZZLE, "solve", "--json", "--pdb-dir", str(tmp_path), " ".join(map(str, board))],
+            check=True, capture_output=True, text=True).stdout.splitlines()[0])
+        assert record["algorithm"] == expected["algorithm"] == "beam", (record, expected)
+        assert record["moves"] == expected["moves"], size
 
 
 def test_time_for_a_shorter_solution_of_a_big_board(session, static_site):

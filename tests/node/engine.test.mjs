@@ -262,7 +262,11 @@ test("a 6x6 board's pair of beams on two threads gives the command line's answer
     helper.once("message", resolve);
     helper.once("error", reject);
   });
-  const mine = engine.beam(board, 0);
+  // The engine's schedule: the two beams that always run, then those that
+  // run only when every beam before stalled.
+  const schedule = engine.beamSchedule(board);
+  assert.deepEqual(schedule.map((beam) => beam.always), [true, true, false, false]);
+  const mine = engine.beam(board, schedule[0].attempt);
   const second = await theirs;
   await helper.terminate();
   assert.deepEqual([mine.attempt, second.attempt], [0, 1]);
@@ -272,9 +276,13 @@ test("a 6x6 board's pair of beams on two threads gives the command line's answer
   assert.equal(twoThreads.moves, expected.moves);
   assert.equal(twoThreads.expanded, expected.expanded);
   // Boards whose solve runs no pair, and misuse.
+  assert.deepEqual(engine.beamSchedule(goal(3)), []);
+  assert.deepEqual(engine.beamSchedule(engine.random(5, 5)), []);
+  assert.deepEqual(engine.beamSchedule(board, { maxNodes: 1000 }), []);
   assert.equal(engine.beam(goal(3), 0), null);
-  assert.throws(() => engine.beam(board, 4), /attempt: 4 is not one of the beams; give 0, 1, 2 or 3/);
-  assert.throws(() => engine.beam(board, 1.5), /attempt: 1.5 is not one of the beams/);
+  assert.equal(engine.beam(board, schedule.length), null);
+  assert.throws(() => engine.beam(board, 1.5),
+    /attempt: 1.5 is not one of the beams; give one engine.beamSchedule lists/);
   assert.throws(() => engine.solve(board, { beams: "all" }), /beams: give the outcomes engine.beam returned/);
   assert.throws(() => engine.solve(board, { beams: [{ ...mine, ending: "won" }] }),
     /beams: ending "won" is not one/);

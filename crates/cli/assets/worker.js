@@ -30,13 +30,15 @@
 // Questions are answered one at a time, in order. To cancel a search, the
 // page ends this worker and starts another (the calls are synchronous).
 //
-// 6x6 to 8x8 boards get two cores: their solve runs frame-weighted beams
-// (0 and 1 always, 2 when both stalled, 3 when 2 did too). A helper worker
-// (this file again, ended with this one) runs beam 1 while this one runs
-// beam 0 (engine.beam), and goes on to beam 2 as soon as its beam 1
-// stalled; when beam 0 stalled too, this one runs beam 3 meanwhile. The
-// solve then takes the outcomes; a helper busy with a beam the answer
-// does not need is ended.
+// A board whose solve runs frame-weighted beams that may run elsewhere
+// (6x6 to 8x8: engine.beamSchedule lists them, those that always run and
+// those that run when every beam before stalled) gets two cores. A helper
+// worker (this file again, ended with this one) and this one take the
+// beams that always run in turn; the later ones go in turn to the helper
+// first (its first beam is the narrower one, done sooner: it starts the
+// next as soon as its own stalled) and to this one, which runs its later
+// beams once every beam before stalled. The solve then takes the
+// outcomes; a helper busy with a beam the answer does not need is ended.
 //
 // A board of 5x5 and up has ANSWER_SECONDS: each beam gets what is left
 // of them (`until`, on the shared clock performance.timeOrigin + now),
@@ -213,7 +215,7 @@ async function answer(message) {
         const anytime = side !== null && side >= 5 && message.op === "solve"
           ? message.anytime : undefined;
         const budget = side !== null && side >= 5 ? timeBudget(anytime ?? message.maxSeconds) : null;
-        const beams = side !== null && side >= 6 && anytime === undefined
+        const beams = budget !== null && anytime === undefined
           ? await beamOutcomes(message.board, goal, budget.until)
           : undefined;
         const options = {
@@ -289,38 +291,69 @@ function secondsUntil(until) {
 
 /** The outcomes of the board's frame-weighted beams that the helper and
  * this worker ran side by side (see the top of this file). Undefined when
- * the board's solve runs none, or when no helper can run (one core, no
- * shared module): the solve then runs them itself. */
+ * the board's solve takes none from elsewhere, or when no helper can run
+ * (one core, no shared module): the solve then runs them itself. */
 async function beamOutcomes(board, goal, until) {
+  const schedule = engine.beamSchedule(board, { goal });
+  if (schedule.length < 2) return undefined;
   // Ready before this worker turns to a beam: a new worker's script loads
   // through its parent, which a running beam would hold up.
   const started = await startHelper();
   if (!started) return undefined;
-  const second = ask(started, { op: "beam", board, goal, attempt: 1, until });
-  const third = ask(started, { op: "beam", board, goal, attempt: 2, ifStalled: 1, until });
-  let thirdSettled = false;
-  third.then(() => { thirdSettled = true; }, () => { thirdSettled = true; });
-  // A helper still busy with beam 2 when it is not needed is ended (and
-  // another started for the next board).
-  const done = (outcomes) => {
-    if (!thirdSettled) {
-      stopHelper();
-      startHelper();
+  const { mine, theirs } = lanesOf(schedule);
+  // The helper's beams, asked at once: each after its first only when its
+  // own beam before stalled.
+  let settled = 0;
+  const asked = theirs.map((beam, k) => {
+    const after = k > 0 ? { ifStalled: theirs[k - 1].attempt } : {};
+    const answer = ask(started, { op: "beam", board, goal, attempt: beam.attempt, until, ...after })
+      .catch(() => null);
+    answer.then(() => { settled += 1; });
+    return { beam, answer };
+  });
+  const outcomes = new Map();
+  // Whether `beam` is to run: it always does, or every beam before it
+  // that ended so far stalled, with the helper's first `awaited` beams
+  // among them (a later beam may run while the helper's next is under way).
+  const runs = async (beam, awaited) => {
+    if (beam.always) return true;
+    for (const { beam: earlier, answer } of asked.slice(0, awaited)) {
+      const outcome = await answer;
+      if (outcome) outcomes.set(earlier.attempt, outcome);
     }
-    return outcomes;
+    return [...outcomes].every(([attempt, outcome]) =>
+      attempt > beam.attempt || outcome.ending === "stalled");
   };
-  const first = engine.beam(board, 0, { goal, ...secondsUntil(until) });
-  if (first === null) return done(undefined);
-  const theirs = await second.catch(() => null);
-  if (!theirs) return done([first]);
-  const outcomes = [first, theirs];
-  if (first.ending !== "stalled" || theirs.ending !== "stalled") return done(outcomes);
-  // Both stalled: beam 2 is under way in the helper, beam 3 here meanwhile.
-  const fourth = engine.beam(board, 3, { goal, ...secondsUntil(until) });
-  const later = await third.catch(() => null);
-  if (later) outcomes.push(later);
-  if (fourth) outcomes.push(fourth);
-  return outcomes;
+  for (const [k, beam] of mine.entries()) {
+    if (!(await runs(beam, k))) break;
+    const outcome = engine.beam(board, beam.attempt, { goal, ...secondsUntil(until) });
+    if (outcome === null) break;
+    outcomes.set(beam.attempt, outcome);
+  }
+  for (const [k, { beam, answer }] of asked.entries()) {
+    if (!(await runs(beam, k))) break;
+    const outcome = await answer;
+    if (outcome) outcomes.set(beam.attempt, outcome);
+  }
+  // A helper still busy with a beam the answer does not need is ended
+  // (and another started for the next board).
+  if (settled < asked.length) {
+    stopHelper();
+    startHelper();
+  }
+  return outcomes.size > 0 ? [...outcomes.values()] : undefined;
+}
+
+/** The beams of `schedule` this worker runs (`mine`) and the helper
+ * (`theirs`), each in the schedule's order (see the top of this file). */
+function lanesOf(schedule) {
+  const mine = [];
+  const theirs = [];
+  schedule.filter((beam) => beam.always)
+    .forEach((beam, i) => (i % 2 === 0 ? mine : theirs).push(beam));
+  schedule.filter((beam) => !beam.always)
+    .forEach((beam, i) => (i % 2 === 0 ? theirs : mine).push(beam));
+  return { mine, theirs };
 }
 
 /** The helper, started once and ready (its engine loaded), or null where

@@ -82,7 +82,7 @@ pub use npuzzle_pdb::file::{user_data_dir, user_key, UserKey};
 pub use npuzzle_pdb::{Lookup, OpenError, Partition, PatternError, PdbError};
 pub use npuzzle_search::{
     seconds_text, Algorithm, BeamEnding, BeamOutcome, Effort, HeuristicKind, PassFrom, Progress,
-    Searched, Stats, Strategy, MAX_SEARCH_SIZE,
+    ScheduledBeam, Searched, Stats, Strategy, MAX_SEARCH_SIZE,
 };
 pub use policy::{
     ANYTIME_BEAM_BYTES, BEAM_MAX_SIZE, CHECK_NODES, OPTIMAL_ATTEMPT_MAX_BOUND,

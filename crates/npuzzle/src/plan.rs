@@ -1,6 +1,7 @@
 //! The plan: which search a board gets (tables for 4x4 and 5x5 when
-//! built, linear conflict with a node budget and the reduction past it,
-//! the reduction alone past 15x15; the limits are in `policy`), and the
+//! built, linear conflict with a node budget and the beam or the
+//! reduction past it, the reduction alone past 15x15; the limits are in
+//! `policy`), decided once with the tables each search reads, and the
 //! one path every solve takes from a board to an answer.
 
 use npuzzle_board::clock::Instant;
@@ -11,10 +12,10 @@ use npuzzle_board::Board;
 use npuzzle_search::heuristic::{Heuristic, LinearConflict};
 use npuzzle_search::{
     Algorithm, BeamOutcome, Deadline, Grid, HeuristicKind, Incomplete, InputError, Position,
-    Request, SearchError, Stats, MAX_SEARCH_SIZE,
+    Request, ScheduledBeam, SearchError, Stats, MAX_SEARCH_SIZE,
 };
 
-use crate::error::{Error, TablesProblem};
+use crate::error::{Error, TablesError, TablesProblem};
 use crate::note::Note;
 use crate::policy::{
     BEAM_MAX_SIZE, MAX_BEAM_WIDTH, MIN_BEAM_WIDTH, OPTIMAL_ATTEMPT_MAX_BOUND, OPTIMAL_ATTEMPT_NODES,
@@ -33,23 +34,79 @@ struct BeamRequest {
     depth_cap: u64,
 }
 
-/// How a board is to be solved.
+/// How a board is solved, decided once by [`Solver::plan`] with the
+/// tables each search reads: nothing is looked up or decided again
+/// after a search ends.
 enum Plan {
-    /// An optimal search, with a node budget after which the reduction
-    /// takes over (None: it runs to the end or to the node limit).
-    Search {
-        algorithm: Algorithm,
-        heuristic: HeuristicKind,
-        fallback_after: Option<u64>,
+    Search(Search),
+    /// Beam search, over `tables` when given; the reduction answers when
+    /// it finds nothing.
+    Beam {
+        tables: Option<Arc<Tables>>,
     },
     Reduce {
         why: String,
     },
-    /// Beam search (over the side's tables when `tables`); the reduction
-    /// answers when it finds nothing.
-    Beam {
-        tables: bool,
-    },
+}
+
+/// An optimal search (or one within `within` percent).
+struct Search {
+    algorithm: Algorithm,
+    heuristic: HeuristicKind,
+    /// The tables the PDB heuristic reads.
+    tables: Option<Arc<Tables>>,
+    /// An attempt that gives way to a near-optimal answer (None: it runs
+    /// to the end or to the node limit given).
+    gives_way: Option<GiveWay>,
+}
+
+/// When an optimal attempt gives way, and to what: out of time, the
+/// reduction finishes; out of nodes, the beam on 5x5 to 10x10 (over
+/// `beam_tables` when given), else the reduction.
+struct GiveWay {
+    after_nodes: u64,
+    beam_tables: Option<Arc<Tables>>,
+}
+
+/// How the plan looks for a side's tables.
+#[derive(Clone, Copy, PartialEq)]
+enum Look {
+    /// Open them (the first board of a side).
+    Open,
+    /// Judge by those opened so far: a door sizes its first search by
+    /// the plan without opening tables.
+    Peek,
+}
+
+/// A side's tables as the plan finds them.
+enum SideTables {
+    Open(Arc<Tables>),
+    /// Not built, and not asked for: the board goes on without them.
+    Missing(TablesError),
+    /// Not opened yet (only when peeking).
+    Unopened,
+}
+
+impl SideTables {
+    fn open(self) -> Option<Arc<Tables>> {
+        match self {
+            SideTables::Open(tables) => Some(tables),
+            _ => None,
+        }
+    }
+}
+
+impl Search {
+    /// A solution's labels for this search: algorithm, heuristic and
+    /// tables (the moves and figures come after it).
+    fn labels(&self, reflection: bool) -> Solution {
+        Solution {
+            heuristic: (self.algorithm != Algorithm::Bfs).then(|| self.heuristic.name()),
+            partition: (self.tables.as_ref()).map(|t| t.partition().name().to_string()),
+            reflection: self.tables.as_ref().map(|_| reflection),
+            ..Solution::by(self.algorithm.name(), Vec::new())
+        }
+    }
 }
 
 impl Solver {
@@ -82,12 +139,18 @@ impl Solver {
         size == 4 || size == 5
     }
 
-    /// Whether this solver answers boards of side `size` near-optimally
-    /// once their optimal attempt is out of reach (the beam or the
-    /// reduction), judged by the tables opened so far: a door sizes its
-    /// first search by it without opening tables.
-    pub fn near_optimal_side(&self, size: usize) -> bool {
-        size >= 5 && !(Self::tables_by_default(size) && self.opened_tables(size).is_some())
+    /// Whether this solver answers `board` near-optimally (by the beam or
+    /// the reduction) rather than by an optimal search, judged by the
+    /// tables opened so far: a door sizes its first search by it without
+    /// opening tables.
+    pub fn answers_near_optimally(&self, board: &Board) -> bool {
+        if let Some(turned) = self.turned_for(board.size()) {
+            return turned.answers_near_optimally(&Self::turned_board(board));
+        }
+        matches!(
+            self.plan(board, self.config.max_nodes, Look::Peek),
+            Ok(Plan::Beam { .. } | Plan::Reduce { .. })
+        )
     }
 
     /// Sides whose default tables guide the beam, when built.
@@ -95,28 +158,32 @@ impl Solver {
         npuzzle_pdb::Partition::has_default(size) && size > 5
     }
 
-    /// Whether the beam reads tables on this side: the side's default ones
-    /// when built, or those asked for (Err: refuse the board, as
-    /// [`Solver::default_tables_present`] says).
-    fn beam_tables(&self, size: usize) -> Result<bool, ()> {
+    /// The tables the beam reads on this side: the side's default ones
+    /// when built, or those asked for (as [`Solver::usable_tables`]).
+    fn beam_tables(&self, size: usize, look: Look) -> Result<Option<SideTables>, Error> {
         let asked = self.config.partition.is_some()
             && self.config.partition_size.is_none_or(|side| side == size);
         if !(Self::beam_tables_by_default(size) || asked) {
-            return Ok(false);
+            return Ok(None);
         }
-        self.default_tables_present(size)
+        self.usable_tables(size, look).map(Some)
     }
 
-    /// Whether the side's tables are usable without asking: built and
-    /// sound, or else missing and not asked for (Err: refuse the board
-    /// with the error, as for damaged tables or tables asked for).
-    fn default_tables_present(&self, size: usize) -> Result<bool, ()> {
+    /// The side's tables when built and sound, or missing and not asked
+    /// for; an error (the board is refused) for damaged tables or tables
+    /// asked for, which are never replaced silently.
+    fn usable_tables(&self, size: usize, look: Look) -> Result<SideTables, Error> {
+        if look == Look::Peek {
+            return Ok(self
+                .opened_tables(size)
+                .map_or(SideTables::Unopened, SideTables::Open));
+        }
         match self.tables(size) {
-            Ok(_) => Ok(true),
+            Ok(tables) => Ok(SideTables::Open(tables)),
             Err(Error::Tables(e)) if e.is_missing() && !self.shared.sides.asked_for(size) => {
-                Ok(false)
+                Ok(SideTables::Missing(e))
             }
-            Err(_) => Err(()),
+            Err(e) => Err(e),
         }
     }
 
@@ -125,12 +192,13 @@ impl Solver {
         self.config.algorithm.is_some() || self.config.heuristic.is_some()
     }
 
-    fn plan(&self, board: &Board, max_nodes: Option<u64>) -> Plan {
+    fn plan(&self, board: &Board, max_nodes: Option<u64>, look: Look) -> Result<Plan, Error> {
         let size = board.size();
+        let within = self.config.within;
         if self.config.fast {
-            return Plan::Reduce {
+            return Ok(Plan::Reduce {
                 why: "fast solving asked for".to_string(),
-            };
+            });
         }
         if self.explicit() {
             let default_heuristic = if Self::tables_by_default(size) {
@@ -138,58 +206,75 @@ impl Solver {
             } else {
                 HeuristicKind::LinearConflict
             };
-            return Plan::Search {
-                algorithm: self.config.algorithm.unwrap_or(Algorithm::IdaStar),
-                heuristic: self.config.heuristic.unwrap_or(default_heuristic),
-                fallback_after: None,
+            let algorithm = self.config.algorithm.unwrap_or(Algorithm::IdaStar);
+            let heuristic = self.config.heuristic.unwrap_or(default_heuristic);
+            let reads_tables = heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs;
+            let tables = match look {
+                Look::Open if reads_tables => Some(self.tables(size)?),
+                _ => None,
             };
+            return Ok(Plan::Search(Search {
+                algorithm,
+                heuristic,
+                tables,
+                gives_way: None,
+            }));
         }
         if size > MAX_SEARCH_SIZE {
-            return Plan::Reduce {
+            return Ok(Plan::Reduce {
                 why: format!(
                     "optimal search takes boards up to {MAX_SEARCH_SIZE}x{MAX_SEARCH_SIZE}"
                 ),
-            };
+            });
         }
-        // Tables missing and none asked for: go on without them. Damaged
-        // tables, or tables asked for, are never replaced silently.
         if Self::tables_by_default(size) {
-            match self.default_tables_present(size) {
-                Ok(false) => self.note_missing_once(size, max_nodes),
-                _ => {
-                    return Plan::Search {
+            match self.usable_tables(size, look)? {
+                SideTables::Open(tables) => {
+                    return Ok(Plan::Search(Search {
                         algorithm: Algorithm::IdaStar,
                         heuristic: HeuristicKind::Pdb,
-                        fallback_after: None,
-                    }
+                        tables: Some(tables),
+                        gives_way: None,
+                    }))
                 }
+                SideTables::Missing(error) => self.note_missing_once(size, error, max_nodes),
+                SideTables::Unopened => {}
             }
         }
-        let mut tables = false;
-        if self.config.within == 0 && (5..=BEAM_MAX_SIZE).contains(&size) {
-            match self.beam_tables(size) {
-                Ok(present) => tables = present,
-                // The search over them reports the problem.
-                Err(()) => return Plan::Beam { tables: true },
-            }
-            if !tables && Self::beam_tables_by_default(size) {
-                self.note_missing_once(size, max_nodes);
+        let beam_side = (5..=BEAM_MAX_SIZE).contains(&size);
+        let beam_tables = match beam_side {
+            true if within == 0 => self.beam_tables(size, look)?,
+            // A weighted search reads no tables; the beam it may give way
+            // to takes them when they are sound.
+            true => self.beam_tables(size, look).ok().flatten(),
+            false => None,
+        };
+        if let Some(SideTables::Missing(error)) = beam_tables.as_ref().filter(|_| within == 0) {
+            if Self::beam_tables_by_default(size) {
+                self.note_missing_once(size, error.clone(), max_nodes);
             }
         }
+        let beam_tables = beam_tables.and_then(SideTables::open);
         let lower_bound = self.lower_bound(board);
-        if size >= 5 && self.config.within == 0 && lower_bound > OPTIMAL_ATTEMPT_MAX_BOUND {
-            if size <= BEAM_MAX_SIZE {
-                return Plan::Beam { tables };
+        if size >= 5 && within == 0 && lower_bound > OPTIMAL_ATTEMPT_MAX_BOUND {
+            if beam_side {
+                return Ok(Plan::Beam {
+                    tables: beam_tables,
+                });
             }
-            return Plan::Reduce {
+            return Ok(Plan::Reduce {
                 why: format!("no optimal search finishes at lower bound {lower_bound}"),
-            };
+            });
         }
-        Plan::Search {
+        Ok(Plan::Search(Search {
             algorithm: Algorithm::IdaStar,
             heuristic: HeuristicKind::LinearConflict,
-            fallback_after: (size >= 4).then_some(max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES)),
-        }
+            tables: None,
+            gives_way: (size >= 4).then(|| GiveWay {
+                after_nodes: max_nodes.unwrap_or(OPTIMAL_ATTEMPT_NODES),
+                beam_tables: beam_tables.filter(|_| beam_side),
+            }),
+        }))
     }
 
     /// Tells once per side and search that a memory budget is not used:
@@ -201,7 +286,7 @@ impl Solver {
         let search = match plan {
             Plan::Reduce { .. } => "the reduction (near-optimal)",
             Plan::Beam { .. } => "beam search (near-optimal)",
-            Plan::Search { algorithm, .. } => match algorithm {
+            Plan::Search(Search { algorithm, .. }) => match algorithm {
                 Algorithm::IdaStar if size > 5 => "IDA*",
                 Algorithm::IdaStar => return,
                 Algorithm::AStar => "A*",
@@ -221,10 +306,7 @@ impl Solver {
 
     /// Tells once per board side that its tables are missing, and what
     /// happens instead.
-    fn note_missing_once(&self, size: usize, max_nodes: Option<u64>) {
-        let Err(Error::Tables(error)) = self.tables(size) else {
-            return;
-        };
+    fn note_missing_once(&self, size: usize, error: TablesError, max_nodes: Option<u64>) {
         let noted = self
             .shared
             .notes_said
@@ -278,14 +360,14 @@ impl Solver {
         }
         // Opening a side's tables (the first board of that side) is not
         // this board's time.
-        let plan = self.plan(board, max_nodes);
+        let plan = self.plan(board, max_nodes, Look::Open)?;
         self.note_memory_unused(board.size(), &plan);
         let started = Instant::now();
         if let Some(progress) = &run.progress {
             self.keeps_progress(board, &plan)?;
             Self::progress_within_a_known_solution(board, goal, progress)?;
         }
-        let (algorithm, heuristic, fallback_after) = match plan {
+        let plan = match plan {
             Plan::Reduce { why } => {
                 let why = match self.anytime(run) {
                     Some(_) => format!(
@@ -299,17 +381,13 @@ impl Solver {
             Plan::Beam { tables } => {
                 return self.beam(board, tables, max_nodes, run, deadline, started)
             }
-            Plan::Search {
-                algorithm,
-                heuristic,
-                fallback_after,
-            } => (algorithm, heuristic, fallback_after),
+            Plan::Search(search) => search,
         };
         let request = Request {
             goal,
-            algorithm,
-            heuristic,
-            max_nodes: fallback_after.or(max_nodes),
+            algorithm: plan.algorithm,
+            heuristic: plan.heuristic,
+            max_nodes: plan.gives_way.as_ref().map(|g| g.after_nodes).or(max_nodes),
             parallel: !run.here,
             stop: stop.clone(),
             deadline,
@@ -320,8 +398,7 @@ impl Solver {
             beam_outcomes: Vec::new(),
             progress: run.progress.clone(),
         };
-        let (tables, solution) = self.search_tables(board, algorithm, heuristic)?;
-        let search = |request: &Request| match &tables {
+        let search = |request: &Request| match &plan.tables {
             Some(tables) => {
                 npuzzle_search::solve_over(board, request, &tables.for_search(self.config.strategy))
             }
@@ -333,19 +410,16 @@ impl Solver {
             } else {
                 search(&request).map(|found| (found, request.within))
             };
-        if let (Ok((found, _)), Some(tables)) = (&result, &tables) {
+        if let (Ok((found, _)), Some(tables)) = (&result, &plan.tables) {
             tables.certify(board, &found.moves)?;
         }
         let (found, within) = match result {
             Ok(found) => found,
-            Err(e) => {
-                let fallback = fallback_after.is_some();
-                return self.after_search_error(e, board, fallback, run, deadline, started);
-            }
+            Err(e) => return self.after_search_error(e, board, plan, run, deadline, started),
         };
         let solution = Solution {
             elapsed: started.elapsed(),
-            ..solution
+            ..plan.labels(self.config.reflection)
         };
         if within > 0 {
             let withins = (request.within, within);
@@ -383,19 +457,18 @@ impl Solver {
     /// Refuses progress for a board whose plan is not optimal IDA*.
     fn keeps_progress(&self, board: &Board, plan: &Plan) -> Result<(), Error> {
         let why = match plan {
-            Plan::Search {
+            Plan::Search(Search {
                 algorithm: Algorithm::IdaStar,
-                fallback_after: None,
+                gives_way: None,
                 ..
-            } if self.config.within == 0 => return Ok(()),
-            Plan::Search {
-                fallback_after: Some(_),
-                ..
-            } => "the side's tables are not built: build them, or ask for a heuristic".to_string(),
-            Plan::Search { algorithm, .. } if *algorithm != Algorithm::IdaStar => {
+            }) if self.config.within == 0 => return Ok(()),
+            Plan::Search(Search {
+                gives_way: Some(_), ..
+            }) => "the side's tables are not built: build them, or ask for a heuristic".to_string(),
+            Plan::Search(Search { algorithm, .. }) if *algorithm != Algorithm::IdaStar => {
                 format!("{} is asked for", algorithm.name())
             }
-            Plan::Search { .. } => "a solution within a percentage is asked for".to_string(),
+            Plan::Search(_) => "a solution within a percentage is asked for".to_string(),
             Plan::Reduce { why } => why.clone(),
             Plan::Beam { .. } => "it gets beam search".to_string(),
         };
@@ -421,12 +494,14 @@ impl Solver {
         if let Some(turned) = self.turned_for(board.size()) {
             return turned.search_identity(&Self::turned_board(board));
         }
-        let plan = self.plan(board, self.config.max_nodes);
+        let plan = self.plan(board, self.config.max_nodes, Look::Open)?;
         self.keeps_progress(board, &plan)?;
-        let Plan::Search { heuristic, .. } = plan else {
+        let Plan::Search(Search {
+            heuristic, tables, ..
+        }) = plan
+        else {
             unreachable!("progress is kept by a search")
         };
-        let (tables, _) = self.search_tables(board, Algorithm::IdaStar, heuristic)?;
         let over = match &tables {
             Some(tables) => {
                 let each: Vec<String> = tables
@@ -457,68 +532,51 @@ impl Solver {
         ))
     }
 
-    /// What a search that ended without an answer gives: with `fallback`
-    /// (an optimal attempt that may give way), the near-optimal answer
-    /// the limit calls for; else the error in the engine's words.
+    /// What a search that ended without an answer gives: when the plan's
+    /// search gives way, the near-optimal answer the limit calls for;
+    /// else the error in the engine's words.
     fn after_search_error(
         &self,
         error: SearchError,
         board: &Board,
-        fallback: bool,
+        plan: Search,
         run: &Run,
         deadline: Option<Deadline>,
         started: Instant,
     ) -> Result<Solution, Error> {
         let stop = run.stop.as_ref();
-        match error {
-            SearchError::Incomplete(Incomplete::TimeLimit { budget }) if fallback => {
+        match (error, plan.gives_way) {
+            (SearchError::Incomplete(Incomplete::TimeLimit { budget }), Some(_)) => {
                 let why = format!(
                     "no optimal answer within the time budget of {} s",
                     npuzzle_search::seconds_text(budget)
                 );
                 self.reduce(board, why, started, stop, Finish::Late(deadline))
             }
-            SearchError::Incomplete(Incomplete::NodeLimit { .. })
-                if fallback && (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
+            (SearchError::Incomplete(Incomplete::NodeLimit { .. }), Some(gives_way))
+                if (5..=BEAM_MAX_SIZE).contains(&board.size()) =>
             {
-                let tables = self.beam_tables(board.size()) == Ok(true);
-                self.beam(board, tables, None, run, deadline, started)
+                self.beam(board, gives_way.beam_tables, None, run, deadline, started)
             }
-            SearchError::Incomplete(Incomplete::NodeLimit { limit, .. }) if fallback => {
+            (SearchError::Incomplete(Incomplete::NodeLimit { limit, .. }), Some(_)) => {
                 let why = format!("optimal search gave up after {limit} nodes");
                 self.reduce(board, why, started, stop, Finish::By(deadline))
             }
-            SearchError::Input(InputError::Tables(e)) => {
-                let tables = self.tables(board.size())?;
-                Err(tables_error(
-                    tables.partition(),
-                    tables.dir(),
-                    TablesProblem::Unusable(e.to_string()),
-                ))
-            }
-            e => Err(Error::from_search(e, self.config.goal)),
+            (e, _) => Err(self.search_error(e, plan.tables.as_deref())),
         }
     }
 
-    /// The tables a search of `board` reads (none without the PDB
-    /// heuristic), and its solution's labels so far.
-    fn search_tables(
-        &self,
-        board: &Board,
-        algorithm: Algorithm,
-        heuristic: HeuristicKind,
-    ) -> Result<(Option<Arc<Tables>>, Solution), Error> {
-        let mut solution = Solution {
-            heuristic: (algorithm != Algorithm::Bfs).then(|| heuristic.name()),
-            ..Solution::by(algorithm.name(), Vec::new())
-        };
-        if heuristic != HeuristicKind::Pdb || algorithm == Algorithm::Bfs {
-            return Ok((None, solution));
+    /// A search's error in the engine's words; a problem of `tables` as
+    /// the tables' error, saying how to build them again.
+    fn search_error(&self, error: SearchError, tables: Option<&Tables>) -> Error {
+        match (error, tables) {
+            (SearchError::Input(InputError::Tables(e)), Some(tables)) => tables_error(
+                tables.partition(),
+                tables.dir(),
+                TablesProblem::Unusable(e.to_string()),
+            ),
+            (e, _) => Error::from_search(e, self.config.goal),
         }
-        let tables = self.tables(board.size())?;
-        solution.partition = Some(tables.partition().name().to_string());
-        solution.reflection = Some(self.config.reflection);
-        Ok((Some(tables), solution))
     }
 
     /// A solution found within `within.1` % of optimal (`within.0` asked
@@ -610,32 +668,54 @@ impl Solver {
         })
     }
 
-    /// Frame-weighted beam `attempt` (0 to 3) of those `board`'s solve runs
-    /// ([`npuzzle_search::beam_attempt`]), for hosts without threads that
-    /// run them in separate workers and hand the outcomes to the solve in
-    /// [`Run::beams`]. None when the board's solve cannot take that beam
-    /// from elsewhere (sides other than 6x6 to 8x8 solved by the beam
-    /// without tables, or a node limit that could cut it short).
+    /// The frame-weighted beams of `board`'s solve that hosts without
+    /// threads may run in separate workers ([`Solver::beam_attempt`]) and
+    /// hand to the solve in [`Run::beams`], in the order the solve takes
+    /// them ([`npuzzle_search::beam_schedule`]). Empty when the board's
+    /// solve takes none from elsewhere: sides other than 6x6 to 8x8
+    /// solved by the beam without tables, or a node limit that could cut
+    /// a beam short.
+    pub fn beam_schedule(&self, board: &Board, run: &Run) -> Result<Vec<ScheduledBeam>, Error> {
+        match self.beam_apart(board, run)? {
+            Some(beam) => npuzzle_search::beam_schedule(board, &beam.request, beam.width)
+                .map_err(|e| Error::from_search(e, self.config.goal)),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Frame-weighted beam `attempt` of those [`Solver::beam_schedule`]
+    /// lists; None for a beam it does not list.
     pub fn beam_attempt(
         &self,
         board: &Board,
         attempt: usize,
         run: &Run,
     ) -> Result<Option<BeamOutcome>, Error> {
+        let Some(beam) = self.beam_apart(board, run)? else {
+            return Ok(None);
+        };
+        npuzzle_search::beam_attempt(board, &beam.request, beam.width, attempt)
+            .map_err(|e| Error::from_search(e, self.config.goal))
+    }
+
+    /// The beam of `board`'s solve when it is the beam without tables,
+    /// whose frame-weighted beams may run elsewhere.
+    fn beam_apart(&self, board: &Board, run: &Run) -> Result<Option<BeamRequest>, Error> {
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
         }
-        let max_nodes = run.max_nodes.or(self.config.max_nodes);
-        let turned = self.turned_for(board.size()).is_some();
-        if turned || !matches!(self.plan(board, max_nodes), Plan::Beam { tables: false }) {
+        if self.turned_for(board.size()).is_some() {
             return Ok(None);
         }
-        let Ok(beam) = self.beam_request(board, max_nodes, run, self.deadline(run)) else {
+        let max_nodes = run.max_nodes.or(self.config.max_nodes);
+        let plan = self.plan(board, max_nodes, Look::Open)?;
+        if !matches!(plan, Plan::Beam { tables: None }) {
             return Ok(None);
-        };
-        npuzzle_search::beam_attempt(board, &beam.request, beam.width, attempt)
-            .map_err(|e| Error::from_search(e, goal))
+        }
+        Ok(self
+            .beam_request(board, max_nodes, run, self.deadline(run))
+            .ok())
     }
 
     /// Beam search as wide as the effort's node budget affords down to
@@ -647,14 +727,13 @@ impl Solver {
     fn beam(
         &self,
         board: &Board,
-        tables: bool,
+        tables: Option<Arc<Tables>>,
         max_nodes: Option<u64>,
         run: &Run,
         deadline: Option<Deadline>,
         started: Instant,
     ) -> Result<Solution, Error> {
         let stop = run.stop.as_ref();
-        let goal = self.config.goal;
         let BeamRequest {
             width,
             request,
@@ -663,11 +742,6 @@ impl Solver {
         } = match self.beam_request(board, max_nodes, run, deadline) {
             Ok(beam) => beam,
             Err(why) => return self.reduce(board, why, started, stop, Finish::By(deadline)),
-        };
-        let opened = if tables {
-            Some(self.tables(board.size())?)
-        } else {
-            None
         };
         // A beam narrower than `width` (under a budget, `widening`) gets
         // its share of the nodes: one that wanders ends with them and
@@ -685,7 +759,7 @@ impl Solver {
                 deadline: until.or(request.deadline),
                 ..request.clone()
             };
-            match &opened {
+            match &tables {
                 Some(tables) => npuzzle_search::beam_over(
                     board,
                     &request,
@@ -725,17 +799,9 @@ impl Solver {
                 );
                 return self.reduce(board, why, started, stop, Finish::Late(deadline));
             }
-            Err(SearchError::Input(InputError::Tables(e))) => {
-                let tables = self.tables(board.size())?;
-                return Err(tables_error(
-                    tables.partition(),
-                    tables.dir(),
-                    TablesProblem::Unusable(e.to_string()),
-                ));
-            }
-            Err(e) => return Err(Error::from_search(e, goal)),
+            Err(e) => return Err(self.search_error(e, tables.as_deref())),
         };
-        if let Some(tables) = &opened {
+        if let Some(tables) = &tables {
             tables.certify(board, &found.moves)?;
         }
         let lower_bound = lower_bound.max(u64::from(found.initial_estimate));
@@ -743,9 +809,13 @@ impl Solver {
         let optimal = found.moves.len() as u64 == lower_bound;
         Ok(Solution {
             optimal,
-            heuristic: Some(if tables { "pdb" } else { "linear-conflict" }),
-            partition: opened.as_ref().map(|t| t.partition().name().to_string()),
-            reflection: opened.as_ref().map(|_| self.config.reflection),
+            heuristic: Some(if tables.is_some() {
+                "pdb"
+            } else {
+                "linear-conflict"
+            }),
+            partition: tables.as_ref().map(|t| t.partition().name().to_string()),
+            reflection: tables.as_ref().map(|_| self.config.reflection),
             stats: Some(found.stats),
             initial_estimate: Some(found.initial_estimate),
             lower_bound: (!optimal).then_some(lower_bound),

@@ -418,6 +418,24 @@ impl BoardRequest {
     }
 }
 
+/// A beam of a board's solve that may run in another worker
+/// ([`crate::ScheduledBeam`]), as [`crate::Solver::beam_schedule`] lists them.
+#[derive(Debug, Serialize)]
+pub struct ScheduledBeamRecord {
+    attempt: usize,
+    always: bool,
+}
+
+impl ScheduledBeamRecord {
+    /// The record of `beam`.
+    pub fn new(beam: &crate::ScheduledBeam) -> ScheduledBeamRecord {
+        ScheduledBeamRecord {
+            attempt: beam.attempt,
+            always: beam.always,
+        }
+    }
+}
+
 /// A beam's outcome between workers ([`crate::BeamOutcome`]), moves in the
 /// blank's letters.
 #[derive(Debug, Deserialize, Serialize)]

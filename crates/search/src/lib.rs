@@ -6,7 +6,7 @@
 //! | --- | --- |
 //! | `dispatch` | the one entry: [`solve`], [`solve_with`], [`solve_over`] |
 //! | `ida`, `classic`, `weighted` | IDA* (split across threads), BFS and A*, weighted search |
-//! | `beam` | beam search and the frame-first policy ([`beam`], [`beam_attempt`]) |
+//! | `beam` | beam search and the frame-first policy ([`beam`], [`beam_schedule`], [`beam_attempt`]) |
 //! | `reduction` | row-and-column reduction for any size |
 //! | `frontier` | what distributed runs take ([`frontier_over`], [`passes_over`]) |
 //! | `progress` | where an unfinished search stands, to go on from ([`Progress`]) |
@@ -32,7 +32,7 @@ mod types;
 mod weighted;
 
 pub use additive::{choose, Capacity, Strategy, Tables};
-pub use beam::{beam, beam_attempt, beam_over};
+pub use beam::{beam, beam_attempt, beam_over, beam_schedule};
 pub use dispatch::{solve, solve_additive, solve_over, solve_with};
 #[cfg(feature = "hybrid")]
 pub use frontier::open_frontier_over;
@@ -46,7 +46,8 @@ pub use reduction::{
 };
 pub use types::{
     default_max_nodes, seconds_text, Algorithm, BeamEnding, BeamOutcome, Deadline, HeuristicKind,
-    Incomplete, InputError, PassFrom, Request, SearchError, Solution, Stats, DEFAULT_MEMORY_BYTES,
+    Incomplete, InputError, PassFrom, Request, ScheduledBeam, SearchError, Solution, Stats,
+    DEFAULT_MEMORY_BYTES,
 };
 
 #[cfg(test)]

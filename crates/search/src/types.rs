@@ -230,7 +230,7 @@ impl Deadline {
 /// What one frame-weighted beam found: see [`Request::beam_outcomes`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BeamOutcome {
-    /// Which beam: 0 or 1.
+    /// Which beam, as [`beam_schedule`](crate::beam_schedule) numbers them.
     pub attempt: usize,
     /// How it ended.
     pub ending: BeamEnding,
@@ -241,6 +241,17 @@ pub struct BeamOutcome {
     pub expanded: u64,
     /// Boards generated.
     pub generated: u64,
+}
+
+/// A frame-weighted beam of a board's solve that may run elsewhere:
+/// see [`beam_schedule`](crate::beam_schedule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScheduledBeam {
+    /// Its number, as [`beam_attempt`](crate::beam_attempt) takes it.
+    pub attempt: usize,
+    /// Whether the solve always runs it; else only when every beam
+    /// before it stalled.
+    pub always: bool,
 }
 
 /// How a beam of [`BeamOutcome`] ended.

@@ -59,12 +59,20 @@ export interface HintOptions {
 
 /** One of the beams a 6x6 to 8x8 solve runs: pass it back as it came. */
 export interface BeamOutcome {
-  attempt: 0 | 1 | 2 | 3;
+  attempt: number;
   ending: "solved" | "stalled" | "ended";
   /** The blank's moves. */
   moves: string;
   expanded: number;
   generated: number;
+}
+
+/** A beam of a board's solve that another worker may run. */
+export interface ScheduledBeam {
+  attempt: number;
+  /** Whether the solve always runs it; else only when every beam before
+   * it stalled. */
+  always: boolean;
 }
 
 export interface TableOptions {
@@ -161,9 +169,12 @@ export class Engine {
   readonly module: WebAssembly.Module;
   solve(board: Board, options?: SolveOptions): Solution;
   hint(board: Board, options?: HintOptions): Hint;
-  /** Beam `attempt` of the pair the board's solve runs, for a second
-   * worker; null when its solve runs no such pair. */
-  beam(board: Board, attempt: 0 | 1 | 2 | 3, options?: Omit<SolveOptions, "notation" | "beams">): BeamOutcome | null;
+  /** The beams of the board's solve that other workers may run, in the
+   * order the solve takes them; empty when it takes none from elsewhere. */
+  beamSchedule(board: Board, options?: Omit<SolveOptions, "notation" | "beams">): ScheduledBeam[];
+  /** Beam `attempt` of those `beamSchedule` lists, for another worker;
+   * null for a beam it does not list. */
+  beam(board: Board, attempt: number, options?: Omit<SolveOptions, "notation" | "beams">): BeamOutcome | null;
   check(board: Board, options?: { goal?: Goal }): Check;
   /** A uniformly random solvable board; the same seed gives the board of
    * `npuzzle random --seed` and Python's `random_board`. */

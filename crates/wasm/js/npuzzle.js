@@ -384,17 +384,34 @@ export class Engine {
 
   /**
    * Two cores for one 6x6 to 8x8 board: its solve runs frame-weighted
-   * beams (0 and 1 always, 2 when both stalled, 3 when 2 did too) that
-   * other engines, in other workers, can run at the same time.
-   * `beam(board, attempt, options)` there gives that beam's outcome (null
-   * when this board's solve cannot take it from elsewhere);
-   * `solve(board, { ...options, beams })` here then runs only the rest.
-   * Same answer, about 1.6 times sooner.
+   * beams that other engines, in other workers, can run at the same time.
+   * `beamSchedule(board, options)` lists them in the order the solve takes
+   * them, `{attempt, always}` (always: it always runs; else only when
+   * every beam before it stalled), and is empty when the board's solve
+   * takes none from elsewhere. `beam(board, attempt, options)` there
+   * gives that beam's outcome (null for a beam the schedule does not
+   * list); `solve(board, { ...options, beams })` here then runs only the
+   * rest. Same answer, about 1.6 times sooner.
    */
+  beamSchedule(board, options = {}) {
+    options = optionsOf(options, ["maxNodes", "maxSeconds", "within", "fast", "goal"]);
+    return this.#call(requestText({
+      op: "beam_schedule",
+      board: boardField(board),
+      goal: goalOf(options),
+      max_nodes: wholeNumber("maxNodes", options.maxNodes),
+      max_seconds: secondsOf(options.maxSeconds),
+      within: withinOf(options.within),
+      fast: fastOf(options.fast),
+    })).beams;
+  }
+
+  /** Beam `attempt` of those `beamSchedule` lists (see there). */
   beam(board, attempt, options = {}) {
     options = optionsOf(options, ["maxNodes", "maxSeconds", "within", "fast", "goal"]);
-    if (!Number.isInteger(attempt) || attempt < 0 || attempt > 3) {
-      throw new RangeError(`attempt: ${String(attempt)} is not one of the beams; give 0, 1, 2 or 3`);
+    if (!Number.isInteger(attempt) || attempt < 0) {
+      throw new RangeError(
+        `attempt: ${String(attempt)} is not one of the beams; give one engine.beamSchedule lists`);
     }
     return this.#call(requestText({
       op: "beam",

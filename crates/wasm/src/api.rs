@@ -24,7 +24,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use npuzzle::records::{BeamRecord, BoardField, BoardRequest, RandomRecord, SolutionRecord};
+use npuzzle::records::{
+    BeamRecord, BoardField, BoardRequest, RandomRecord, ScheduledBeamRecord, SolutionRecord,
+};
 use npuzzle::{
     random_board, Board, Check, Error, ErrorKind, Goal, Move, Notation, Note, Partition, Run,
     Solution, Solver, SplitMix64, Tables, TablesError, TablesProblem, CHECK_NODES, MAX_SIZE,
@@ -150,6 +152,7 @@ enum Request {
         solve: BoardRequest,
         attempt: usize,
     },
+    BeamSchedule(BoardRequest),
     Check {
         board: BoardField,
         #[serde(default)]
@@ -171,6 +174,13 @@ enum Request {
         index: usize,
     },
     UseTables(TablesRequest),
+}
+
+#[derive(Serialize)]
+struct BeamScheduleAnswer {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    beams: Vec<ScheduledBeamRecord>,
 }
 
 #[derive(Serialize)]
@@ -305,6 +315,7 @@ impl Engine {
             Request::Solve(request) => self.solve(request, false).map(Answer::Json),
             Request::Hint(request) => self.solve(request, true).map(Answer::Json),
             Request::Beam { solve, attempt } => json(&self.beam(solve, attempt)?),
+            Request::BeamSchedule(request) => json(&self.beam_schedule(request)?),
             Request::Check { board, goal } => json(&self.check(board, goal)?),
             Request::Random { size, seed, goal } => {
                 let goal = goal_of(goal)?;
@@ -407,6 +418,18 @@ impl Engine {
         Ok(BeamAnswer {
             kind: "beam",
             outcome: outcome.as_ref().map(BeamRecord::new),
+        })
+    }
+
+    fn beam_schedule(&self, request: BoardRequest) -> Result<BeamScheduleAnswer, Failure> {
+        let run = on_this_thread(&request)?;
+        let board = board_of(&request.board)?;
+        let goal = request.goal().map_err(invalid)?;
+        let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
+        let schedule = solver.beam_schedule(&board, &run)?;
+        Ok(BeamScheduleAnswer {
+            kind: "beam_schedule",
+            beams: schedule.iter().map(ScheduledBeamRecord::new).collect(),
         })
     }
 

@@ -316,7 +316,7 @@ impl Pools {
                 return Ok(Answer::Solved(known));
             }
         }
-        let beamed = self.solver(goal).near_optimal_side(board.size());
+        let beamed = self.solver(goal).answers_near_optimally(board);
         if beamed && time.anytime.is_some() {
             let slot = self.admit(Lane::Heavy, client)?;
             let searched = board.clone();

@@ -318,25 +318,26 @@ fn a_budgeted_beam_answers_from_the_widest_beam_that_finished() {
     assert!(budgeted < reduced, "{budgeted} moves against {reduced}");
 }
 
-/// `serve` sizes its first search by [`Solver::near_optimal_side`]:
-/// it must say what the plan does with a random board of each side.
+/// `serve` sizes its first search by [`Solver::answers_near_optimally`],
+/// which peeks at the plan without opening tables: without tables it
+/// says what the plan then does, for far boards (near-optimal from 5x5
+/// on) and near-solved ones (an optimal attempt up to 15x15).
 #[test]
-fn near_optimal_sides_are_the_ones_the_plan_beams_or_reduces() {
+fn a_peek_at_the_plan_says_what_the_plan_does() {
     let empty = tempfile::tempdir().unwrap();
     let solver = Solver::builder().pdb_dir(empty.path()).build().unwrap();
     let mut rng = SplitMix64::new(74);
-    for size in 2..=12 {
-        let board = random_board(size, Goal::BlankLast, &mut rng);
-        if size >= 5 {
-            assert!(
-                solver.lower_bound(&board) > OPTIMAL_ATTEMPT_MAX_BOUND,
-                "{board}"
+    for size in (2..=12).chain([16]) {
+        let far = random_board(size, Goal::BlankLast, &mut rng);
+        let near = random_walk(size, Goal::BlankLast, 3, &mut rng);
+        for (board, near_optimal) in [(far, size >= 5), (near, size > MAX_SEARCH_SIZE)] {
+            let peeked = solver.answers_near_optimally(&board);
+            let planned = matches!(
+                solver.plan(&board, None, Look::Open).unwrap(),
+                Plan::Beam { .. } | Plan::Reduce { .. }
             );
+            assert_eq!(peeked, planned, "{board}");
+            assert_eq!(peeked, near_optimal, "{board}");
         }
-        let beamed_or_reduced = matches!(
-            solver.plan(&board, None),
-            Plan::Beam { .. } | Plan::Reduce { .. }
-        );
-        assert_eq!(solver.near_optimal_side(size), beamed_or_reduced, "{size}");
     }
 }

@@ -17,7 +17,8 @@ use crate::reduction::{
 };
 use crate::smooth;
 use crate::types::{
-    BeamEnding, BeamOutcome, Deadline, Incomplete, Request, SearchError, Solution, Stats,
+    BeamEnding, BeamOutcome, Deadline, Incomplete, Request, ScheduledBeam, SearchError, Solution,
+    Stats,
 };
 
 /// A solution of `board` by beam search of `width` (not optimal; see
@@ -296,48 +297,76 @@ fn beam_cap(width: usize, bound: u32, percent: usize) -> u64 {
     nodes_to_depth(&Request::default(), attempt_width(width, percent), bound, 4)
 }
 
-/// Frame-weighted beam `attempt` (0 to 3) of those [`beam`]`(board,
-/// request, width)` runs, for a host that runs them in other processes
-/// and hands the outcomes to its [`beam`] in [`Request::beam_outcomes`]:
-/// beams 0 and 1 always run; 2 runs when both stalled, 3 when 2 did too.
-/// Each runs to its own cap, so [`beam`] takes it when the nodes its
-/// limit leaves for that beam cannot cut it short, and runs it again
-/// otherwise. None when this board's beam cannot take that beam from
-/// elsewhere (a side other than 6x6 to 8x8, a beam too narrow for the
-/// frame-weighted guide, or a node limit below the beam's cap).
+/// The frame-weighted beams [`beam`]`(board, request, width)` runs that
+/// a host may run in other processes with [`beam_attempt`] and hand to
+/// its [`beam`] in [`Request::beam_outcomes`], in the order the solve
+/// takes them: beams 0 and 1 always run; 2 when both stalled, 3 when 2
+/// did too. Empty when this board's beam takes none from elsewhere (a
+/// side other than 6x6 to 8x8, a beam too narrow for the frame-weighted
+/// guide, or a node limit below a beam's cap: each runs to its own cap,
+/// so the solve takes it only when the nodes its limit leaves for it
+/// cannot cut it short).
+pub fn beam_schedule(
+    board: &Board,
+    request: &Request,
+    width: usize,
+) -> Result<Vec<ScheduledBeam>, SearchError> {
+    let bound = frame_bound(board, request)?;
+    let schedule = (0..WIDTHS_PERCENT.len())
+        .filter(|&attempt| runs_elsewhere(board.size(), width, bound, attempt, request))
+        .map(|attempt| ScheduledBeam {
+            attempt,
+            always: attempt < ALWAYS_RUN,
+        })
+        .collect();
+    Ok(schedule)
+}
+
+/// Frame-weighted beam `attempt` of those [`beam_schedule`] lists for
+/// `board`; None for a beam it does not list.
 pub fn beam_attempt(
     board: &Board,
     request: &Request,
     width: usize,
     attempt: usize,
 ) -> Result<Option<BeamOutcome>, SearchError> {
-    let grid = search_grid(board, request.goal)?;
-    let n = board.size();
-    let linear_conflict = LinearConflict::new(&grid);
-    let bound = linear_conflict.value(&linear_conflict.init(&Position::new(board)));
-    let Some(&percent) = WIDTHS_PERCENT.get(attempt) else {
-        return Ok(None);
-    };
-    if !runs_apart(n, width)
-        || request
-            .max_nodes
-            .is_some_and(|limit| limit < beam_cap(width, bound, percent))
-    {
+    let bound = frame_bound(board, request)?;
+    if !runs_elsewhere(board.size(), width, bound, attempt, request) {
         return Ok(None);
     }
+    let grid = Grid::new(board.size(), request.goal);
     let found = frame_first_beam(
         &grid,
-        &linear_conflict,
+        &LinearConflict::new(&grid),
         board,
         &Request {
             max_nodes: None,
             ..request.clone()
         },
-        attempt_width(width, percent),
+        attempt_width(width, WIDTHS_PERCENT[attempt]),
         bound,
         STALL_LEVELS,
     );
     Ok(Some(BeamOutcome::of(attempt, found)))
+}
+
+/// Linear conflict's bound on `board`, which the frame-weighted beams
+/// without tables start from.
+fn frame_bound(board: &Board, request: &Request) -> Result<u32, SearchError> {
+    let grid = search_grid(board, request.goal)?;
+    let linear_conflict = LinearConflict::new(&grid);
+    Ok(linear_conflict.value(&linear_conflict.init(&Position::new(board))))
+}
+
+/// Whether frame-weighted beam `attempt` of a board of side `n` may run
+/// elsewhere (see [`beam_schedule`]).
+fn runs_elsewhere(n: usize, width: usize, bound: u32, attempt: usize, request: &Request) -> bool {
+    WIDTHS_PERCENT.get(attempt).is_some_and(|&percent| {
+        runs_apart(n, width)
+            && request
+                .max_nodes
+                .is_none_or(|limit| limit >= beam_cap(width, bound, percent))
+    })
 }
 
 impl BeamOutcome {

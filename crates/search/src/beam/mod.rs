@@ -4,4 +4,4 @@
 mod frame_first;
 mod search;
 
-pub use frame_first::{beam, beam_attempt, beam_over};
+pub use frame_first::{beam, beam_attempt, beam_over, beam_schedule};
