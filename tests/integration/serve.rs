@@ -385,7 +385,7 @@ fn the_page_is_served_with_the_server_as_its_engine() {
 #[test]
 fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
     let mut server = Server::start(&[]);
-    let cases: [(&str, &str, &str, u16, &str); 17] = [
+    let cases: [(&str, &str, &str, u16, &str); 18] = [
         ("POST", "/api/solve", "{\"board\":", 400, "not the JSON"),
         // The browser engine's own fields are named and refused.
         (
@@ -401,6 +401,14 @@ fn hostile_requests_get_clear_errors_and_the_server_goes_on() {
             r#"{"board": "1 2 3 0", "fast": true}"#,
             400,
             "fast: not taken here",
+        ),
+        // Given at its default value, as refused as any other.
+        (
+            "POST",
+            "/api/hint",
+            r#"{"board": "1 2 3 0", "beams": []}"#,
+            400,
+            "beams: not taken here",
         ),
         // A field of the wrong type is named.
         (

@@ -489,7 +489,7 @@ pub unsafe extern "C" fn npuzzle_open_with(
                 algorithm: text(o.algorithm, "algorithm")?,
                 heuristic: text(o.heuristic, "heuristic")?,
                 fast: o.fast != 0,
-                within: Some(o.within),
+                within: Some(i64::from(o.within)),
                 reflection: Some(o.reflection != 0),
                 max_nodes: (o.max_nodes != NPUZZLE_NO_LIMIT).then_some(o.max_nodes),
                 max_seconds: seconds(o.max_seconds),

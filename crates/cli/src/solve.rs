@@ -47,12 +47,10 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
         args.jobs.unwrap_or(cores.min(npuzzle::MAX_THREADS)),
     )
     .map_err(|e| e.to_string())?;
-    // A partition searches over its tables, on every side it fits (3x3
-    // boards too, which by default search without them); the engine
-    // refuses a name that fits no side, and options that search without
-    // tables.
+    // The engine decides what a partition asked for gives (an optimal
+    // search over its tables up to 5x5, the beam over them past), and
+    // refuses a name that fits no side.
     let heuristic = args.heuristic.map(HeuristicKind::from);
-    let heuristic = heuristic.or(args.partition.as_ref().map(|_| HeuristicKind::Pdb));
     let options = npuzzle::Options {
         pdb_dir: args.pdb_dir.clone(),
         goal: Some(args.goal.goal().name().to_string()),
@@ -62,7 +60,7 @@ pub fn solver(args: &SearchArgs) -> Result<Solver, String> {
             .map(|a| npuzzle::Algorithm::from(a).name().to_string()),
         heuristic: heuristic.map(|h| h.name().to_string()),
         fast: args.fast,
-        within: args.within,
+        within: args.within.map(i64::from),
         reflection: Some(!args.no_reflection),
         max_nodes: args.max_nodes,
         max_seconds: args.max_seconds.map(|d| d.as_secs_f64()),

@@ -206,8 +206,9 @@ pub struct Options {
     pub strategy: Option<String>,
     /// See [`SolverBuilder::fast`].
     pub fast: bool,
-    /// Percent over optimal ([`SolverBuilder::within`]).
-    pub within: Option<u32>,
+    /// Percent over optimal, 0 to [`MAX_WITHIN`] ([`SolverBuilder::within`];
+    /// signed, so that a door passes what its user gave).
+    pub within: Option<i64>,
     /// See [`SolverBuilder::reflection`] (default: yes).
     pub reflection: Option<bool>,
     /// See [`SolverBuilder::max_nodes`].
@@ -231,7 +232,7 @@ impl Options {
         let mut builder = SolverBuilder::new()
             .goal(npuzzle_board::named_field(self.goal.as_deref(), "goal").map_err(invalid)?)
             .fast(self.fast)
-            .within(self.within.unwrap_or(0))
+            .within(within_percent(self.within)?)
             .reflection(self.reflection.unwrap_or(true))
             .max_nodes(self.max_nodes)
             .max_time(seconds_field(self.max_seconds, "max_seconds").map_err(invalid)?)
@@ -265,6 +266,24 @@ impl Options {
         }
         Ok(builder)
     }
+}
+
+/// `within` as a percentage, or the error naming it.
+fn within_percent(within: Option<i64>) -> Result<u32, crate::Error> {
+    let Some(within) = within else {
+        return Ok(0);
+    };
+    u32::try_from(within)
+        .ok()
+        .filter(|&percent| percent <= MAX_WITHIN)
+        .ok_or_else(|| within_out_of_range(within))
+}
+
+/// The error for a `within` percentage past [`MAX_WITHIN`] or below 0.
+pub(crate) fn within_out_of_range(within: impl std::fmt::Display) -> crate::Error {
+    crate::Error::InvalidArgument(format!(
+        "within {within} is out of range: give 0 (optimal) to {MAX_WITHIN} percent"
+    ))
 }
 
 /// The value of a name given in `field`, the field named in the error.
@@ -569,6 +588,13 @@ mod tests {
                     ..Options::default()
                 },
                 "within 5000",
+            ),
+            (
+                Options {
+                    within: Some(-1),
+                    ..Options::default()
+                },
+                "within -1 is out of range: give 0 (optimal) to 1000 percent",
             ),
             (
                 Options {

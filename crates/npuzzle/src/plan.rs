@@ -139,6 +139,19 @@ impl Solver {
         size == 4 || size == 5
     }
 
+    /// Whether a partition was asked for boards of side `size`.
+    fn partition_asked(&self, size: usize) -> bool {
+        self.config.partition.is_some()
+            && self.config.partition_size.is_none_or(|side| side == size)
+    }
+
+    /// Whether boards of side `size` get an optimal search over the
+    /// side's tables: by default on 4x4 and 5x5, and on smaller sides
+    /// when a partition is asked for them (past 5x5 the beam reads them).
+    fn optimal_over_tables(&self, size: usize) -> bool {
+        Self::tables_by_default(size) || (size < 4 && self.partition_asked(size))
+    }
+
     /// Whether this solver answers `board` near-optimally (by the beam or
     /// the reduction) rather than by an optimal search, judged by the
     /// tables opened so far: a door sizes its first search by it without
@@ -161,9 +174,7 @@ impl Solver {
     /// The tables the beam reads on this side: the side's default ones
     /// when built, or those asked for (as [`Solver::usable_tables`]).
     fn beam_tables(&self, size: usize, look: Look) -> Result<Option<SideTables>, Error> {
-        let asked = self.config.partition.is_some()
-            && self.config.partition_size.is_none_or(|side| side == size);
-        if !(Self::beam_tables_by_default(size) || asked) {
+        if !(Self::beam_tables_by_default(size) || self.partition_asked(size)) {
             return Ok(None);
         }
         self.usable_tables(size, look).map(Some)
@@ -201,7 +212,8 @@ impl Solver {
             });
         }
         if self.explicit() {
-            let default_heuristic = if Self::tables_by_default(size) {
+            let default_heuristic = if self.optimal_over_tables(size) || self.partition_asked(size)
+            {
                 HeuristicKind::Pdb
             } else {
                 HeuristicKind::LinearConflict
@@ -227,7 +239,7 @@ impl Solver {
                 ),
             });
         }
-        if Self::tables_by_default(size) {
+        if self.optimal_over_tables(size) {
             match self.usable_tables(size, look)? {
                 SideTables::Open(tables) => {
                     return Ok(Plan::Search(Search {

@@ -369,13 +369,13 @@ pub struct BoardRequest {
     pub within: Option<u32>,
     /// As `npuzzle solve --fast`.
     #[serde(default)]
-    pub fast: bool,
+    pub fast: Option<bool>,
     /// Of `max_seconds`, the time other workers already spent on the board.
     #[serde(default)]
     pub spent_seconds: Option<f64>,
     /// Beams other workers ran for this board.
     #[serde(default)]
-    pub beams: Vec<BeamRecord>,
+    pub beams: Option<Vec<BeamRecord>>,
 }
 
 impl BoardRequest {
@@ -399,14 +399,15 @@ impl BoardRequest {
         crate::seconds_field(self.anytime, "anytime")
     }
 
-    /// Refuses the browser engine's own fields, for a door that answers
-    /// by the default policy within its own budgets.
+    /// Refuses the browser engine's own fields, given with any value
+    /// (null is not given), for a door that answers by the default policy
+    /// within its own budgets.
     pub fn refuse_engine_fields(&self) -> Result<(), String> {
         let given = [
             ("within", self.within.is_some()),
-            ("fast", self.fast),
+            ("fast", self.fast.is_some()),
             ("spent_seconds", self.spent_seconds.is_some()),
-            ("beams", !self.beams.is_empty()),
+            ("beams", self.beams.is_some()),
         ];
         match given.iter().find(|(_, given)| *given) {
             Some((field, _)) => Err(format!(

@@ -16,7 +16,9 @@ use npuzzle_board::{Board, Goal};
 use npuzzle_pdb::{Lookup, Partition};
 use npuzzle_search::{BeamOutcome, Progress};
 
-use crate::builder::{Config, SolverBuilder, MAX_MEMORY, MAX_WITHIN, MIN_MEMORY};
+use crate::builder::{
+    within_out_of_range, Config, SolverBuilder, MAX_MEMORY, MAX_WITHIN, MIN_MEMORY,
+};
 use crate::error::Error;
 use crate::note::Note;
 #[cfg(feature = "native")]
@@ -141,10 +143,7 @@ impl SolverBuilder {
         } = self;
         check_threads("threads", config.threads)?;
         if config.within > MAX_WITHIN {
-            return Err(Error::InvalidArgument(format!(
-                "within {} is out of range: give 0 (optimal) to {MAX_WITHIN} percent",
-                config.within
-            )));
+            return Err(within_out_of_range(config.within));
         }
         if config.anytime.is_some() {
             config.anytime_applies()?;

@@ -43,7 +43,7 @@ impl Solver {
         let asked = config.partition.is_some() && config.partition_size.is_none_or(|s| s == size);
         match config.heuristic {
             Some(heuristic) => heuristic == HeuristicKind::Pdb,
-            None if config.algorithm.is_some() => Self::tables_by_default(size),
+            None if config.algorithm.is_some() => Self::tables_by_default(size) || asked,
             None => {
                 Self::tables_by_default(size)
                     || asked

@@ -220,6 +220,25 @@ impl std::fmt::Display for Int {
     }
 }
 
+/// Argument `name` as a `T` when given (None: its default): a
+/// `TypeError` that names the argument otherwise.
+fn arg<T>(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<T>>
+where
+    T: for<'a, 'py> FromPyObject<'a, 'py, Error = PyErr>,
+{
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    value.extract().map(Some).map_err(|e: PyErr| {
+        let py = value.py();
+        if e.is_instance_of::<PyTypeError>(py) {
+            PyTypeError::new_err(format!("{name}: {}", e.value(py)))
+        } else {
+            e
+        }
+    })
+}
+
 /// `value` of argument `name` as a count from 0 to 2^32 - 1 (a depth, a
 /// bound, a side): a `ValueError` naming both otherwise.
 fn small_count(name: &str, value: Int) -> PyResult<u32> {
@@ -756,28 +775,30 @@ impl StopFlag {
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (pdb_dir=None, partition=None, size=Int(4), goal="blank-last", max_nodes=None,
-        reflection=true, jobs=Int(0), algorithm=None, heuristic=None, fast=false, within=Int(0),
+    #[pyo3(signature = (pdb_dir=None, partition=None, size=None, goal=None, max_nodes=None,
+        reflection=None, jobs=None, algorithm=None, heuristic=None, fast=None, within=None,
         max_seconds=None, memory=None, anytime=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         pdb_dir: Option<PathBuf>,
-        partition: Option<&str>,
-        size: Int,
-        goal: &str,
-        max_nodes: Option<Int>,
-        reflection: bool,
-        jobs: Int,
-        algorithm: Option<&str>,
-        heuristic: Option<&str>,
-        fast: bool,
-        within: Int,
+        partition: Option<&Bound<'_, PyAny>>,
+        size: Option<&Bound<'_, PyAny>>,
+        goal: Option<&Bound<'_, PyAny>>,
+        max_nodes: Option<&Bound<'_, PyAny>>,
+        reflection: Option<&Bound<'_, PyAny>>,
+        jobs: Option<&Bound<'_, PyAny>>,
+        algorithm: Option<&Bound<'_, PyAny>>,
+        heuristic: Option<&Bound<'_, PyAny>>,
+        fast: Option<&Bound<'_, PyAny>>,
+        within: Option<&Bound<'_, PyAny>>,
         max_seconds: Option<&Bound<'_, PyAny>>,
         memory: Option<&Bound<'_, PyAny>>,
         anytime: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solver> {
-        let size = size_arg(size)?;
+        let size = size_arg(arg("size", size)?.unwrap_or(Int(4)))?;
+        let partition: Option<String> = arg("partition", partition)?;
+        let within: Option<Int> = arg("within", within)?;
         // A partition named is required for boards of side `size`, and
         // opened now. A directory alone is where `npuzzle solve --pdb-dir`
         // looks: its policy applies, and tables are opened when a board
@@ -785,20 +806,23 @@ impl Solver {
         // warning).
         let options = npuzzle::Options {
             pdb_dir: pdb_dir.map(|dir| dir_arg(py, "pdb_dir", dir)).transpose()?,
-            goal: Some(goal.to_string()),
-            partition: partition.map(str::to_string),
-            partition_size: partition.map(|_| size),
-            open_tables: partition.map(|_| size),
-            algorithm: algorithm.map(str::to_string),
-            heuristic: heuristic.map(str::to_string),
-            fast,
-            within: Some(u32::try_from(count("within", within)?).unwrap_or(u32::MAX)),
-            reflection: Some(reflection),
-            max_nodes: max_nodes.map(|n| count("max_nodes", n)).transpose()?,
+            goal: Some(arg("goal", goal)?.unwrap_or_else(|| "blank-last".to_string())),
+            partition_size: partition.as_ref().map(|_| size),
+            open_tables: partition.as_ref().map(|_| size),
+            partition,
+            algorithm: arg("algorithm", algorithm)?,
+            heuristic: arg("heuristic", heuristic)?,
+            fast: arg("fast", fast)?.unwrap_or(false),
+            within: within
+                .map(|w| i64::try_from(w.0).unwrap_or(if w.0 < 0 { i64::MIN } else { i64::MAX })),
+            reflection: arg("reflection", reflection)?,
+            max_nodes: arg::<Int>("max_nodes", max_nodes)?
+                .map(|n| count("max_nodes", n))
+                .transpose()?,
             max_seconds: seconds_arg("max_seconds", max_seconds)?,
             anytime: seconds_arg("anytime", anytime)?,
             memory: memory_arg(memory)?,
-            threads: Some(jobs_arg(jobs)?).filter(|&jobs| jobs > 0),
+            threads: Some(jobs_arg(arg("jobs", jobs)?.unwrap_or(Int(0)))?).filter(|&jobs| jobs > 0),
             ..npuzzle::Options::default()
         };
         let builder = options.builder().map_err(to_py)?;

@@ -773,7 +773,6 @@ def test_out_of_range_counts_raise_value_error_and_bools_are_not_numbers():
     for name, call in (
         ("jobs", lambda: npuzzle.Solver(jobs=-1)),
         ("max_nodes", lambda: npuzzle.Solver(max_nodes=-5)),
-        ("within", lambda: npuzzle.Solver(within=-1)),
         ("seed", lambda: npuzzle.random_board(3, seed=-1)),
         ("seed", lambda: npuzzle.random_board(3, seed=2**64)),
         ("jobs", lambda: solver.solve_many(["8 1 3 4 0 2 7 6 5"], jobs=-2)),
@@ -788,6 +787,17 @@ def test_out_of_range_counts_raise_value_error_and_bools_are_not_numbers():
     ):
         with pytest.raises(TypeError, match="give a whole number, not (True|False)"):
             call()
+    # The engine's range, whatever the sign.
+    with pytest.raises(ValueError, match=r"^within -1 is out of range: give 0 \(optimal\) to 1000"):
+        npuzzle.Solver(within=-1)
+    # A wrong type names its argument; None is the default.
+    for name, value in (("within", 2.5), ("jobs", 1.5), ("size", "4"), ("max_nodes", 1.0),
+                        ("fast", 1), ("reflection", "yes"), ("goal", 3), ("algorithm", 1),
+                        ("heuristic", b"pdb"), ("partition", 8)):
+        with pytest.raises(TypeError, match=rf"^{name}: "):
+            npuzzle.Solver(**{name: value})
+    assert npuzzle.Solver(goal=None, fast=None, within=None, jobs=None).solve(
+        "8 1 3 4 0 2 7 6 5").length == 14
 
 
 def test_bytes_and_bytearray_are_boards_alike_and_solutions_equal_by_value():

@@ -393,11 +393,16 @@ impl Engine {
         let board = board_of(&request.board)?;
         let goal = request.goal().map_err(invalid)?;
         let notation = request.notation().map_err(invalid)?;
-        let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
+        let solver = self.solver(
+            goal,
+            request.within.unwrap_or(0),
+            request.fast.unwrap_or(false),
+        )?;
         let run = Run {
             beams: request
                 .beams
                 .iter()
+                .flatten()
                 .map(|beam| beam.outcome().map_err(invalid))
                 .collect::<Result<_, _>>()?,
             ..budgets
@@ -413,7 +418,11 @@ impl Engine {
         let run = on_this_thread(&request)?;
         let board = board_of(&request.board)?;
         let goal = request.goal().map_err(invalid)?;
-        let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
+        let solver = self.solver(
+            goal,
+            request.within.unwrap_or(0),
+            request.fast.unwrap_or(false),
+        )?;
         let outcome = solver.beam_attempt(&board, attempt, &run)?;
         Ok(BeamAnswer {
             kind: "beam",
@@ -425,7 +434,11 @@ impl Engine {
         let run = on_this_thread(&request)?;
         let board = board_of(&request.board)?;
         let goal = request.goal().map_err(invalid)?;
-        let solver = self.solver(goal, request.within.unwrap_or(0), request.fast)?;
+        let solver = self.solver(
+            goal,
+            request.within.unwrap_or(0),
+            request.fast.unwrap_or(false),
+        )?;
         let schedule = solver.beam_schedule(&board, &run)?;
         Ok(BeamScheduleAnswer {
             kind: "beam_schedule",

@@ -333,9 +333,9 @@ impl Pools {
         }
         let light = hint && board.size() <= LIGHT_SIDE;
         let mut slot = self.admit(if light { Lane::Light } else { Lane::Heavy }, client)?;
-        // Boards the engine answers near-optimally: the beam and the
-        // reduction answer within the short budget (near-solved boards
-        // still get their optimal attempt).
+        // Boards the plan answers near-optimally (far from solved, 5x5
+        // and up): the beam and the reduction answer within the short
+        // budget; the others get an optimal search's.
         let quick_nodes = if beamed { CHECK_NODES } else { QUICK_NODES }.min(max_nodes);
         let searched = board.clone();
         let first = self
