@@ -35,6 +35,7 @@
 //! they are not built.
 #![warn(missing_docs)]
 
+mod answer;
 #[cfg(feature = "native")]
 mod build;
 mod builder;

@@ -388,16 +388,20 @@ impl Engine {
         builder.build()
     }
 
-    fn solve(&self, request: BoardRequest, hint: bool) -> Result<String, Failure> {
-        let budgets = on_this_thread(&request)?;
+    /// The request's board, budgets and solver, each field checked.
+    fn prepare(&self, request: &BoardRequest) -> Result<(Board, Run, Solver), Failure> {
+        let run = on_this_thread(request)?;
         let board = board_of(&request.board)?;
         let goal = request.goal().map_err(invalid)?;
+        let within = request.within.unwrap_or(0);
+        let solver = self.solver(goal, within, request.fast.unwrap_or(false))?;
+        Ok((board, run, solver))
+    }
+
+    fn solve(&self, request: BoardRequest, hint: bool) -> Result<String, Failure> {
+        let (board, budgets, solver) = self.prepare(&request)?;
+        let goal = solver.goal();
         let notation = request.notation().map_err(invalid)?;
-        let solver = self.solver(
-            goal,
-            request.within.unwrap_or(0),
-            request.fast.unwrap_or(false),
-        )?;
         let run = Run {
             beams: request
                 .beams
@@ -415,14 +419,7 @@ impl Engine {
     }
 
     fn beam(&self, request: BoardRequest, attempt: usize) -> Result<BeamAnswer, Failure> {
-        let run = on_this_thread(&request)?;
-        let board = board_of(&request.board)?;
-        let goal = request.goal().map_err(invalid)?;
-        let solver = self.solver(
-            goal,
-            request.within.unwrap_or(0),
-            request.fast.unwrap_or(false),
-        )?;
+        let (board, run, solver) = self.prepare(&request)?;
         let outcome = solver.beam_attempt(&board, attempt, &run)?;
         Ok(BeamAnswer {
             kind: "beam",
@@ -431,14 +428,7 @@ impl Engine {
     }
 
     fn beam_schedule(&self, request: BoardRequest) -> Result<BeamScheduleAnswer, Failure> {
-        let run = on_this_thread(&request)?;
-        let board = board_of(&request.board)?;
-        let goal = request.goal().map_err(invalid)?;
-        let solver = self.solver(
-            goal,
-            request.within.unwrap_or(0),
-            request.fast.unwrap_or(false),
-        )?;
+        let (board, run, solver) = self.prepare(&request)?;
         let schedule = solver.beam_schedule(&board, &run)?;
         Ok(BeamScheduleAnswer {
             kind: "beam_schedule",
