@@ -38,6 +38,8 @@ impl Solver {
             return;
         }
         let search = match plan {
+            // The other goal's solver tells its own.
+            Plan::Turned(_) => return,
             Plan::Reduce { .. } => "the reduction (near-optimal)",
             Plan::Beam { .. } => "beam search (near-optimal)",
             Plan::Search(Search { algorithm, .. }) => match algorithm {
@@ -79,23 +81,6 @@ impl Solver {
             self.config.anytime_applies()?;
         }
         let opening = Instant::now();
-        if let Some(turned) = self.turned_for(board.size()) {
-            // The wall-clock budget counts the opening of the tables too.
-            let run = Run {
-                time_spent: run.time_spent + opening.elapsed(),
-                ..run.clone()
-            };
-            let answer = turned.answer(&Self::turned_board(board), &run, spare_threads);
-            return match answer {
-                Ok(solution) => Ok(self.turned_back(&turned, solution)),
-                Err(e) => {
-                    self.keep_notes(turned.take_notes());
-                    Err(e)
-                }
-            };
-        }
-        // Opening a side's tables (the first board of that side) is not
-        // this board's time.
         let plan = self.plan(board, max_nodes, Look::Open)?;
         self.note_memory_unused(board.size(), &plan);
         let started = Instant::now();
@@ -104,6 +89,21 @@ impl Solver {
             Self::progress_within_a_known_solution(board, goal, progress)?;
         }
         let plan = match plan {
+            Plan::Turned(turned) => {
+                // The wall-clock budget counts the opening of the tables too.
+                let run = Run {
+                    time_spent: run.time_spent + opening.elapsed(),
+                    ..run.clone()
+                };
+                let answer = turned.answer(&Self::turned_board(board), &run, spare_threads);
+                return match answer {
+                    Ok(solution) => Ok(self.turned_back(&turned, solution)),
+                    Err(e) => {
+                        self.keep_notes(turned.take_notes());
+                        Err(e)
+                    }
+                };
+            }
             Plan::Reduce { why } => {
                 let why = match self.anytime(run) {
                     Some(_) => format!(
@@ -207,6 +207,8 @@ impl Solver {
             Plan::Search(_) => "a solution within a percentage is asked for".to_string(),
             Plan::Reduce { why } => why.clone(),
             Plan::Beam { .. } => "it gets beam search".to_string(),
+            // The other goal's solver keeps it (its own plan).
+            Plan::Turned(_) => return Ok(()),
         };
         Err(Error::InvalidArgument(format!(
             "progress is kept by optimal IDA* only, and this {n}x{n} board gets none ({why})",
@@ -227,10 +229,10 @@ impl Solver {
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
         }
-        if let Some(turned) = self.turned_for(board.size()) {
+        let plan = self.plan(board, self.config.max_nodes, Look::Open)?;
+        if let Plan::Turned(turned) = plan {
             return turned.search_identity(&Self::turned_board(board));
         }
-        let plan = self.plan(board, self.config.max_nodes, Look::Open)?;
         self.keeps_progress(board, &plan)?;
         let Plan::Search(Search {
             heuristic, tables, ..
@@ -440,9 +442,6 @@ impl Solver {
         let goal = self.config.goal;
         if !board.is_solvable(goal) {
             return Err(Error::Unsolvable { goal });
-        }
-        if self.turned_for(board.size()).is_some() {
-            return Ok(None);
         }
         let max_nodes = run.max_nodes.or(self.config.max_nodes);
         let plan = self.plan(board, max_nodes, Look::Open)?;

@@ -30,6 +30,9 @@ pub(crate) enum Plan {
     Reduce {
         why: String,
     },
+    /// The board's tables are read from the other goal's, by the solver
+    /// of that goal (this goal's are not built): it plans the turned board.
+    Turned(Solver),
 }
 
 /// An optimal search (or one within `within` percent).
@@ -66,6 +69,8 @@ enum SideTables {
     Open(Arc<Tables>),
     /// Not built, and not asked for: the board goes on without them.
     Missing(TablesError),
+    /// Not built for this goal; the other goal's answer for them.
+    Turned(Solver),
     /// Not opened yet (only when peeking).
     Unopened,
 }
@@ -140,13 +145,10 @@ impl Solver {
     /// tables opened so far: a door sizes its first search by it without
     /// opening tables.
     pub fn answers_near_optimally(&self, board: &Board) -> bool {
-        if let Some(turned) = self.turned_for(board.size()) {
-            return turned.answers_near_optimally(&Self::turned_board(board));
+        match self.plan(board, self.config.max_nodes, Look::Peek) {
+            Ok(Plan::Turned(turned)) => turned.answers_near_optimally(&Self::turned_board(board)),
+            plan => matches!(plan, Ok(Plan::Beam { .. } | Plan::Reduce { .. })),
         }
-        matches!(
-            self.plan(board, self.config.max_nodes, Look::Peek),
-            Ok(Plan::Beam { .. } | Plan::Reduce { .. })
-        )
     }
 
     /// Sides whose default tables guide the beam, when built.
@@ -168,15 +170,20 @@ impl Solver {
     /// asked for, which are never replaced silently.
     fn usable_tables(&self, size: usize, look: Look) -> Result<SideTables, Error> {
         if look == Look::Peek {
+            if let Some(tables) = self.opened_tables(size) {
+                return Ok(SideTables::Open(tables));
+            }
             return Ok(self
-                .opened_tables(size)
-                .map_or(SideTables::Unopened, SideTables::Open));
+                .turned_already(size)
+                .map_or(SideTables::Unopened, SideTables::Turned));
         }
         match self.tables(size) {
             Ok(tables) => Ok(SideTables::Open(tables)),
-            Err(Error::Tables(e)) if e.is_missing() && !self.shared.sides.asked_for(size) => {
-                Ok(SideTables::Missing(e))
-            }
+            Err(Error::Tables(e)) if e.is_missing() => match self.turned_for(size) {
+                Some(turned) => Ok(SideTables::Turned(turned)),
+                None if !self.shared.sides.asked_for(size) => Ok(SideTables::Missing(e)),
+                None => Err(Error::Tables(e)),
+            },
             Err(e) => Err(e),
         }
     }
@@ -210,7 +217,18 @@ impl Solver {
             let heuristic = self.config.heuristic.unwrap_or(default_heuristic);
             let reads_tables = heuristic == HeuristicKind::Pdb && algorithm != Algorithm::Bfs;
             let tables = match look {
-                Look::Open if reads_tables => Some(self.tables(size)?),
+                Look::Open if reads_tables => match self.tables(size) {
+                    Ok(tables) => Some(tables),
+                    Err(Error::Tables(e)) if e.is_missing() => match self.turned_for(size) {
+                        Some(turned) => return Ok(Plan::Turned(turned)),
+                        None => return Err(Error::Tables(e)),
+                    },
+                    Err(e) => return Err(e),
+                },
+                Look::Peek if reads_tables => match self.turned_already(size) {
+                    Some(turned) => return Ok(Plan::Turned(turned)),
+                    None => None,
+                },
                 _ => None,
             };
             return Ok(Plan::Search(Search {
@@ -238,6 +256,7 @@ impl Solver {
                     }))
                 }
                 SideTables::Missing(error) => self.note_missing_once(size, error, max_nodes),
+                SideTables::Turned(turned) => return Ok(Plan::Turned(turned)),
                 SideTables::Unopened => {}
             }
         }
@@ -249,10 +268,12 @@ impl Solver {
             true => self.beam_tables(size, look).ok().flatten(),
             false => None,
         };
-        if let Some(SideTables::Missing(error)) = beam_tables.as_ref().filter(|_| within == 0) {
-            if Self::beam_tables_by_default(size) {
+        match beam_tables.as_ref().filter(|_| within == 0) {
+            Some(SideTables::Missing(error)) if Self::beam_tables_by_default(size) => {
                 self.note_missing_once(size, error.clone(), max_nodes);
             }
+            Some(SideTables::Turned(turned)) => return Ok(Plan::Turned(turned.clone())),
+            _ => {}
         }
         let beam_tables = beam_tables.and_then(SideTables::open);
         let lower_bound = self.lower_bound(board);

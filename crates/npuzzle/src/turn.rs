@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use npuzzle_board::{Board, Goal};
-use npuzzle_search::{Algorithm, HeuristicKind};
 
 use crate::error::Error;
 use crate::note::Note;
@@ -16,11 +15,12 @@ use crate::solution::Solution;
 use crate::solver::{Shared, Solver};
 
 impl Solver {
-    /// The solver of the other goal, when boards of side `size` read tables,
-    /// this goal's are missing (not damaged: those refuse the board) and the
-    /// other goal's are built and sound.
+    /// The solver of the other goal, when this goal's tables for side
+    /// `size` are missing (not damaged: those refuse the board) and the
+    /// other goal's are built and sound. Whether a board reads tables at
+    /// all is the plan's to say ([`crate::plan`]).
     pub(crate) fn turned_for(&self, size: usize) -> Option<Solver> {
-        if self.shared.is_turned || !self.reads_tables(size) {
+        if self.shared.is_turned {
             return None;
         }
         match self.tables(size) {
@@ -33,23 +33,11 @@ impl Solver {
         Some(turned)
     }
 
-    /// Whether boards of side `size` get a search over tables under these
-    /// options (by default, or as asked), as `plan` decides.
-    fn reads_tables(&self, size: usize) -> bool {
-        let config = &self.config;
-        if config.fast || config.algorithm == Some(Algorithm::Bfs) {
-            return false;
-        }
-        let asked = config.partition.is_some() && config.partition_size.is_none_or(|s| s == size);
-        match config.heuristic {
-            Some(heuristic) => heuristic == HeuristicKind::Pdb,
-            None if config.algorithm.is_some() => Self::tables_by_default(size) || asked,
-            None => {
-                Self::tables_by_default(size)
-                    || asked
-                    || (config.within == 0 && Self::beam_tables_by_default(size))
-            }
-        }
+    /// The solver of the other goal when it has opened tables for side
+    /// `size` (a board of this side was turned before), without opening any.
+    pub(crate) fn turned_already(&self, size: usize) -> Option<Solver> {
+        let turned = self.shared.turned.get()?;
+        turned.opened_tables(size).map(|_| turned.clone())
     }
 
     /// This solver with the other goal: its own tables, the same threads.
