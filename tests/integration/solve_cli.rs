@@ -444,6 +444,59 @@ fn time_for_a_shorter_answer_is_spent_on_wider_beams() {
     );
 }
 
+/// Ctrl-C during `--anytime` ends the wider beams: the best answer found
+/// so far is printed, its note saying the search was stopped, and the
+/// exit status is a success's, long before the ten minutes given.
+#[test]
+fn ctrl_c_during_anytime_prints_the_best_answer_so_far() {
+    let board = npuzzle(&["random", "--size", "5", "--seed", "3"]).stdout;
+    let dir = scratch();
+    let user = UserDirs::new();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    user.apply(&mut command)
+        .args([
+            "solve",
+            "--json",
+            "--jobs",
+            "1",
+            "--anytime",
+            "600",
+            "--pdb-dir",
+        ])
+        .arg(dir.path())
+        .arg(board.trim())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("npuzzle runs");
+    // The default beam of a 5x5 board takes well under a second.
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    let signal = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .expect("sh runs kill");
+    assert!(signal.success());
+    // Had Ctrl-C been ignored, the search would run its ten minutes.
+    let waited = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if waited.elapsed() > std::time::Duration::from_secs(240) {
+            let _ = child.kill();
+            panic!("Ctrl-C did not end the --anytime search");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let run = Run::of(child.wait_with_output().unwrap());
+    run.assert_no_panic();
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = &run.json_records()[0];
+    assert_record_replays(record, Goal::BlankLast);
+    let note = record["note"].as_str().unwrap();
+    assert!(
+        note.contains("of the 600 s given") && note.contains("stopped"),
+        "{note}"
+    );
+}
+
 #[test]
 fn check_explains_solvability() {
     let ok = npuzzle(&["check", "1 2 3 4 5 6 7 0 8"]);

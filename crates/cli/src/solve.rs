@@ -126,14 +126,36 @@ fn answer_input(solver: &Solver, input: &Input, args: &SearchArgs) -> Answer {
                 return Answer::BadInput(misfit);
             }
             let started = Instant::now();
+            let run = npuzzle::Run {
+                stop: args.anytime.map(|_| anytime_stop()),
+                ..npuzzle::Run::default()
+            };
             let result = with_spinner(
                 &format!("solving the {n}x{n} board", n = board.size()),
-                || solver.solve(board),
+                || solver.solve_with(board, &run),
             );
             with_fast_note(Answer::of(result, started.elapsed().as_secs_f64()), fast)
         }
         Err(e) => Answer::BadInput(e.to_string()),
     }
+}
+
+/// The stop flag of `--anytime` searches: the first Ctrl-C ends the
+/// wider beams, and the best answer found so far is printed (boards after
+/// it are stopped at once); a second one ends the process.
+fn anytime_stop() -> Arc<AtomicBool> {
+    static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    let stop = STOP.get_or_init(|| {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::Relaxed) {
+                std::process::exit(EXIT_INTERRUPTED.into());
+            }
+        });
+        stop
+    });
+    Arc::clone(stop)
 }
 
 /// One board's answer with its search kept in a `--checkpoint` file.

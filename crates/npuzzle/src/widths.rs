@@ -101,6 +101,8 @@ pub(crate) struct Improvement {
     pub searched: Duration,
     /// The node limit, not the time, ended the beams.
     pub out_of_nodes: bool,
+    /// The stop flag ended them before the time was up.
+    pub stopped: bool,
 }
 
 impl Improvement {
@@ -109,7 +111,9 @@ impl Improvement {
         let (first, first_width) = self.first;
         let searched = format!("{:.1}", self.searched.as_secs_f64());
         let budget = npuzzle_search::seconds_text(budget);
-        let ended = if self.out_of_nodes {
+        let ended = if self.stopped {
+            "; stopped before the time was up"
+        } else if self.out_of_nodes {
             "; the node limit ended it"
         } else {
             ""
@@ -127,7 +131,9 @@ impl Improvement {
                 first - length
             )
         } else if self.beams == 0 {
-            let left = if self.out_of_nodes {
+            let left = if self.stopped {
+                "it was stopped first"
+            } else if self.out_of_nodes {
                 "the node limit left no room"
             } else {
                 "no time was left"
@@ -192,6 +198,7 @@ pub(crate) fn improving(
         widest: first_width,
         searched: started.elapsed(),
         out_of_nodes: false,
+        stopped: false,
     };
     // The time of a beam per unit of width, from the last that finished.
     let mut seconds_per_width = improvement.searched.as_secs_f64() / widths_run.max(1.0);
@@ -241,6 +248,11 @@ pub(crate) fn improving(
                     seconds_per_width.max(beam_started.elapsed().as_secs_f64() / next as f64);
             }
             Err(SearchError::Incomplete(Incomplete::TimeLimit { .. })) => {}
+            // Stopped: the best answer so far stands.
+            Err(SearchError::Incomplete(Incomplete::Stopped)) => {
+                improvement.stopped = true;
+                break;
+            }
             Err(e) => return (Err(e), next, None),
         }
     }
