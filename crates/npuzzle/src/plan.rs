@@ -268,10 +268,14 @@ impl Solver {
             true => self.beam_tables(size, look).ok().flatten(),
             false => None,
         };
-        match beam_tables.as_ref().filter(|_| within == 0) {
-            Some(SideTables::Missing(error)) if Self::beam_tables_by_default(size) => {
+        match beam_tables.as_ref() {
+            Some(SideTables::Missing(error))
+                if within == 0 && Self::beam_tables_by_default(size) =>
+            {
                 self.note_missing_once(size, error.clone(), max_nodes);
             }
+            // Turned, a weighted search keeps its guarantee (the same
+            // distances), and the beam it may give way to reads the tables.
             Some(SideTables::Turned(turned)) => return Ok(Plan::Turned(turned.clone())),
             _ => {}
         }
