@@ -5,7 +5,9 @@ use std::process::{Command, Stdio};
 
 use npuzzle_board::Goal;
 
-use crate::harness::{assert_record_replays, npuzzle_as, repo_root, scratch, Run, UserDirs};
+use crate::harness::{
+    assert_record_replays, interrupt, npuzzle_as, repo_root, scratch, Run, UserDirs,
+};
 
 /// Korf's instance of `number` from the blank-last copy of the set: its
 /// optimal length and its tiles.
@@ -365,11 +367,7 @@ fn ctrl_c_keeps_the_search_and_counts_its_nodes() {
         .stderr(Stdio::piped());
     let child = command.spawn().expect("npuzzle runs");
     std::thread::sleep(std::time::Duration::from_secs(2));
-    let signal = Command::new("sh")
-        .args(["-c", &format!("kill -INT {}", child.id())])
-        .status()
-        .expect("sh runs kill");
-    assert!(signal.success());
+    interrupt(&child);
     let run = Run::of(child.wait_with_output().unwrap());
     run.assert_no_panic();
     assert_eq!(run.status, 130, "{}", run.stderr);

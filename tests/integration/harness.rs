@@ -38,6 +38,15 @@ impl Run {
     }
 }
 
+/// Sends `child` the signal of Ctrl-C.
+pub fn interrupt(child: &std::process::Child) {
+    let signal = std::process::Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .expect("sh runs kill");
+    assert!(signal.success());
+}
+
 /// A scratch directory that is removed at the end of the test.
 pub fn scratch() -> tempfile::TempDir {
     isolate_process();

@@ -471,11 +471,7 @@ fn ctrl_c_during_anytime_prints_the_best_answer_so_far() {
     let mut child = command.spawn().expect("npuzzle runs");
     // The default beam of a 5x5 board takes well under a second.
     std::thread::sleep(std::time::Duration::from_secs(5));
-    let signal = Command::new("sh")
-        .args(["-c", &format!("kill -INT {}", child.id())])
-        .status()
-        .expect("sh runs kill");
-    assert!(signal.success());
+    interrupt(&child);
     // Had Ctrl-C been ignored, the search would run its ten minutes.
     let waited = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
