@@ -8,22 +8,22 @@ use std::sync::Arc;
 
 use npuzzle_board::Board;
 use npuzzle_search::{
-    Algorithm, BeamOutcome, Deadline, Incomplete, InputError, Request, ScheduledBeam, SearchError,
-    Stats,
+    Algorithm, BeamOutcome, Deadline, Effort, Incomplete, InputError, Request, ScheduledBeam,
+    SearchError, Stats,
 };
 
 use crate::error::{Error, TablesProblem};
 use crate::note::Note;
 use crate::plan::{Look, Plan, Search};
-use crate::policy::{BEAM_MAX_SIZE, MAX_BEAM_WIDTH, MIN_BEAM_WIDTH};
+use crate::policy::{tables_beam_percent, BEAM_MAX_SIZE, MAX_BEAM_WIDTH, MIN_BEAM_WIDTH};
 use crate::solution::Solution;
 use crate::solver::{Run, Solver};
 use crate::tables::{tables_error, Tables};
 use crate::widths::{improving, widening};
 
 /// A beam search as [`Solver::beam`] runs it.
-struct BeamRequest {
-    width: usize,
+pub(crate) struct BeamRequest {
+    pub(crate) width: usize,
     request: Request,
     /// The board's lower bound, and the depth the beam goes to at most.
     lower_bound: u64,
@@ -361,16 +361,22 @@ impl Solver {
     }
 
     /// The beam's width and request for `board` (see [`Solver::beam`]), or
-    /// why the reduction answers instead.
-    fn beam_request(
+    /// why the reduction answers instead. A default beam over tables gets
+    /// its side's share of the time a board has ([`tables_beam_percent`]).
+    pub(crate) fn beam_request(
         &self,
         board: &Board,
+        over_tables: bool,
         max_nodes: Option<u64>,
         run: &Run,
         deadline: Option<Deadline>,
     ) -> Result<BeamRequest, String> {
         let lower_bound = self.lower_bound(board);
-        let budget = max_nodes.unwrap_or(self.config.effort.beam_nodes());
+        let percent = match self.config.effort {
+            Effort::Thorough if over_tables => tables_beam_percent(board.size()),
+            _ => 100,
+        };
+        let budget = max_nodes.unwrap_or(self.config.effort.beam_nodes() * percent / 100);
         // From 9x9 on, the repairs of a stalled beam may take it to three
         // times the bound (`npuzzle_search::beam`).
         let depth_cap = if board.size() >= 9 {
@@ -378,7 +384,7 @@ impl Solver {
         } else {
             lower_bound * 5 / 2
         };
-        let width = (budget / depth_cap.max(1)).min(MAX_BEAM_WIDTH) as usize;
+        let width = (budget / depth_cap.max(1)).min(MAX_BEAM_WIDTH * percent / 100) as usize;
         if width < MIN_BEAM_WIDTH {
             return Err(format!(
                 "a beam of width {width} would wander (the budget allows no more)"
@@ -449,7 +455,7 @@ impl Solver {
             return Ok(None);
         }
         Ok(self
-            .beam_request(board, max_nodes, run, self.deadline(run))
+            .beam_request(board, false, max_nodes, run, self.deadline(run))
             .ok())
     }
 
@@ -474,7 +480,7 @@ impl Solver {
             request,
             lower_bound,
             depth_cap,
-        } = match self.beam_request(board, max_nodes, run, deadline) {
+        } = match self.beam_request(board, tables.is_some(), max_nodes, run, deadline) {
             Ok(beam) => beam,
             Err(why) => return self.reduce(board, why, started, stop, Finish::By(deadline)),
         };

@@ -21,6 +21,20 @@ pub const BEAM_MAX_SIZE: usize = 10;
 /// The widest beam: past it, answers gain under 1 % (docs/experiments.md).
 pub const MAX_BEAM_WIDTH: u64 = 50_000;
 
+/// How many hundredths of the effort's beam budget (and [`MAX_BEAM_WIDTH`]) a
+/// default beam over a side's tables gets. At the base budget one board
+/// took 1.75 s on 2 cores over the 6x6 tables and 4.3 s (worst 5.8 s)
+/// over the 7x7 tables (DeepCubeA's first ten boards), of the 10 s a
+/// board has; each tripling of the width answers about 2 % shorter
+/// (docs/experiments.md). Over the 7x7 tables half again gained 0.3 %
+/// on those boards, for a worst board of 6 s: not taken.
+pub fn tables_beam_percent(side: usize) -> u64 {
+    match side {
+        6 => 250,
+        _ => 100,
+    }
+}
+
 /// The history a beam widened for a shorter answer may keep (8 bytes a
 /// board for each level, [`crate::SolverBuilder::anytime`]): a beam of a
 /// million boards on 6x6, half that on 7x7, with its two levels of tiles

@@ -16,6 +16,8 @@ pub struct Ctx {
     pub boards: u64,
     /// How the korf50 section runs.
     pub korf50: Korf50,
+    /// The first boards of each DeepCubeA set solved [default: all].
+    pub deepcubea_boards: Option<usize>,
 }
 
 impl Ctx {
@@ -27,6 +29,7 @@ impl Ctx {
             korf24_partitions,
             boards,
             korf50: Korf50::default(),
+            deepcubea_boards: None,
         }
     }
 

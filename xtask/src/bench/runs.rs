@@ -170,6 +170,31 @@ impl Batch {
     }
 }
 
+/// `boards` (one a line) solved one at a time, each by its own process
+/// with every core: the time one board takes a user, not a batch's share.
+/// Each answer's length, nodes and seconds go to standard error as they
+/// come, so a long run that is cut short still tells what it found.
+pub fn solve_each(npuzzle: &Path, boards: &[&str], args: &[&str]) -> Result<Batch, String> {
+    let mut all = Batch {
+        answers: Vec::new(),
+        peak_rss_mb: 0.0,
+        wall: 0.0,
+    };
+    for (index, board) in boards.iter().enumerate() {
+        let one = solve_batch(npuzzle, &format!("{board}\n"), args)?;
+        for (length, _, seconds, record) in &one.answers {
+            eprintln!(
+                "bench: board {index}: {length} moves, optimal {}, {} nodes, {seconds:.2} s",
+                record["optimal"], record["expanded"]
+            );
+        }
+        all.answers.extend(one.answers);
+        all.peak_rss_mb = all.peak_rss_mb.max(one.peak_rss_mb);
+        all.wall += one.wall;
+    }
+    Ok(all)
+}
+
 pub fn solve_batch(npuzzle: &Path, boards: &str, args: &[&str]) -> Result<Batch, String> {
     let started = Instant::now();
     let child = Command::new(npuzzle)

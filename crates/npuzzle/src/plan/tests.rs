@@ -228,13 +228,31 @@ fn a_6x6_board_is_beamed_over_its_tables() {
     let name = tiles.join(";");
     let partition = Partition::parse(&name, 6, Goal::BlankLast).unwrap();
     let dir = build(&partition);
+    let board = npuzzle_board::random_board(6, Goal::BlankLast, &mut SplitMix64::new(6));
+    // By default the beam over 6x6 tables is two and a half times as wide
+    // as one without: the time a board has affords it.
     let solver = Solver::builder()
         .pdb_dir(dir.path())
         .partition_for(6, name.as_str())
         .threads(1)
         .build()
         .unwrap();
-    let board = npuzzle_board::random_board(6, Goal::BlankLast, &mut SplitMix64::new(6));
+    let width = |over_tables| {
+        solver
+            .beam_request(&board, over_tables, None, &Run::default(), None)
+            .unwrap()
+            .width
+    };
+    let (wide, base) = (width(true), width(false));
+    assert!(wide.abs_diff(base * 5 / 2) <= 3, "{wide} {base}");
+    // The beam itself, kept short by a node limit.
+    let solver = Solver::builder()
+        .pdb_dir(dir.path())
+        .partition_for(6, name.as_str())
+        .max_nodes(Some(1_000_000))
+        .threads(1)
+        .build()
+        .unwrap();
     let solution = solver.solve(&board).unwrap();
     assert_eq!(solution.algorithm, "beam");
     assert_eq!(solution.heuristic, Some("pdb"));
@@ -248,6 +266,7 @@ fn a_6x6_board_is_beamed_over_its_tables() {
     let again = Solver::builder()
         .pdb_dir(dir.path())
         .partition_for(6, name.as_str())
+        .max_nodes(Some(1_000_000))
         .threads(1)
         .build()
         .unwrap()
