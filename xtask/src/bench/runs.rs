@@ -170,7 +170,7 @@ impl Batch {
     }
 }
 
-/// `boards` (one a line) solved one at a time, each by its own process
+/// `boards` solved one at a time, each by its own process
 /// with every core: the time one board takes a user, not a batch's share.
 /// Each answer's length, nodes and seconds go to standard error as they
 /// come, so a long run that is cut short still tells what it found.

@@ -229,14 +229,18 @@ fn a_6x6_board_is_beamed_over_its_tables() {
     let partition = Partition::parse(&name, 6, Goal::BlankLast).unwrap();
     let dir = build(&partition);
     let board = npuzzle_board::random_board(6, Goal::BlankLast, &mut SplitMix64::new(6));
+    let solver_within = |max_nodes| {
+        Solver::builder()
+            .pdb_dir(dir.path())
+            .partition_for(6, name.as_str())
+            .max_nodes(max_nodes)
+            .threads(1)
+            .build()
+            .unwrap()
+    };
     // By default the beam over 6x6 tables is two and a half times as wide
     // as one without: the time a board has affords it.
-    let solver = Solver::builder()
-        .pdb_dir(dir.path())
-        .partition_for(6, name.as_str())
-        .threads(1)
-        .build()
-        .unwrap();
+    let solver = solver_within(None);
     let width = |over_tables| {
         solver
             .beam_request(&board, over_tables, None, &Run::default(), None)
@@ -246,13 +250,7 @@ fn a_6x6_board_is_beamed_over_its_tables() {
     let (wide, base) = (width(true), width(false));
     assert!(wide.abs_diff(base * 5 / 2) <= 3, "{wide} {base}");
     // The beam itself, kept short by a node limit.
-    let solver = Solver::builder()
-        .pdb_dir(dir.path())
-        .partition_for(6, name.as_str())
-        .max_nodes(Some(1_000_000))
-        .threads(1)
-        .build()
-        .unwrap();
+    let solver = solver_within(Some(1_000_000));
     let solution = solver.solve(&board).unwrap();
     assert_eq!(solution.algorithm, "beam");
     assert_eq!(solution.heuristic, Some("pdb"));
@@ -263,15 +261,7 @@ fn a_6x6_board_is_beamed_over_its_tables() {
     assert!(solution.lower_bound.unwrap() >= estimate);
     assert!(solution.length() as u64 >= estimate);
     // The same answer from a second solver: the beam is deterministic.
-    let again = Solver::builder()
-        .pdb_dir(dir.path())
-        .partition_for(6, name.as_str())
-        .max_nodes(Some(1_000_000))
-        .threads(1)
-        .build()
-        .unwrap()
-        .solve(&board)
-        .unwrap();
+    let again = solver_within(Some(1_000_000)).solve(&board).unwrap();
     assert_eq!(again.moves, solution.moves);
 }
 
