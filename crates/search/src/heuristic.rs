@@ -291,6 +291,13 @@ pub struct LinearConflictState {
     columns: [u8; 16],
 }
 
+impl LinearConflictState {
+    /// The Manhattan distance part.
+    pub(crate) fn manhattan(&self) -> u32 {
+        self.manhattan
+    }
+}
+
 impl LinearConflict {
     /// The estimate for `grid`.
     pub fn new(grid: &Grid) -> LinearConflict {
