@@ -6,16 +6,19 @@
 
 use std::fmt::Write as _;
 
+use std::path::PathBuf;
+
 use super::context::Ctx;
+use super::record::{read_kept, table_cells, write_kept, Started};
 use super::runs::{solve_each, Batch};
 use crate::workspace::root;
 
 /// One of DeepCubeA's boards: its answer's length and seconds, and the
 /// tiles.
-struct Board {
-    length: u64,
-    seconds: f64,
-    tiles: String,
+pub(super) struct Board {
+    pub(super) length: u64,
+    pub(super) seconds: f64,
+    pub(super) tiles: String,
 }
 
 fn read(side: usize) -> Result<Vec<Board>, String> {
@@ -153,56 +156,173 @@ fn solve(ctx: &Ctx, side: usize, boards: &[Board], args: &[&str]) -> Result<Batc
 
 /// The septet catalogue: the 24-puzzle tables that solved Korf and
 /// Felner's fifty fastest (bench/runs/korf50.md), blank-first.
-const CATALOGUE_24: &str = "septet";
+pub(super) const CATALOGUE_24: &str = "septet";
+
+/// Where the 24-puzzle rows are kept across runs: the set takes hours,
+/// so each board's row is kept as it ends and later runs go on from there.
+fn kept_24() -> PathBuf {
+    root().join("bench/runs/deepcubea24.md")
+}
+
+pub(super) const HEADER_24: &str =
+    "# DeepCubeA's 24-puzzle test boards, as `cargo xtask bench --only \
+deepcubea24` solved them\n\nOne row per board (numbered from 0 in \
+`bench/deepcubea_5x5.txt`), appended as each ends; a later run solves only the boards \
+not kept for the same tables. Every answer was proven optimal, no longer than \
+DeepCubeA's, and replayed to the goal. Seconds are the process's (tables mapped \
+included), one board at a time with every core.\n\n\
+| board | DeepCubeA's length | length | expanded | seconds | tables | commit | date |\n\
+| ---: | ---: | ---: | ---: | ---: | --- | --- | --- |\n";
+
+/// One 24-puzzle board as a run solved it.
+#[derive(Debug, PartialEq)]
+pub(super) struct Row24 {
+    pub(super) board: usize,
+    pub(super) theirs: u64,
+    pub(super) length: u64,
+    pub(super) expanded: u64,
+    pub(super) seconds: f64,
+    pub(super) tables: String,
+    pub(super) commit: String,
+    pub(super) date: String,
+}
+
+impl Row24 {
+    pub(super) fn line(&self) -> String {
+        format!(
+            "| {} | {} | {} | {} | {:.1} | {} | {} | {} |",
+            self.board,
+            self.theirs,
+            self.length,
+            self.expanded,
+            self.seconds,
+            self.tables,
+            self.commit,
+            self.date
+        )
+    }
+
+    /// A row of the kept file; `None` for the header and other lines.
+    pub(super) fn parse(line: &str) -> Option<Row24> {
+        let [board, theirs, length, expanded, seconds, tables, commit, date] =
+            table_cells(line)?[..]
+        else {
+            return None;
+        };
+        Some(Row24 {
+            board: board.parse().ok()?,
+            theirs: theirs.parse().ok()?,
+            length: length.parse().ok()?,
+            expanded: expanded.parse().ok()?,
+            seconds: seconds.parse().ok()?,
+            tables: tables.to_string(),
+            commit: commit.to_string(),
+            date: date.to_string(),
+        })
+    }
+}
 
 /// DeepCubeA's 24-puzzle boards (goal blank-last) solved optimally over
 /// the blank-first septet tables, turned: every answer must be proven
-/// optimal and no longer than DeepCubeA's.
+/// optimal and no longer than DeepCubeA's. The first `--deepcubea-boards`
+/// (all by default) not yet kept in bench/runs/deepcubea24.md are solved
+/// and kept; the report sums every kept row among them.
 pub fn run_24(ctx: &Ctx, report: &mut String) -> Result<(), String> {
-    let mut boards = read(5)?;
-    boards.truncate(
-        ctx.deepcubea_boards
-            .unwrap_or(if ctx.quick { 4 } else { usize::MAX }),
-    );
+    let all = read(5)?;
+    let limit = ctx
+        .deepcubea_boards
+        .unwrap_or(if ctx.quick { 4 } else { usize::MAX });
+    let boards = &all[..limit.min(all.len())];
+    let path = kept_24();
+    let mut rows: Vec<Row24> = read_kept(&path)?
+        .iter()
+        .filter_map(|l| Row24::parse(l))
+        .collect();
+    let kept = rows.len();
+    rows.retain(|r| boards_24_agree(r, &all));
+    if rows.len() < kept {
+        eprintln!(
+            "bench: deepcubea24: {} rows of {} disagree with bench/deepcubea_5x5.txt and are \
+             dropped (their boards are solved again)",
+            kept - rows.len(),
+            path.display()
+        );
+    }
     super::data::ensure_24_tables(&ctx.npuzzle, CATALOGUE_24)?;
     let data = root().join("data");
     let data = data.to_string_lossy();
     let args = ["--pdb-dir", &*data, "--partition", CATALOGUE_24];
-    let batch = solve(ctx, 5, &boards, &args)?;
-    let (mut nodes, mut ours, mut theirs, mut their_optimal) = (0u64, 0u64, 0u64, 0usize);
-    for ((length, _, _, record), board) in batch.answers.iter().zip(&boards) {
+    let started = Started::now();
+    let clock = std::time::Instant::now();
+    for (index, board) in boards.iter().enumerate() {
+        if rows
+            .iter()
+            .any(|r| r.board == index && r.tables == CATALOGUE_24)
+        {
+            continue;
+        }
+        let batch = solve(ctx, 5, std::slice::from_ref(board), &args)?;
+        let (length, _, seconds, record) = &batch.answers[0];
         if record["optimal"] != true || *length > board.length {
             return Err(format!(
-                "deepcubea 5x5: board {} not solved optimally (DeepCubeA: {} moves): {record}",
-                board.tiles, board.length
+                "deepcubea 5x5: board {index} not solved optimally (DeepCubeA: {} moves): {record}",
+                board.length
             ));
         }
-        nodes += record["expanded"].as_u64().unwrap_or(0);
-        ours += length;
-        theirs += board.length;
-        their_optimal += usize::from(board.length == *length);
+        let row = Row24 {
+            board: index,
+            theirs: board.length,
+            length: *length,
+            expanded: record["expanded"].as_u64().unwrap_or(0),
+            seconds: *seconds,
+            tables: CATALOGUE_24.to_string(),
+            commit: started.commit.clone(),
+            date: started.date.clone(),
+        };
+        eprintln!("bench: deepcubea24 {}", row.line());
+        rows.push(row);
+        rows.sort_by_key(|r| r.board);
+        write_kept(&path, HEADER_24, rows.iter().map(Row24::line))?;
     }
-    let count = boards.len().max(1) as f64;
-    let spread = batch.spread();
+    let solved: Vec<&Row24> = rows
+        .iter()
+        .filter(|r| r.board < boards.len() && r.tables == CATALOGUE_24)
+        .collect();
+    let count = solved.len().max(1) as f64;
+    let sum = |f: fn(&Row24) -> u64| solved.iter().map(|r| f(r)).sum::<u64>();
+    let (ours, theirs, nodes) = (sum(|r| r.length), sum(|r| r.theirs), sum(|r| r.expanded));
+    let their_optimal = solved.iter().filter(|r| r.theirs == r.length).count();
+    let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
+    let worst = solved.iter().map(|r| r.seconds).fold(0.0, f64::max);
     let _ = writeln!(
         report,
         "\n## DeepCubeA's 24-puzzle test boards, solved optimally (issue #99)\n\n\
          DeepCubeA's 5x5 test set (`bench/deepcubea_5x5.txt`, goal blank-last), solved by \
          `npuzzle solve --partition {CATALOGUE_24}` over the blank-first {CATALOGUE_24} \
          tables in data/ (built when missing), each board turned 180 degrees, one board at \
-         a time with every core. Every answer is proven optimal and replayed to the goal.\n\n\
-         | boards | mean length | DeepCubeA's | DeepCubeA's answers optimal | total s | mean s | worst s | total nodes | mean nodes | wall s |\n\
-         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n\
-         | {} | {:.2} | {:.2} | {their_optimal} ({:.2} %) | {:.0} | {:.2} | {:.2} | {nodes} | {:.0} | {:.0} |",
+         a time with every core. Every answer is proven optimal and replayed to the goal. \
+         Each board's row is kept in bench/runs/deepcubea24.md, which runs add to: {} of \
+         the first {} boards are solved ({} in this run, {:.0} s).\n\n\
+         | boards | mean length | DeepCubeA's | DeepCubeA's answers optimal | total s | mean s | worst s | total nodes | mean nodes |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n\
+         | {} | {:.2} | {:.2} | {their_optimal} ({:.2} %) | {seconds:.0} | {:.2} | {worst:.2} | {nodes} | {:.0} |",
+        solved.len(),
         boards.len(),
+        solved.iter().filter(|r| r.date == started.date).count(),
+        clock.elapsed().as_secs_f64(),
+        solved.len(),
         ours as f64 / count,
         theirs as f64 / count,
         100.0 * their_optimal as f64 / count,
-        spread.seconds * count,
-        spread.seconds,
-        spread.worst_seconds,
+        seconds / count,
         nodes as f64 / count,
-        batch.wall,
     );
     Ok(())
+}
+
+/// Whether `row` is of a board of `boards` with DeepCubeA's length.
+pub(super) fn boards_24_agree(row: &Row24, boards: &[Board]) -> bool {
+    boards
+        .get(row.board)
+        .is_some_and(|b| b.length == row.theirs)
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::context::Ctx;
 use super::data::{ensure_24_tables, fresh_page_cache};
-use super::record::Started;
+use super::record::{read_kept, table_cells, write_kept, Started};
 use super::replay::replays;
 use super::runs::feed_and_wait;
 use super::sets::{read_set, Instance};
@@ -133,13 +133,7 @@ impl Row {
 
     /// A row of the kept file; `None` for the header and other lines.
     pub fn parse(line: &str) -> Option<Row> {
-        let cells: Vec<&str> = line
-            .trim()
-            .strip_prefix('|')?
-            .strip_suffix('|')?
-            .split('|')
-            .map(str::trim)
-            .collect();
+        let cells = table_cells(line)?;
         // Rows from before checkpoints have no runs column: one run.
         let (cells, runs) = match cells.len() {
             14 => (&cells[..], "1"),
@@ -466,23 +460,14 @@ pub fn agrees(row: &Row, set: &[Instance]) -> bool {
 }
 
 fn read_rows(path: &Path) -> Result<Vec<Row>, String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(text.lines().filter_map(Row::parse).collect()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
+    Ok(read_kept(path)?
+        .iter()
+        .filter_map(|l| Row::parse(l))
+        .collect())
 }
 
-/// Writes every row to a temporary name, then renames it over the file.
 fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
-    let mut text = String::from(HEADER);
-    for row in rows {
-        text += &row.line();
-        text.push('\n');
-    }
-    let temporary = path.with_extension("md.partial");
-    std::fs::write(&temporary, text).map_err(|e| format!("{}: {e}", temporary.display()))?;
-    std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
+    write_kept(path, HEADER, rows.iter().map(Row::line))
 }
 
 /// The newest row of each instance solved with `setting`, by difficulty.

@@ -202,7 +202,8 @@ pub const SECTIONS: &[Section] = &[
         name: "deepcubea24",
         measures: "DeepCubeA's 496 24-puzzle test boards (blank-last) solved optimally over \
                    the blank-first septet tables turned: total time and nodes",
-        cost: "hours (the first three boards: 5 min, the first alone 4 min), plus \
+        cost: "hours, kept board by board in bench/runs/deepcubea24.md so that runs \
+               add up (the first three boards: 5 min, the first alone 4 min), plus \
                building missing tables (septet 2 min)",
         default: false,
         needs_default_tables: false,

@@ -155,3 +155,36 @@ pub fn keep(dir: &Path, started: &Started, report: &str) -> Result<PathBuf, Stri
     }
     unreachable!("some name is free")
 }
+
+/// The lines of a file of rows kept across runs (`bench/runs/korf50.md`,
+/// `bench/runs/deepcubea24.md`); none when it does not exist yet.
+pub fn read_kept(path: &Path) -> Result<Vec<String>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text.lines().map(str::to_string).collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Writes `header` and `lines` to a temporary name, then renames it over
+/// `path`: a run stopped while writing leaves the rows kept before.
+pub fn write_kept(
+    path: &Path,
+    header: &str,
+    lines: impl IntoIterator<Item = String>,
+) -> Result<(), String> {
+    let mut text = String::from(header);
+    for line in lines {
+        text += &line;
+        text.push('\n');
+    }
+    let temporary = path.with_extension("md.partial");
+    std::fs::write(&temporary, text).map_err(|e| format!("{}: {e}", temporary.display()))?;
+    std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The cells of a Markdown table row, trimmed; `None` for other lines.
+pub fn table_cells(line: &str) -> Option<Vec<&str>> {
+    let cells = line.trim().strip_prefix('|')?.strip_suffix('|')?;
+    Some(cells.split('|').map(str::trim).collect())
+}

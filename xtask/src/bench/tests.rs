@@ -554,3 +554,60 @@ fn korf50_rows_read_back_and_project_the_rest() {
     kept.length += 2;
     assert!(!korf50::agrees(&kept, &set));
 }
+
+#[test]
+fn deepcubea24_rows_read_back_and_stale_ones_are_dropped() {
+    use deepcubea::{boards_24_agree, Board, Row24, CATALOGUE_24, HEADER_24};
+    use record::{read_kept, write_kept};
+    let row = Row24 {
+        board: 7,
+        theirs: 92,
+        length: 92,
+        expanded: 1_283_418_845,
+        seconds: 261.4,
+        tables: CATALOGUE_24.to_string(),
+        commit: "c798734".to_string(),
+        date: "2026-12-07T20:50:00Z".to_string(),
+    };
+    assert_eq!(Row24::parse(&row.line()), Some(row));
+    let header_rows: Vec<Row24> = HEADER_24.lines().filter_map(Row24::parse).collect();
+    assert_eq!(header_rows, []);
+    assert_eq!(
+        Row24::parse("| 7 | 92 | 92 | many | 1.0 | septet | c | d |"),
+        None
+    );
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("deepcubea24.md");
+    assert_eq!(read_kept(&path), Ok(Vec::new()));
+    let rows = [3, 0].map(|board| Row24 {
+        board,
+        theirs: 90 + board as u64,
+        length: 90 + board as u64,
+        expanded: 1,
+        seconds: 0.5,
+        tables: CATALOGUE_24.to_string(),
+        commit: "c".to_string(),
+        date: "d".to_string(),
+    });
+    write_kept(&path, HEADER_24, rows.iter().map(Row24::line)).expect("written");
+    let back: Vec<Row24> = read_kept(&path)
+        .expect("read")
+        .iter()
+        .filter_map(|l| Row24::parse(l))
+        .collect();
+    assert_eq!(back, rows);
+    let set = |lengths: &[u64]| -> Vec<Board> {
+        lengths
+            .iter()
+            .map(|&length| Board {
+                length,
+                seconds: 0.0,
+                tiles: String::new(),
+            })
+            .collect()
+    };
+    assert!(boards_24_agree(&back[1], &set(&[90])));
+    assert!(!boards_24_agree(&back[1], &set(&[91])));
+    assert!(!boards_24_agree(&back[0], &set(&[90])));
+}
