@@ -948,67 +948,48 @@ mod tests {
         }
     }
 
-    /// The tables plus linear conflict update as they evaluate; the
-    /// bound is the larger of the two, and the frame weighted over them
-    /// keeps its share of a move.
+    /// The tables plus linear conflict update as they evaluate, the 7x7
+    /// tables' excess over Manhattan counted three times; the bound is the
+    /// larger of the two, and the frame weighted over them keeps its share
+    /// of a move. Linear conflict stands in for the tables: its excess
+    /// over Manhattan is its conflicts.
     #[test]
     fn the_tables_with_conflicts_update_as_they_evaluate() {
-        let mut rng = SplitMix64::new(5);
-        let grid = Grid::new(6, Goal::BlankLast);
-        let conflicts = LinearConflict::new(&grid);
-        let manhattan = crate::heuristic::Manhattan::new(&grid);
-        let guide = WithConflicts::new(&grid, &manhattan);
-        let framed = FrameWeighted::over(&grid, &guide);
         assert_eq!(
-            <FrameWeighted<&WithConflicts<&crate::heuristic::Manhattan>>>::UNITS_PER_MOVE,
+            <FrameWeighted<&WithConflicts<&LinearConflict>>>::UNITS_PER_MOVE,
             8
         );
-        let mut position = Position::new(&random_board(6, Goal::BlankLast, &mut rng));
-        let mut state = guide.init(&position);
-        let mut framed_state = framed.init(&position);
-        random_moves(
-            &grid,
-            &mut position,
-            &mut rng,
-            |position, tile, from, to| {
-                state = guide.update(&state, position, tile, from, to);
-                framed_state = framed.update(&framed_state, position, tile, from, to);
-                let md = manhattan.value(&manhattan.init(position));
-                let lc = conflicts.value(&conflicts.init(position));
-                assert_eq!(guide.value(&state), 2 * (md + lc));
-                assert_eq!(guide.bound(&state), md.max(lc));
-                assert_eq!(framed.bound(&framed_state), md.max(lc));
-                let frame: u32 = (1..grid.cells())
-                    .filter(|&t| framed.weights[t] == 1)
-                    .map(|t| grid.distance(t as u8, position.cells[t]))
-                    .sum();
-                assert_eq!(framed.value(&framed_state), 4 * (md + lc) + 4 * frame);
-            },
-        );
-    }
-
-    /// On 7x7 the tables' excess over Manhattan counts three times.
-    #[test]
-    fn the_7x7_guide_counts_the_tables_excess_three_times() {
-        let mut rng = SplitMix64::new(6);
-        let grid = Grid::new(7, Goal::BlankLast);
-        let conflicts = LinearConflict::new(&grid);
-        let manhattan = crate::heuristic::Manhattan::new(&grid);
-        // Linear conflict stands in for the tables: its excess is its conflicts.
-        let guide = WithConflicts::new(&grid, &conflicts);
-        let mut position = Position::new(&random_board(7, Goal::BlankLast, &mut rng));
-        let mut state = guide.init(&position);
-        random_moves(
-            &grid,
-            &mut position,
-            &mut rng,
-            |position, tile, from, to| {
-                state = guide.update(&state, position, tile, from, to);
-                let md = manhattan.value(&manhattan.init(position));
-                let lc = conflicts.value(&conflicts.init(position));
-                assert_eq!(guide.value(&state), 2 * (lc + lc) + 4 * (lc - md));
-            },
-        );
+        for (n, extra_excess) in [(6, 0), (7, 4)] {
+            let mut rng = SplitMix64::new(5);
+            let grid = Grid::new(n, Goal::BlankLast);
+            let conflicts = LinearConflict::new(&grid);
+            let manhattan = crate::heuristic::Manhattan::new(&grid);
+            let guide = WithConflicts::new(&grid, &conflicts);
+            let framed = FrameWeighted::over(&grid, &guide);
+            let mut position = Position::new(&random_board(n, Goal::BlankLast, &mut rng));
+            let mut state = guide.init(&position);
+            let mut framed_state = framed.init(&position);
+            random_moves(
+                &grid,
+                &mut position,
+                &mut rng,
+                |position, tile, from, to| {
+                    state = guide.update(&state, position, tile, from, to);
+                    framed_state = framed.update(&framed_state, position, tile, from, to);
+                    let md = manhattan.value(&manhattan.init(position));
+                    let lc = conflicts.value(&conflicts.init(position));
+                    let value = 2 * (lc + lc) + extra_excess * (lc - md);
+                    assert_eq!(guide.value(&state), value);
+                    assert_eq!(guide.bound(&state), lc);
+                    assert_eq!(framed.bound(&framed_state), lc);
+                    let frame: u32 = (1..grid.cells())
+                        .filter(|&t| framed.weights[t] == 1)
+                        .map(|t| grid.distance(t as u8, position.cells[t]))
+                        .sum();
+                    assert_eq!(framed.value(&framed_state), 2 * value + 4 * frame);
+                },
+            );
+        }
     }
 
     /// Slides 500 random tiles on `position`, calling `each` after each
