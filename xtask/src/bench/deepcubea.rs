@@ -240,6 +240,11 @@ pub fn run_24(ctx: &Ctx, report: &mut String) -> Result<(), String> {
         .collect();
     let kept = rows.len();
     rows.retain(|r| boards_24_agree(r, &all));
+    // A board kept twice (files merged by hand) counts once: its last row.
+    let mut seen = std::collections::HashSet::new();
+    rows.reverse();
+    rows.retain(|r| seen.insert((r.board, r.tables.clone())));
+    rows.reverse();
     if rows.len() < kept {
         eprintln!(
             "bench: deepcubea24: {} rows of {} disagree with bench/deepcubea_5x5.txt and are \
